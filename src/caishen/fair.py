@@ -1,0 +1,125 @@
+"""Provably fair wall and dice (公平洗牌) from a secret seed.
+
+Before a hand the table publishes :func:`commitment` (SHA-256 of a secret seed); the wall
+and the dice are derived from that seed only; after the hand the seed is revealed, and anyone
+can recompute both (``caishen verify``). The derivation is fixed and documented in
+``docs/fairness.md`` (with a worked test vector); changing it breaks every old record.
+
+Derivation: a byte stream ``HMAC-SHA256(seed, label + counter)`` for counter = 0, 1, 2, ...
+(4-byte big-endian), 32 bytes per block, consumed in order. Uniform integers below ``m`` are
+read as big-endian numbers of the fewest bytes that can hold ``m - 1`` and rejected when they
+fall in the incomplete top range (rejection sampling, no modulo bias). Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator
+from typing import Final
+
+from caishen.rules import Ruleset
+from caishen.tiles import is_flower
+
+SEED_BYTES: Final = 32
+WALL_LABEL: Final = b"wall"
+DICE_LABEL: Final = b"dice"
+HAND_LABEL: Final = b"hand"
+
+
+class SeedError(ValueError):
+    """A seed is not usable (wrong type or empty)."""
+
+
+def new_seed() -> bytes:
+    """A fresh secret seed: 32 bytes from :mod:`secrets`."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def _check_seed(seed: bytes) -> None:
+    if not isinstance(seed, bytes):
+        raise SeedError(f"a seed must be bytes, not {type(seed).__name__}")
+    if not seed:
+        raise SeedError("a seed must not be empty")
+
+
+def commitment(seed: bytes) -> str:
+    """Hex SHA-256 of the seed, published before the hand."""
+    _check_seed(seed)
+    return hashlib.sha256(seed).hexdigest()
+
+
+def _stream(seed: bytes, label: bytes) -> Iterator[int]:
+    """Bytes of HMAC-SHA256(seed, label + counter), counter 0, 1, ... as 4-byte big-endian."""
+    counter = 0
+    while True:
+        yield from hmac.digest(seed, label + counter.to_bytes(4, "big"), "sha256")
+        counter += 1
+
+
+def _below(stream: Iterator[int], m: int) -> int:
+    """A uniform integer in ``0 .. m-1`` by rejection sampling (``m >= 1``)."""
+    if m == 1:
+        return 0
+    nbytes = ((m - 1).bit_length() + 7) // 8
+    span = 1 << (8 * nbytes)
+    limit = span - span % m  # accept only values below the largest multiple of m
+    while True:
+        value = 0
+        for _ in range(nbytes):
+            value = (value << 8) | next(stream)
+        if value < limit:
+            return value % m
+
+
+def tile_set(ruleset: Ruleset) -> tuple[int, ...]:
+    """Every tile of the ruleset in ascending kind order: 4 copies of each kind, 1 of each
+    flower (L1). The starting order of the shuffle."""
+    tiles: list[int] = []
+    for k in ruleset.tile_kinds:
+        tiles.extend([k] * (1 if is_flower(k) else 4))
+    return tuple(tiles)
+
+
+def shuffled_wall(seed: bytes, ruleset: Ruleset) -> tuple[int, ...]:
+    """All tiles of ``ruleset`` (136 for Longgang) in wall position order.
+
+    Position ``i``: side ``i // 34`` (0 = East's wall, 1 = South, 2 = West, 3 = North), stack
+    ``(i % 34) // 2`` (0..16 left to right as seen by that seat), level ``i % 2`` (0 = top,
+    1 = bottom) (L4). Fisher-Yates from the end of :func:`tile_set`: for ``i = n-1 .. 1`` swap
+    position ``i`` with a uniform ``j`` in ``0..i`` read from the ``b"wall"`` stream.
+    """
+    _check_seed(seed)
+    wall = list(tile_set(ruleset))
+    stream = _stream(seed, WALL_LABEL)
+    for i in range(len(wall) - 1, 0, -1):
+        j = _below(stream, i + 1)
+        wall[i], wall[j] = wall[j], wall[i]
+    return tuple(wall)
+
+
+def dice(seed: bytes) -> tuple[int, int, int, int]:
+    """Two rolls of two dice (dealer's roll, then the opener's), each 1..6, from the
+    ``b"dice"`` stream (L4)."""
+    _check_seed(seed)
+    stream = _stream(seed, DICE_LABEL)
+    a, b, c, d = (_below(stream, 6) + 1 for _ in range(4))
+    return (a, b, c, d)
+
+
+def hand_seed(match_seed: bytes, index: int) -> bytes:
+    """Seed of hand ``index`` (0-based) of a match played from one master seed:
+    ``HMAC-SHA256(match_seed, b"hand" + index as 4-byte big-endian)``. Only as secret as
+    ``match_seed``: for a real table use :func:`new_seed` per hand."""
+    _check_seed(match_seed)
+    if not 0 <= index < 1 << 32:
+        raise SeedError(f"hand index out of range: {index}")
+    return hmac.digest(match_seed, HAND_LABEL + index.to_bytes(4, "big"), "sha256")
+
+
+def seed_from_text(text: str) -> bytes:
+    """A match seed from a user's text (e.g. ``--seed 42``): its UTF-8 bytes."""
+    if not text:
+        raise SeedError("a seed must not be empty")
+    return text.encode("utf-8")
