@@ -1,0 +1,1 @@
+"""Sub-commands of the ``caishen`` command line (optional layer over the rules core)."""
