@@ -97,6 +97,9 @@ class Ruleset:
     bomb_base: int = _switch(200, "G2", "炸弹底")
     kong_ci_base: int = _switch(600, "G2", "杠次底")
 
+    # --- Scoring (issue 3; docs/rules/longgang.md) ---
+    eight_pairs_terminal_limits: bool = _switch(False, "L22", "八对半 of terminals/honours counts as 清老头/混老头 (some places)")
+
     def __post_init__(self) -> None:
         if self.hand_size not in (13, 16):
             raise RulesetError(f"hand_size must be 13 or 16, not {self.hand_size}")
