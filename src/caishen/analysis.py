@@ -1,0 +1,708 @@
+"""Hand analyser (牌型分析): wins, waits, arrangements and shanten, wild-aware.
+
+The hot path of scoring, the game engine and bots. Everything rests on per-suit
+precomputed tables (see :mod:`caishen._tables`): for every count vector of one suit
+(its base-5 key), the fewest wilds that complete it into sets, and into sets plus a
+pair. A standard win is then a handful of table lookups across the three suits and
+the honours, whatever the number of wilds (0-4) and the hand size (13 or 16 tiles).
+
+Rule IDs (docs/rules, RULINGS): L3 (a held-4 kind is never a wait), L4/L5/L7 (which
+kinds are wild), L8 (wilds stand for any kind, 推土机), L13 (standard shape, declared
+melds fixed), L14 (八对半 / seven pairs), L19 (four equal concealed tiles are a triplet
+plus one). See ``docs/analysis.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from itertools import combinations_with_replacement, permutations
+from typing import Final
+
+from caishen import _tables
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.rules import Ruleset
+from caishen.tiles import (
+    FLOWERS,
+    NUM_NON_FLOWER,
+    NUM_SUITED,
+    is_flower,
+    seat_flower,
+)
+
+__all__ = [
+    "Arrangement",
+    "Form",
+    "Group",
+    "GroupKind",
+    "arrangements",
+    "is_win",
+    "shanten",
+    "waits",
+    "wild_kinds",
+]
+
+_EMPTY: Final[frozenset[int]] = frozenset()
+
+
+class GroupKind(IntEnum):
+    """Kind of one group of an arrangement: 顺子, 刻子, 杠, 将 (pair)."""
+
+    SEQUENCE = 0
+    TRIPLET = 1
+    KONG = 2
+    PAIR = 3
+
+
+class Form(StrEnum):
+    """Winning form: standard (n sets + pair), pairs (八对半 / 七对), bulldozer (推土机)."""
+
+    STANDARD = "standard"
+    PAIRS = "pairs"
+    BULLDOZER = "bulldozer"
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One group of an arrangement.
+
+    ``tiles``: the kinds the group stands for, sorted; ``wilds``: (wild tile kind used,
+    kind it stands for) pairs, sorted; ``meld``: the declared meld this group is (L13).
+    """
+
+    kind: GroupKind
+    tiles: tuple[int, ...]
+    wilds: tuple[tuple[int, int], ...] = ()
+    meld: Meld | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One way to read a winning hand: declared melds first (hand order), then the
+    concealed groups sorted by (tiles, kind, wilds). Empty for 推土机."""
+
+    form: Form
+    groups: tuple[Group, ...]
+
+
+# --------------------------------------------------------------------------- wilds
+
+
+def wild_kinds(indicator: int | None, seat: int | None, ruleset: Ruleset) -> frozenset[int]:
+    """Kinds that are wild (财神) for one player.
+
+    The indicator's kind (L4: the indicator itself is never drawn, the other copies
+    are wild); if the indicator is a flower and ``flower_indicator_wilds``, every other
+    flower (花财神, L5); plus the seat's own flower 坐花 if ``own_flower_wild`` (L7).
+    """
+    out: set[int] = set()
+    if indicator is not None:
+        if is_flower(indicator):
+            if ruleset.flower_indicator_wilds:
+                out.update(f for f in FLOWERS if f != indicator)
+        else:
+            out.add(indicator)
+    if seat is not None and ruleset.own_flower_wild and ruleset.has_flowers:
+        out.add(seat_flower(seat))
+    return frozenset(out)
+
+
+# --------------------------------------------------------------------------- tables
+
+_N0, _N1, _D1 = _tables.suit_tables()
+_H0, _H1, _HD1 = _tables.honour_tables()
+
+# Per kind: which key it adds to (0-2 suits, 3 honours) and the base-5 power.
+_SLOT: Final = tuple(k // 9 if k < NUM_SUITED else 3 for k in range(NUM_NON_FLOWER))
+_POW: Final = tuple(5 ** (k % 9) if k < NUM_SUITED else 5 ** (k - NUM_SUITED) for k in range(NUM_NON_FLOWER))
+
+# Slot tables per wild set: wild kinds go to slot 4 with weight 1 (a plain count).
+_slot_cache: dict[frozenset[int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _slots_for(wilds: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    got = _slot_cache.get(wilds)
+    if got is None:
+        slot = list(_SLOT)
+        power = list(_POW)
+        for k in wilds:
+            if 0 <= k < NUM_NON_FLOWER:
+                slot[k] = 4
+                power[k] = 1
+        got = (tuple(slot), tuple(power))
+        if len(_slot_cache) < 4096:
+            _slot_cache[wilds] = got
+    return got
+
+
+class _Info:
+    """Ruleset switches the analyser needs, read once per ruleset object."""
+
+    __slots__ = ("bulldozer", "eight_half", "kinds", "non_flower_kinds", "ruleset", "sets", "seven")
+
+    def __init__(self, r: Ruleset) -> None:
+        self.ruleset = r
+        self.sets = r.sets_needed
+        self.eight_half = r.eight_and_half_pairs and r.hand_size == 16
+        self.seven = r.seven_pairs and r.hand_size == 13
+        self.bulldozer = r.bulldozer_wilds if r.bulldozer else 0
+        self.kinds = r.tile_kinds
+        self.non_flower_kinds = tuple(k for k in self.kinds if k < NUM_NON_FLOWER)
+
+
+_info_cache: dict[int, _Info] = {}
+
+
+def _info(r: Ruleset) -> _Info:
+    got = _info_cache.get(id(r))
+    if got is None or got.ruleset is not r:
+        got = _Info(r)
+        if len(_info_cache) > 256:
+            _info_cache.clear()
+        _info_cache[id(r)] = got
+    return got
+
+
+def _std_ok(k0: int, k1: int, k2: int, k3: int, w: int) -> bool:
+    """Sets + one pair from the four slot keys with ``w`` wilds (size already checked)."""
+    n0 = _N0
+    b = n0[k0] + n0[k1] + n0[k2] + _H0[k3]
+    if b > w + 1:  # a pair lowers the need by at most one
+        return False
+    d1 = _D1
+    d = min(d1[k0], d1[k1], d1[k2], _HD1[k3], 3) - 1  # 2 = a pair of wilds
+    return b + d <= w
+
+
+def _pairs_ok(conc: Sequence[int], slot: Sequence[int], w: int, triplet: bool) -> bool:
+    """七对 (``triplet`` False) or 八对半 (7 pairs + 1 triplet, L14) with ``w`` wilds; four equal
+    tiles may be two pairs. ``conc`` is sorted."""
+    odd = 0
+    has3 = False
+    any_real = False
+    prev = -1
+    run = 0
+    for t in conc:
+        if slot[t] == 4:
+            continue
+        if t == prev:
+            run += 1
+        else:
+            if run:
+                odd += run & 1
+                has3 = has3 or run == 3
+            prev = t
+            run = 1
+            any_real = True
+    if run:
+        odd += run & 1
+        has3 = has3 or run == 3
+    if not triplet:
+        return odd <= w
+    # The triplet takes three of one kind: a 3 leaves a pair (odd - 1); any other kind
+    # present costs one wild more; a triplet of wilds costs three.
+    cost = odd - 1 if has3 else (odd + 1 if any_real else odd + 3)
+    return cost <= w
+
+
+def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool:
+    """Whether ``hand`` (winning tile included) is a complete hand 胡牌.
+
+    Wild tiles (财神) are the concealed tiles whose kind is in ``wilds`` plus the
+    flowers in ``wilds``; other flowers (客花) are ignored. Forms: standard (L13),
+    八对半 / seven pairs (L14, switches, no melds), 推土机 (L8: at least
+    ``bulldozer_wilds`` concealed wild tiles = 正财神; own flowers do not count; any size).
+    A hand of the wrong size for the shapes is not a win.
+    """
+    info = _info(ruleset)
+    conc = hand.concealed
+    slot, power = _slots_for(wilds)
+    keys = [0, 0, 0, 0, 0]
+    for t in conc:
+        keys[slot[t]] += power[t]
+    zheng = keys[4]
+    w = zheng
+    if wilds:
+        for f in hand.flowers:
+            if f in wilds:
+                w += 1
+    if info.bulldozer and zheng >= info.bulldozer:
+        return True
+    melds = len(hand.melds)
+    size = len(conc) + w - zheng
+    sets = info.sets - melds
+    if sets < 0 or size != 3 * sets + 2:
+        return False
+    if _std_ok(keys[0], keys[1], keys[2], keys[3], w):
+        return True
+    if melds == 0:
+        if info.eight_half:
+            return _pairs_ok(conc, slot, w, True)
+        if info.seven:
+            return _pairs_ok(conc, slot, w, False)
+    return False
+
+
+def _held(hand: Hand) -> list[int]:
+    held = [0] * NUM_NON_FLOWER
+    for t in hand.concealed:
+        held[t] += 1
+    for m in hand.melds:
+        for t in m.tiles:
+            held[t] += 1
+    return held
+
+
+def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple[int, ...]:
+    """Sorted kinds that complete ``hand`` (one tile short) 听牌.
+
+    A kind held 4 times (concealed + melds) is never a wait (L3); a flower is a wait
+    only if it is wild and not held. Candidates are ``ruleset.tile_kinds``.
+    """
+    info = _info(ruleset)
+    conc = hand.concealed
+    slot, power = _slots_for(wilds)
+    keys = [0, 0, 0, 0, 0]
+    for t in conc:
+        keys[slot[t]] += power[t]
+    zheng = keys[4]
+    w = zheng
+    nflw = 0
+    if wilds:
+        for f in hand.flowers:
+            if f in wilds:
+                nflw += 1
+    w += nflw
+    melds = len(hand.melds)
+    size = len(conc) + nflw
+    sets = info.sets - melds
+    held = _held(hand)
+    bull = info.bulldozer
+    std_size = sets >= 0 and size + 1 == 3 * sets + 2
+    pairs = melds == 0 and std_size and (info.eight_half or info.seven)
+    k0, k1, k2, k3 = keys[0], keys[1], keys[2], keys[3]
+    wild_in = False  # does some wild kind complete the hand? decided once
+    wild_done = False
+    out: list[int] = []
+    for k in info.kinds:
+        if k >= NUM_NON_FLOWER:
+            if k not in wilds or k in hand.flowers:
+                continue
+        elif held[k] >= 4:
+            continue
+        s = slot[k] if k < NUM_NON_FLOWER else 4
+        if s == 4:
+            is_zheng = k < NUM_NON_FLOWER
+            if bull and is_zheng and zheng + 1 >= bull:
+                out.append(k)
+                continue
+            if not wild_done:
+                wild_done = True
+                wild_in = bull > 0 and zheng >= bull
+                if not wild_in and std_size:
+                    wild_in = _std_ok(k0, k1, k2, k3, w + 1) or (
+                        pairs and _pairs_ok(conc, slot, w + 1, info.eight_half)
+                    )
+            if wild_in:
+                out.append(k)
+            continue
+        if bull and zheng >= bull:
+            out.append(k)
+            continue
+        if not std_size:
+            continue
+        p = power[k]
+        if s == 0:
+            ok = _std_ok(k0 + p, k1, k2, k3, w)
+        elif s == 1:
+            ok = _std_ok(k0, k1 + p, k2, k3, w)
+        elif s == 2:
+            ok = _std_ok(k0, k1, k2 + p, k3, w)
+        else:
+            ok = _std_ok(k0, k1, k2, k3 + p, w)
+        if not ok and pairs:
+            ok = _pairs_ok(sorted((*conc, k)), slot, w, info.eight_half)
+        if ok:
+            out.append(k)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- shanten
+
+_M: Final = 6  # sets per slot 0..5 (a 17-tile hand needs at most 5 concealed sets)
+_cover_cache: list[dict[int, tuple[int, ...]]] = [{0: (0,) * (2 * _M)}, {0: (0,) * (2 * _M)}]
+_P5: Final = tuple(5**i for i in range(12))
+
+
+def _cover(key: int, honours: bool) -> tuple[int, ...]:
+    """Most tiles of one slot's count vector that fit into m sets (+ p pairs), partial
+    groups allowed: entry ``2*m + p``. Filled on demand per key and kept (a table)."""
+    cache = _cover_cache[honours]
+    got = cache.get(key)
+    if got is not None:
+        return got
+    i = 0
+    while (key // _P5[i]) % 5 == 0:
+        i += 1
+    pi = _P5[i]
+    a = (key // pi) % 5
+    d1 = 0 if honours or i >= 8 else (key // _P5[i + 1]) % 5
+    d2 = 0 if honours or i >= 7 else (key // _P5[i + 2]) % 5
+    best = list(_cover(key - pi, honours))  # tile i left out
+    # (key removed, tiles covered, pair?) for each partial group whose lowest tile is i
+    opts: list[tuple[int, int, bool]] = [(pi, 1, False), (pi, 1, True)]
+    if a >= 2:
+        opts.append((2 * pi, 2, False))
+        opts.append((2 * pi, 2, True))
+    if a >= 3:
+        opts.append((3 * pi, 3, False))
+    if d1:
+        opts.append((pi + _P5[i + 1], 2, False))
+        if d2:
+            opts.append((pi + _P5[i + 1] + _P5[i + 2], 3, False))
+    if d2:
+        opts.append((pi + _P5[i + 2], 2, False))
+    for rem, n, pair in opts:
+        sub = _cover(key - rem, honours)
+        if pair:
+            for m in range(_M):
+                v = sub[2 * m] + n
+                if v > best[2 * m + 1]:
+                    best[2 * m + 1] = v
+        else:
+            for m in range(1, _M):
+                for p in (0, 1):
+                    v = sub[2 * (m - 1) + p] + n
+                    if v > best[2 * m + p]:
+                        best[2 * m + p] = v
+    got = tuple(best)
+    cache[key] = got
+    return got
+
+
+def _combine(a: Sequence[int], b: Sequence[int], top: int) -> list[int]:
+    out = [0] * (2 * _M)
+    for m in range(top + 1):
+        for p in (0, 1):
+            best = 0
+            for m1 in range(m + 1):
+                m2 = m - m1
+                v = a[2 * m1] + b[2 * m2 + p]
+                if v > best:
+                    best = v
+                if p:
+                    v = a[2 * m1 + 1] + b[2 * m2]
+                    if v > best:
+                        best = v
+            out[2 * m + p] = best
+    return out
+
+
+def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int:
+    """Tiles away from ready 向听数: -1 complete, 0 ready, 1 one exchange from ready, ...
+
+    Wild-aware (each wild fills any gap). Counts the standard form, 八对半 / seven
+    pairs (switches, no melds) and 推土机. Ignores whether the missing tiles are still
+    unseen. Raises ValueError if the hand has more tiles than a complete hand.
+    """
+    info = _info(ruleset)
+    conc = hand.concealed
+    slot, power = _slots_for(wilds)
+    keys = [0, 0, 0, 0, 0]
+    for t in conc:
+        keys[slot[t]] += power[t]
+    zheng = keys[4]
+    w = zheng + sum(1 for f in hand.flowers if f in wilds)
+    sets = info.sets - len(hand.melds)
+    target = 3 * sets + 2
+    size = len(conc) + w - zheng
+    if sets < 0 or size > target:
+        raise ValueError(
+            f"hand has {size + 3 * len(hand.melds)} tiles; a complete hand has {3 * info.sets + 2}"
+        )
+    c = _combine(_cover(keys[0], False), _cover(keys[1], False), sets)
+    c = _combine(c, _cover(keys[2], False), sets)
+    c = _combine(c, _cover(keys[3], True), sets)
+    best = target - w - c[2 * sets + 1] - 1
+    if not hand.melds and (info.eight_half or info.seven):
+        counts: dict[int, int] = {}
+        for t in conc:
+            if slot[t] != 4:
+                counts[t] = counts.get(t, 0) + 1
+        best = min(best, target - w - _pairs_cover(list(counts.values()), info.eight_half) - 1)
+    if info.bulldozer:
+        best = min(best, info.bulldozer - zheng - 1)
+    return max(best, -1)
+
+
+def _pairs_cover(counts: list[int], triplet: bool) -> int:
+    """Most tiles that fit into 7 pair slots (+ one triplet slot for 八对半)."""
+
+    def pairs_only(cs: list[int]) -> int:
+        full = sum(x // 2 for x in cs)
+        half = sum(x & 1 for x in cs)
+        f = min(full, 7)
+        return 2 * f + min(half, 7 - f)
+
+    if not triplet:
+        return pairs_only(counts)
+    best = pairs_only(counts)  # triplet slot left empty
+    for j, x in enumerate(counts):
+        used = min(x, 3)
+        rest = counts[:j] + [x - used] + counts[j + 1 :]
+        best = max(best, used + pairs_only(rest))
+    return best
+
+
+# --------------------------------------------------------------------------- arrangements
+
+# An abstract group: (GroupKind, stand-for kinds sorted, stand-for kinds of its wild slots).
+_AGroup = tuple[GroupKind, tuple[int, ...], tuple[int, ...]]
+
+
+def _meld_group(m: Meld) -> Group:
+    if m.kind is MeldKind.CHOW:
+        kind = GroupKind.SEQUENCE
+    elif m.kind is MeldKind.PONG:
+        kind = GroupKind.TRIPLET
+    else:
+        kind = GroupKind.KONG
+    return Group(kind, tuple(sorted(m.tiles)), (), m)
+
+
+def _group_key(g: Group) -> tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]:
+    return (g.tiles, int(g.kind), g.wilds)
+
+
+def _assign(
+    abstract: Sequence[_AGroup], wild_tiles: Sequence[int]
+) -> Iterator[tuple[Group, ...]]:
+    """Every distinct way to put the actual wild tiles into the wild slots."""
+    slots = [(gi, s) for gi, (_, _, ws) in enumerate(abstract) for s in ws]
+    seen: set[tuple[int, ...]] = set()
+    for perm in permutations(wild_tiles):
+        if perm in seen:
+            continue
+        seen.add(perm)
+        used: list[list[tuple[int, int]]] = [[] for _ in abstract]
+        for (gi, s), wt in zip(slots, perm, strict=True):
+            used[gi].append((wt, s))
+        yield tuple(
+            sorted(
+                (Group(kind, tiles, tuple(sorted(used[gi]))) for gi, (kind, tiles, _) in enumerate(abstract)),
+                key=_group_key,
+            )
+        )
+
+
+def _joker_shapes(info: _Info) -> tuple[list[_AGroup], list[_AGroup]]:
+    """Groups made of wilds only: every set and every pair of the ruleset's kinds (L8)."""
+    kinds = info.non_flower_kinds
+    sets: list[_AGroup] = [(GroupKind.TRIPLET, (k, k, k), (k, k, k)) for k in kinds]
+    for k in kinds:
+        if k < NUM_SUITED and k % 9 <= 6 and k + 2 in kinds:
+            sets.append((GroupKind.SEQUENCE, (k, k + 1, k + 2), (k, k + 1, k + 2)))
+    pairs: list[_AGroup] = [(GroupKind.PAIR, (k, k), (k, k)) for k in kinds]
+    return sets, pairs
+
+
+def _min_need(keys: Sequence[int], pair: bool) -> int:
+    b = _N0[keys[0]] + _N0[keys[1]] + _N0[keys[2]] + _H0[keys[3]]
+    if not pair:
+        return b
+    return b + min(_D1[keys[0]], _D1[keys[1]], _D1[keys[2]], _HD1[keys[3]], 3) - 1
+
+
+def _standard_abstract(
+    counts: list[int], jokers: int, sets: int, info: _Info
+) -> set[tuple[_AGroup, ...]]:
+    """Every split of the real tiles plus ``jokers`` wilds into ``sets`` sets and a pair."""
+    out: set[tuple[_AGroup, ...]] = set()
+    keys = [0, 0, 0, 0]
+    for k, n in enumerate(counts):
+        keys[_SLOT[k]] += n * _POW[k]
+    jsets, jpairs = _joker_shapes(info)
+    kinds = set(info.non_flower_kinds)
+    acc: list[_AGroup] = []
+
+    def take(tiles: Sequence[int]) -> None:
+        for t in tiles:
+            counts[t] -= 1
+            keys[_SLOT[t]] -= _POW[t]
+
+    def give(tiles: Sequence[int]) -> None:
+        for t in tiles:
+            counts[t] += 1
+            keys[_SLOT[t]] += _POW[t]
+
+    def rec(start: int, j: int, sets_left: int, pair_left: int) -> None:
+        i = start
+        while i < NUM_NON_FLOWER and counts[i] == 0:
+            i += 1
+        if i == NUM_NON_FLOWER:
+            if j != 3 * sets_left + 2 * pair_left:
+                return
+            for combo in combinations_with_replacement(range(len(jsets)), sets_left):
+                extra = [jsets[x] for x in combo]
+                for pr in jpairs if pair_left else [None]:
+                    groups = acc + extra + ([pr] if pr is not None else [])
+                    out.add(tuple(sorted(groups)))
+            return
+        cands: list[tuple[GroupKind, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
+        # (kind, stand-for tiles, real tiles taken, wild slots)
+        if sets_left:
+            for r in range(1, min(counts[i], 3) + 1):
+                cands.append((GroupKind.TRIPLET, (i, i, i), (i,) * r, (i,) * (3 - r)))
+        if pair_left:
+            for r in range(1, min(counts[i], 2) + 1):
+                cands.append((GroupKind.PAIR, (i, i), (i,) * r, (i,) * (2 - r)))
+        if sets_left and i < NUM_SUITED:
+            base = i - i % 9
+            for s in (i - 2, i - 1, i):
+                if s < base or s > base + 6:
+                    continue
+                seq = (s, s + 1, s + 2)
+                if any(p not in kinds for p in seq):
+                    continue
+                # positions below i must be wilds; i is real; above i real or wild
+                above = [p for p in seq if p > i]
+                for mask in range(1 << len(above)):
+                    real = [i]
+                    wild = [p for p in seq if p < i]
+                    ok = True
+                    for bit, p in enumerate(above):
+                        if mask >> bit & 1:
+                            if counts[p] == 0:
+                                ok = False
+                                break
+                            real.append(p)
+                        else:
+                            wild.append(p)
+                    if ok:
+                        cands.append((GroupKind.SEQUENCE, seq, tuple(real), tuple(wild)))
+        for kind, tiles, got_real, got_wild in cands:
+            jn = j - len(got_wild)
+            if jn < 0:
+                continue
+            take(got_real)
+            sl = sets_left - (kind is not GroupKind.PAIR)
+            pl = pair_left - (kind is GroupKind.PAIR)
+            if _min_need(keys, pl > 0) <= jn:
+                acc.append((kind, tiles, got_wild))
+                rec(i, jn, sl, pl)
+                acc.pop()
+            give(got_real)
+
+    if _min_need(keys, True) <= jokers:
+        rec(0, jokers, sets, 1)
+    return out
+
+
+def _pairs_abstract(counts: list[int], jokers: int, triplet: bool, info: _Info) -> set[tuple[_AGroup, ...]]:
+    """Every split into 7 pairs (+ 1 triplet for 八对半); four equal tiles may be two pairs (L14)."""
+    out: set[tuple[_AGroup, ...]] = set()
+    present = [k for k, n in enumerate(counts) if n]
+    acc: list[_AGroup] = []
+    kinds = info.non_flower_kinds
+
+    def splits(n: int, pairs: int, trip: int) -> Iterator[list[tuple[int, int]]]:
+        # ways to spread n real tiles over `pairs` pairs and `trip` triplets of one kind:
+        # list of (size, reals) per group, canonical (non-increasing reals within a size)
+        sizes = [3] * trip + [2] * pairs
+
+        def go(idx: int, left: int, cap3: int, cap2: int) -> Iterator[list[tuple[int, int]]]:
+            if idx == len(sizes):
+                if left == 0:
+                    yield []
+                return
+            sz = sizes[idx]
+            cap = cap3 if sz == 3 else cap2
+            for r in range(min(sz, left, cap), -1, -1):
+                for rest in go(idx + 1, left - r, r if sz == 3 else cap3, r if sz == 2 else cap2):
+                    yield [(sz, r), *rest]
+
+        yield from go(0, n, 3, 2)
+
+    def rec(idx: int, j: int, pairs_left: int, trip_left: int) -> None:
+        if idx == len(present):
+            if j != 2 * pairs_left + 3 * trip_left:
+                return
+            trips: list[list[_AGroup]] = [[]]
+            if trip_left:
+                trips = [[(GroupKind.TRIPLET, (k, k, k), (k, k, k))] for k in kinds]
+            for tr in trips:
+                for combo in combinations_with_replacement(kinds, pairs_left):
+                    extra: list[_AGroup] = [(GroupKind.PAIR, (k, k), (k, k)) for k in combo]
+                    out.add(tuple(sorted(acc + tr + extra)))
+            return
+        k = present[idx]
+        n = counts[k]
+        for t in range(0, trip_left + 1):
+            for p in range(0, pairs_left + 1):
+                cap = 3 * t + 2 * p
+                if cap < n or cap - n > j or (t == 0 and p == 0):
+                    continue
+                for split in splits(n, p, t):
+                    groups: list[_AGroup] = []
+                    for sz, r in split:
+                        gk = GroupKind.TRIPLET if sz == 3 else GroupKind.PAIR
+                        groups.append((gk, (k,) * sz, (k,) * (sz - r)))
+                    acc.extend(groups)
+                    rec(idx + 1, j - (cap - n), pairs_left - p, trip_left - t)
+                    del acc[len(acc) - len(groups) :]
+
+    rec(0, jokers, 7, 1 if triplet else 0)
+    return out
+
+
+def arrangements(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple[Arrangement, ...]:
+    """Every distinct way to read a winning hand (winning tile included) as groups, with
+    what each wild stands for; empty if the hand does not win.
+
+    Complete and without repeats: scoring picks the best (L13 就高不就低). Declared
+    melds are fixed groups (L13); concealed groups are never kongs (four equal concealed
+    tiles are a triplet plus one, L19); a wild may stand for any kind of the ruleset (L8),
+    itself included (财神归位, shown as ``(w, w)``). 推土机 is one arrangement with no groups.
+    """
+    if not is_win(hand, ruleset, wilds):
+        return ()
+    info = _info(ruleset)
+    counts = [0] * NUM_NON_FLOWER
+    wild_tiles: list[int] = []
+    for t in hand.concealed:
+        if t in wilds:
+            wild_tiles.append(t)
+        else:
+            counts[t] += 1
+    zheng = len(wild_tiles)
+    wild_tiles.extend(f for f in hand.flowers if f in wilds)
+    wild_tiles.sort()
+    result: list[Arrangement] = []
+    if info.bulldozer and zheng >= info.bulldozer:
+        result.append(Arrangement(Form.BULLDOZER, ()))
+    melds = tuple(_meld_group(m) for m in hand.melds)
+    sets = info.sets - len(hand.melds)
+    size = sum(counts) + len(wild_tiles)
+    if sets < 0 or size != 3 * sets + 2:
+        return tuple(result)
+    seen: set[tuple[Group, ...]] = set()
+    std: list[tuple[Group, ...]] = []
+    for ab in _standard_abstract(counts, len(wild_tiles), sets, info):
+        for groups in _assign(ab, wild_tiles):
+            if groups not in seen:
+                seen.add(groups)
+                std.append(groups)
+    std.sort(key=lambda gs: [_group_key(g) for g in gs])
+    result.extend(Arrangement(Form.STANDARD, melds + gs) for gs in std)
+    if not hand.melds and (info.eight_half or info.seven):
+        seen.clear()
+        prs: list[tuple[Group, ...]] = []
+        for ab in _pairs_abstract(counts, len(wild_tiles), info.eight_half, info):
+            for groups in _assign(ab, wild_tiles):
+                if groups not in seen:
+                    seen.add(groups)
+                    prs.append(groups)
+        prs.sort(key=lambda gs: [_group_key(g) for g in gs])
+        result.extend(Arrangement(Form.PAIRS, gs) for gs in prs)
+    return tuple(result)
