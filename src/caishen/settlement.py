@@ -1,0 +1,312 @@
+"""Chip settlement 算筹 of one hand and the chip :class:`Ledger` of a match (L24-L25).
+
+Pure integer arithmetic on totals in 胡 (fu); independent of hand analysis.
+Rule IDs refer to ``docs/rules/longgang.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from caishen.rules import LONGGANG, Ruleset
+from caishen.tiles import SEAT_LETTERS
+
+
+class SettlementError(ValueError):
+    """Inputs to a settlement that cannot be right (seat out of range, total not in 10s...)."""
+
+
+class MatchOverError(ValueError):
+    """A hand recorded after the match has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """``chips`` move from seat ``payer`` to seat ``payee``; ``rule`` cites the rule ID."""
+
+    payer: int
+    payee: int
+    chips: int
+    rule: str
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The chip transfers of one hand. ``owed`` is what the rules ask for before going broke
+    is taken into account; ``transfers`` is what is actually paid; ``net`` per seat sums to 0."""
+
+    winner: int
+    dealer: int
+    owed: tuple[Transfer, ...]
+    transfers: tuple[Transfer, ...]
+    net: tuple[int, int, int, int]
+    broke: frozenset[int] = frozenset()
+
+    def table(self) -> str:
+        """Plain-text list of the transfers."""
+        lines = [f"{'from':<5}{'to':<5}{'chips':>6}  rule    what"]
+        for t in self.transfers:
+            lines.append(
+                f"{SEAT_LETTERS[t.payer]:<5}{SEAT_LETTERS[t.payee]:<5}{t.chips:>6}  {t.rule:<7} {t.what}"
+            )
+        lines.append("net: " + "  ".join(f"{SEAT_LETTERS[s]} {n:+d}" for s, n in enumerate(self.net)))
+        if self.broke:
+            lines.append("broke (断筹): " + " ".join(SEAT_LETTERS[s] for s in sorted(self.broke)))
+        return "\n".join(lines)
+
+
+def bonus_fu(tai: int, limit: bool, ruleset: Ruleset = LONGGANG, after_broke: bool = False) -> int:
+    """跟胡数: bonus in 胡 by the winner's tai counted at most 3; a limit counts 3 (L24.3, L22)."""
+    tiers = ruleset.bonus_fu_after_broke if after_broke else ruleset.bonus_fu
+    return tiers[3 if limit else max(0, min(tai, 3))]
+
+
+def _chips(fu: int, ruleset: Ruleset, what: str) -> int:
+    if fu < 0 or fu % ruleset.fu_per_chip:
+        raise SettlementError(f"{what} must be a non-negative multiple of {ruleset.fu_per_chip} 胡, not {fu}")
+    return fu // ruleset.fu_per_chip
+
+
+def owed_transfers(
+    winner: int,
+    winner_total: int,
+    winner_tai: int,
+    loser_totals: Mapping[int, int],
+    dealer: int,
+    ruleset: Ruleset = LONGGANG,
+    *,
+    limit: bool = False,
+    after_broke: bool = False,
+) -> tuple[Transfer, ...]:
+    """What each player owes in one hand, nobody broke: L24.2-L24.6."""
+    if not 0 <= winner <= 3 or not 0 <= dealer <= 3:
+        raise SettlementError("seats are 0-3 (E S W N)")
+    losers = tuple((winner + i) % 4 for i in (1, 2, 3))
+    if set(loser_totals) != set(losers):
+        raise SettlementError(f"loser totals must be given for seats {sorted(losers)}, got {sorted(loser_totals)}")
+    out: list[Transfer] = []
+    base = _chips(winner_total, ruleset, "the winner's total")
+    bonus = _chips(bonus_fu(winner_tai, limit, ruleset, after_broke), ruleset, "the bonus")
+    limit_chips = ruleset.limit_chips_after_broke if after_broke else ruleset.limit_chips
+    for s in losers:
+        dealer_side = dealer in (s, winner)
+        if limit:
+            amount = limit_chips[0] if dealer_side else limit_chips[1]
+            what = f"limit 腊子 ({'dealer' if dealer_side else 'non-dealer'})"
+            rule = "L24.6"
+        else:
+            amount = base * (2 if dealer_side else 1) + bonus
+            what = f"total {winner_total}{' x2 dealer' if dealer_side else ''} + bonus {bonus * ruleset.fu_per_chip}"
+            rule = "L24.2"
+        out.append(Transfer(s, winner, amount, rule, what))
+    for i, a in enumerate(losers):
+        for b in losers[i + 1:]:
+            ta, tb = loser_totals[a], loser_totals[b]
+            _chips(ta, ruleset, f"seat {SEAT_LETTERS[a]}'s total")
+            _chips(tb, ruleset, f"seat {SEAT_LETTERS[b]}'s total")
+            if ta == tb:
+                continue
+            payer, payee = (a, b) if ta < tb else (b, a)
+            diff = abs(ta - tb)
+            double = dealer in (a, b)
+            out.append(
+                Transfer(
+                    payer, payee, diff // ruleset.fu_per_chip * (2 if double else 1), "L24.4",
+                    f"difference {diff}{' x2 dealer' if double else ''}",
+                )
+            )
+    return tuple(out)
+
+
+def _resolve(
+    owed: tuple[Transfer, ...], winner: int, chips: Sequence[int], broke: frozenset[int]
+) -> list[Transfer]:
+    """Payments actually made, given the set of broke losers (L25.3)."""
+    bal = list(chips)
+    paid: list[Transfer] = []
+    for t in owed:  # the winner is paid first
+        if t.payee != winner:
+            continue
+        amount = min(t.chips, bal[t.payer]) if t.payer in broke else t.chips
+        bal[t.payer] -= amount
+        paid.append(Transfer(t.payer, t.payee, amount, "L25.3" if amount != t.chips else t.rule, t.what))
+    order = {(winner + i) % 4: i for i in range(4)}
+    between = [t for t in owed if t.payee != winner]
+    if len(broke) >= 2:  # case 4: no chips between losers
+        return [t for t in paid if t.chips]
+    for t in sorted(between, key=lambda t: (order[t.payee], order[t.payer])):
+        if t.payee in broke:  # nobody pays a broke loser
+            continue
+        if t.payer in broke:  # case 1: leftover, in turn from the winner
+            amount = min(t.chips, bal[t.payer])
+            bal[t.payer] -= amount
+            paid.append(Transfer(t.payer, t.payee, amount, "L25.3" if amount != t.chips else t.rule, t.what))
+        else:
+            paid.append(t)
+    return [t for t in paid if t.chips]
+
+
+def _finals(paid: Sequence[Transfer], chips: Sequence[int]) -> list[int]:
+    bal = list(chips)
+    for t in paid:
+        bal[t.payer] -= t.chips
+        bal[t.payee] += t.chips
+    return bal
+
+
+def settle(
+    winner: int,
+    winner_total: int,
+    winner_tai: int,
+    loser_totals: Mapping[int, int],
+    dealer: int,
+    ruleset: Ruleset = LONGGANG,
+    *,
+    limit: bool = False,
+    after_broke: bool = False,
+    chips: Sequence[int] | None = None,
+) -> Settlement:
+    """Chip transfers between the four seats for one hand (L24), with the going-broke rules
+    (L25.2-L25.3) when ``chips`` (the seats' chips before the hand) is given.
+
+    ``winner_total`` and ``loser_totals`` are the players' totals in 胡 (multiples of 10);
+    ``limit`` marks a limit hand (L22), whose payments are 72/42 (L24.6)."""
+    owed = owed_transfers(
+        winner, winner_total, winner_tai, loser_totals, dealer, ruleset, limit=limit, after_broke=after_broke
+    )
+    broke: frozenset[int] = frozenset()
+    if chips is None:
+        paid = list(owed)
+    else:
+        if len(chips) != 4 or any(c < 0 for c in chips):
+            raise SettlementError("chips must give four non-negative counts (E S W N)")
+        while True:
+            paid = _resolve(owed, winner, chips, broke)
+            fin = _finals(paid, chips)
+            short = {s for s in range(4) if s != winner and s not in broke and fin[s] <= 0}
+            if not short:
+                break
+            # broke for sure: still short with own payments to other short losers waived (case 2)
+            sure = {
+                s for s in short
+                if fin[s] + sum(t.chips for t in paid if t.payer == s and t.payee in short) <= 0
+            }
+            broke = broke | frozenset(sure or short)
+    net = [0, 0, 0, 0]
+    for t in paid:
+        net[t.payer] -= t.chips
+        net[t.payee] += t.chips
+    return Settlement(winner, dealer, owed, tuple(paid), (net[0], net[1], net[2], net[3]), broke)
+
+
+@dataclass(frozen=True, slots=True)
+class Loan:
+    """Rebuy chips lent by ``lender`` to ``borrower`` after going broke (L25.4)."""
+
+    lender: int
+    borrower: int
+    chips: int
+
+
+@dataclass
+class Ledger:
+    """Chips of the players of one match (L25). Players are numbered 0..players-1; each hand
+    says which player sits in which seat. ``chips`` sum plus ``fees`` never changes."""
+
+    players: int = 4
+    ruleset: Ruleset = LONGGANG
+    chips: list[int] = field(default_factory=list)
+    fees: int = 0
+    broke_events: list[int] = field(default_factory=list)
+    loans: list[Loan] = field(default_factory=list)
+    hands: int = 0
+    over: bool = False
+    after_broke: bool = False
+
+    def __post_init__(self) -> None:
+        if not 4 <= self.players <= 6:
+            raise SettlementError(f"a match has 4-6 players, not {self.players}")
+        r = self.ruleset
+        self.chips = [r.start_chips - r.table_fee] * self.players
+        self.fees = r.table_fee * self.players
+        # L24.7: six players use the after-broke figures from the start
+        self.after_broke = self.players == 6
+
+    @property
+    def grand_total(self) -> int:
+        """Chips of all players plus the fee pot: constant (start chips x players)."""
+        return sum(self.chips) + self.fees
+
+    @property
+    def broke_to_end(self) -> int:
+        """Broke players that end the match (L25.5)."""
+        if self.players == 6:
+            return 3
+        if self.players == 4 and not self.ruleset.rebuy_on_broke:
+            return 1
+        return 2
+
+    def record_draw(self) -> None:
+        """A drawn hand 流局: nobody pays (L17)."""
+        self._check_open()
+        self._count_hand()
+
+    def record(
+        self,
+        seat_players: Sequence[int],
+        winner: int,
+        winner_total: int,
+        winner_tai: int,
+        loser_totals: Mapping[int, int],
+        dealer: int = 0,
+        *,
+        limit: bool = False,
+    ) -> Settlement:
+        """Settle one won hand; ``seat_players[s]`` is the player in seat ``s``."""
+        self._check_open()
+        if len(seat_players) != 4 or len(set(seat_players)) != 4 or any(
+            not 0 <= p < self.players for p in seat_players
+        ):
+            raise SettlementError(f"seat_players must name 4 different players of 0-{self.players - 1}")
+        seat_chips = [self.chips[p] for p in seat_players]
+        st = settle(
+            winner, winner_total, winner_tai, loser_totals, dealer, self.ruleset,
+            limit=limit, after_broke=self.after_broke, chips=seat_chips,
+        )
+        for s, n in enumerate(st.net):
+            self.chips[seat_players[s]] += n
+        newly = [seat_players[s] for s in sorted(st.broke)]
+        for p in newly:
+            self.broke_events.append(p)
+        if newly:
+            self.after_broke = True  # from the next hand on (L24.7)
+            if len(self.broke_events) >= self.broke_to_end:
+                self.over = True
+            elif self.ruleset.rebuy_on_broke:
+                for p in newly:
+                    self._rebuy(p)
+        self._count_hand()
+        return st
+
+    def _rebuy(self, borrower: int) -> None:
+        need = 50 if self.players == 4 else 100
+        while need > 0:
+            lender = max((p for p in range(self.players) if p != borrower), key=lambda p: (self.chips[p], -p))
+            amount = min(need, self.chips[lender])
+            if amount <= 0:
+                break
+            self.chips[lender] -= amount
+            self.chips[borrower] += amount
+            self.loans.append(Loan(lender, borrower, amount))
+            need -= amount
+
+    def _count_hand(self) -> None:
+        self.hands += 1
+        if self.hands >= self.ruleset.hands_per_match:
+            self.over = True
+
+    def _check_open(self) -> None:
+        if self.over:
+            raise MatchOverError("the match is over")
