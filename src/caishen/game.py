@@ -1,0 +1,1006 @@
+"""One hand of Longgang mahjong 一盘, changed only by checked actions.
+
+:class:`Game` holds the state of a hand: the wall (L4, L6), the four hands as integer count
+arrays, open melds, flowers, discards, and whose move it is. :meth:`Game.legal_actions` lists
+exactly the moves a seat may make now; :meth:`Game.step` refuses anything else with an
+:class:`IllegalActionError` that says why (L12). Flower replacement 补花 is automatic.
+:meth:`Game.observation` is what one seat may know. The state machine, the wall convention and
+every choice made where the sources are silent are in ``docs/engine.md``.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+from dataclasses import dataclass
+from typing import Any, Final
+
+from caishen.analysis import is_win as _is_win
+from caishen.analysis import wild_kinds as _wild_kinds
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.rules import Ruleset
+from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, tile_name
+from caishen.wall import WallLayout, layout
+
+SEATS: Final = 4
+
+
+class IllegalActionError(ValueError):
+    """A move that is not allowed now; the message says why (L12)."""
+
+
+class ActionKind(enum.IntEnum):
+    """What a move does."""
+
+    DISCARD = 0         # 打牌
+    CHOW = 1            # 吃
+    PONG = 2            # 碰
+    EXPOSED_KONG = 3    # 大明杠
+    ADDED_KONG = 4      # 小明杠 / 补杠
+    CONCEALED_KONG = 5  # 暗杠
+    WIN = 6             # 胡
+    PASS = 7            # 过
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A move. ``tile``: the discarded tile, the kind of a pong or kong, the claimed tile of a
+    chow; ``-1`` for win and pass. ``chow_low``: the lowest kind of a chow's sequence."""
+
+    kind: ActionKind
+    tile: int = -1
+    chow_low: int = -1
+
+    def __str__(self) -> str:
+        name = self.kind.name.lower()
+        if self.kind is ActionKind.CHOW:
+            return f"chow {tile_name(self.tile)} as {tile_name(self.chow_low)}-{tile_name(self.chow_low + 2)}"
+        if self.tile >= 0:
+            return f"{name} {tile_name(self.tile)}"
+        return name
+
+
+# Every action exists once; legal_actions hands out these shared objects.
+DISCARDS: Final = tuple(Action(ActionKind.DISCARD, k) for k in range(NUM_KINDS))
+PONGS: Final = tuple(Action(ActionKind.PONG, k) for k in range(NUM_KINDS))
+EXPOSED_KONGS: Final = tuple(Action(ActionKind.EXPOSED_KONG, k) for k in range(NUM_KINDS))
+ADDED_KONGS: Final = tuple(Action(ActionKind.ADDED_KONG, k) for k in range(NUM_KINDS))
+CONCEALED_KONGS: Final = tuple(Action(ActionKind.CONCEALED_KONG, k) for k in range(NUM_KINDS))
+CHOWS: Final = {
+    (t, low): Action(ActionKind.CHOW, t, low)
+    for low in range(NUM_SUITED) if low % 9 <= 6
+    for t in (low, low + 1, low + 2)
+}
+WIN: Final = Action(ActionKind.WIN)
+PASS: Final = Action(ActionKind.PASS)
+
+
+class Phase(enum.StrEnum):
+    """Where the hand is (docs/engine.md, state machine)."""
+
+    TURN = "turn"            # one seat has drawn (or claimed) and must discard, kong or win
+    CLAIM = "claim"          # seats decide on a discard: win, kong, pong, chow or pass (L10)
+    ROB = "rob"              # seats decide whether to rob an added kong 抢杠 (L10)
+    SEA_FLOOR = "sea_floor"  # 分张: each seat takes one sea-floor tile, win or pass (L17)
+    OVER = "over"
+
+
+class WinHow(enum.StrEnum):
+    SELF_DRAW = "self_draw"    # 自摸 (incl. 杠上开花 and 海底捞月)
+    DISCARD = "discard"        # 食胡 / 放炮
+    ROB_KONG = "rob_kong"      # 抢杠, scores as a win on a discard (L10)
+    BULLDOZER = "bulldozer"    # 推土机 declared on another seat's discard, the discard not taken (L8)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a hand. ``winner`` is ``None`` for a draw 流局 (L17), in which nobody pays.
+    ``tile`` is the winning tile (``-1`` for a bulldozer declared on another's discard);
+    ``from_seat`` the discarder or the robbed konger. ``hands`` are the final hands of all
+    seats (the winner's including the winning tile). ``scores`` is what ``caishen.scoring``
+    made of it (``None`` when scoring is not connected or the hand is a draw)."""
+
+    winner: int | None
+    how: WinHow | None
+    tile: int
+    from_seat: int | None
+    dealer: int
+    indicator: int
+    hands: tuple[Hand, ...]
+    wilds: tuple[frozenset[int], ...]
+    heavenly: bool = False      # 天胡 (L15)
+    earthly: bool = False       # 地胡 (L15)
+    after_kong: bool = False    # won on a replacement tile 杠上开花 / 花上开花
+    sea_floor: bool = False     # won on a sea-floor tile in 分张 海底捞月 (L17)
+    last_live_tile: bool = False  # won on the last live tile or its discard 河底捞月
+    scores: Any = None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    @property
+    def next_dealer(self) -> int:
+        """L18: the dealer keeps the deal only by winning."""
+        return self.dealer if self.winner == self.dealer else (self.dealer + 1) % SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat may know: its own hand, everything laid open, counts; never another
+    seat's concealed tiles nor the order of the wall."""
+
+    seat: int
+    dealer: int
+    dice: tuple[int, int, int, int]
+    indicator: int                         # the turned tile (-1: none)
+    wilds: frozenset[int]                  # kinds wild for this seat
+    phase: Phase
+    current: int                           # the seat whose turn it is (or who discarded)
+    to_move: tuple[int, ...]
+    hand: Hand                             # own concealed tiles, melds, all own flowers
+    melds: tuple[tuple[Meld, ...], ...]    # every seat's declared melds
+    flowers: tuple[tuple[int, ...], ...]   # every seat's flowers laid open 客花
+    discards: tuple[tuple[int, ...], ...]  # every seat's discards still on the table
+    last_discard: int                      # the discard being decided on (-1: none)
+    concealed_counts: tuple[int, ...]      # tiles each seat holds concealed (flowers held incl.)
+    live_tiles: int                        # wall tiles left before the sea floor
+    sea_floor_tiles: int                   # sea-floor tiles left (分张)
+    dead_wall_tiles: int                   # 王牌 (20 or 21, L6)
+
+
+def score_outcome(outcome: Outcome, ruleset: Ruleset) -> Any:
+    """Adapter to ``caishen.scoring`` (the one place where the engine meets scoring): returns
+    what scoring makes of a won hand, or ``None`` if scoring is not available."""
+    if outcome.winner is None:
+        return None
+    try:
+        scoring = importlib.import_module("caishen.scoring")
+    except ImportError:
+        return None
+    settle = getattr(scoring, "settle_outcome", None)
+    if settle is None:
+        return None
+    return settle(outcome, ruleset)
+
+
+_NO_DISCARD: Final = -1
+
+
+class Game:
+    """The state of one hand. Build it from an explicit wall (tuple of tile kinds in wall
+    position order, see :mod:`caishen.wall`) and dice, or with :meth:`from_seed`."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        wall: tuple[int, ...],
+        dice: tuple[int, int, int, int],
+        dealer: int = 0,
+    ) -> None:
+        if ruleset.gangci:
+            raise ValueError("Game plays Longgang-style rulesets; Gangci play is not implemented")
+        _check_wall(wall, ruleset)
+        if len(dice) != 4 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
+            raise ValueError(f"dice must be four rolls 1..6, not {dice!r}")
+        if dealer not in range(SEATS):
+            raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+        self.ruleset: Final = ruleset
+        self.wall: Final = tuple(wall)
+        self.dice: Final = (dice[0], dice[1], dice[2], dice[3])
+        self.dealer: Final = dealer
+        self.layout: Final[WallLayout] = layout(self.dice, dealer, len(wall), ruleset.wild_indicator)
+        lay = self.layout
+        self.indicator: Final = wall[lay.indicator_pos] if lay.indicator_pos >= 0 else -1
+        self._head = lay.head
+        self._tail = lay.tail
+        self._hi = 0
+        self._ti = 0
+        self._in_wall = bytearray(b"\x01" * len(wall))
+        if lay.indicator_pos >= 0:
+            self._in_wall[lay.indicator_pos] = 0
+        ind = self.indicator if self.indicator >= 0 else None
+        self.wilds: Final = tuple(_wild_kinds(ind, s, ruleset) for s in range(SEATS))
+        self._wild = [[k in self.wilds[s] for k in range(NUM_KINDS)] for s in range(SEATS)]
+        # 正财神: concealed wild tiles that are not flowers, i.e. the indicator's kind (L8).
+        self._true_wild = [[k in self.wilds[s] and not is_flower(k) for k in range(NUM_KINDS)] for s in range(SEATS)]
+        self._cnt = [[0] * NUM_KINDS for _ in range(SEATS)]
+        self._melds: list[list[Meld]] = [[] for _ in range(SEATS)]
+        self._pongs = [0] * SEATS          # bitmask of ponged kinds (for added kongs)
+        self._open_flowers: list[list[int]] = [[] for _ in range(SEATS)]
+        self._discards: list[list[int]] = [[] for _ in range(SEATS)]
+        self._pending_flowers = [s != dealer for s in range(SEATS)]
+        self._pass_win = [False] * SEATS   # 过水 (L11)
+        self._pong_ban = [0] * SEATS       # bitmask of kinds not to pong until next draw (L11)
+        self._last_discard = [-1] * SEATS  # kind of own discard this go-round (L11)
+        self._phase = Phase.TURN
+        self._turn = dealer
+        self._forbid = (-1, -1)            # after a chow/pong: kinds not to discard (L9)
+        self._claimed = False              # the turn began with a chow/pong (no kong, L9)
+        self._drawn = -1                   # the tile just drawn (self-draw winning tile)
+        self._drawn_tail = False           # ... from the tail (杠上开花)
+        self._last_live = False            # ... or discard was the last live tile (河底)
+        self._discard_tile = -1
+        self._discarder = -1
+        self._discard_last_live = False
+        self._n_discards = 0
+        self._n_claims = 0
+        self._options: dict[int, tuple[Action, ...]] = {}
+        self._chosen: dict[int, Action] = {}
+        self._bulldozer_claim: dict[int, bool] = {}
+        self._rob_tile = -1
+        self._rob_seat = -1
+        self._sea: list[tuple[int, int]] = []  # 分张 queue: (seat, wall position)
+        self._sea_i = 0
+        self._outcome: Outcome | None = None
+        self._version = 0
+        self._cache_version = -1
+        self._cache: dict[int, tuple[Action, ...]] = {}
+        self._deal()
+
+    @classmethod
+    def from_seed(cls, seed: bytes, ruleset: Ruleset, dealer: int = 0) -> Game:
+        """A hand dealt from a committed seed (``caishen.fair``)."""
+        from caishen import fair  # noqa: PLC0415
+
+        return cls(ruleset, fair.shuffled_wall(seed, ruleset), fair.dice(seed), dealer)
+
+    # ------------------------------------------------------------------ public state
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is, or who made the discard / kong being decided on."""
+        if self._phase is Phase.CLAIM:
+            return self._discarder
+        if self._phase is Phase.ROB:
+            return self._rob_seat
+        if self._phase is Phase.SEA_FLOOR:
+            return self._sea[self._sea_i][0]
+        return self._turn
+
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that must act now (several while a discard or kong is being decided on)."""
+        ph = self._phase
+        if ph is Phase.TURN:
+            return (self._turn,)
+        if ph is Phase.CLAIM or ph is Phase.ROB:
+            return tuple(s for s in self._options if s not in self._chosen)
+        if ph is Phase.SEA_FLOOR:
+            return (self._sea[self._sea_i][0],)
+        return ()
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Exactly the moves ``seat`` may make now (empty if it has nothing to decide)."""
+        if self._cache_version != self._version:
+            self._cache = {}
+            self._cache_version = self._version
+        got = self._cache.get(seat)
+        if got is None:
+            got = self._compute_legal(seat)
+            self._cache[seat] = got
+        return got
+
+    def hand(self, seat: int) -> Hand:
+        """The full hand of a seat (referee view): concealed tiles, melds, all its flowers."""
+        c = self._cnt[seat]
+        concealed = tuple(k for k in range(NUM_NON_FLOWER) for _ in range(c[k]))
+        held = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k]]
+        return Hand(concealed, tuple(self._melds[seat]), tuple(held + self._open_flowers[seat]))
+
+    def counts(self, seat: int) -> tuple[int, ...]:
+        """Concealed tile counts of a seat per kind (referee view; flowers held included)."""
+        return tuple(self._cnt[seat])
+
+    def discards(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._discards[seat])
+
+    def open_flowers(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._open_flowers[seat])
+
+    def melds(self, seat: int) -> tuple[Meld, ...]:
+        return tuple(self._melds[seat])
+
+    def wall_positions_left(self) -> tuple[int, ...]:
+        """Wall positions still holding a tile (the indicator excluded)."""
+        return tuple(i for i, b in enumerate(self._in_wall) if b)
+
+    @property
+    def live_tiles(self) -> int:
+        """Tiles that can still be drawn normally before 分张 (L6)."""
+        return self._live()
+
+    @property
+    def dead_wall_tiles(self) -> int:
+        return self._dead()
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now."""
+        c = self._cnt[seat]
+        own_flowers = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k]] + self._open_flowers[seat]
+        own = Hand(
+            tuple(k for k in range(NUM_NON_FLOWER) for _ in range(c[k])),
+            tuple(self._melds[seat]),
+            tuple(own_flowers),
+        )
+        sea_left = len(self._sea) - self._sea_i if self._phase is Phase.SEA_FLOOR else (
+            0 if self._phase is Phase.OVER and self._sea else self.ruleset.sea_floor_tiles
+        )
+        return Observation(
+            seat=seat,
+            dealer=self.dealer,
+            dice=self.dice,
+            indicator=self.indicator,
+            wilds=self.wilds[seat],
+            phase=self._phase,
+            current=self.current if self._phase is not Phase.OVER else self._turn,
+            to_move=self.to_move(),
+            hand=own,
+            melds=tuple(tuple(m) for m in self._melds),
+            flowers=tuple(tuple(f) for f in self._open_flowers),
+            discards=tuple(tuple(d) for d in self._discards),
+            last_discard=self._discard_tile if self._phase is Phase.CLAIM else (
+                self._rob_tile if self._phase is Phase.ROB else -1),
+            concealed_counts=tuple(sum(self._cnt[s]) for s in range(SEATS)),
+            live_tiles=max(self._live(), 0) if not self._sea else 0,
+            sea_floor_tiles=sea_left,
+            dead_wall_tiles=self._dead(),
+        )
+
+    # ------------------------------------------------------------------ stepping
+
+    def step(self, seat: int, action: Action) -> None:
+        """Make a move; raises :class:`IllegalActionError` (with the reason) if not allowed."""
+        if self._phase is Phase.OVER:
+            raise IllegalActionError("the hand is over")
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
+        legal = self.legal_actions(seat)
+        try:
+            action = legal[legal.index(action)]  # the shared instance: checks below use `is`
+        except ValueError:
+            raise IllegalActionError(self._why(seat, action)) from None
+        ph = self._phase
+        if ph is Phase.TURN:
+            self._do_turn(seat, action)
+        elif ph is Phase.CLAIM:
+            self._chosen[seat] = action
+            if len(self._chosen) == len(self._options):
+                self._resolve_claims()
+        elif ph is Phase.ROB:
+            self._chosen[seat] = action
+            if len(self._chosen) == len(self._options):
+                self._resolve_rob()
+        else:  # SEA_FLOOR
+            if action is WIN or action == WIN:
+                self._win(seat, WinHow.SELF_DRAW, self._drawn, None, sea_floor=True,
+                          after_kong=self._drawn_tail)
+            else:
+                self._sea_next()
+        self._version += 1
+
+    # ------------------------------------------------------------------ wall
+
+    def _dead(self) -> int:
+        # L6: 10 stacks, plus the single left when the tail stack is split.
+        return 2 * self.ruleset.dead_wall_stacks + (self._ti & 1)
+
+    def _live(self) -> int:
+        return len(self._head) - self._hi - self._ti - self._dead() - self.ruleset.sea_floor_tiles
+
+    def _take(self, seat: int, pos: int) -> int:
+        k = self.wall[pos]
+        self._in_wall[pos] = 0
+        self._cnt[seat][k] += 1
+        return k
+
+    def _deal(self) -> None:
+        # L4: 4 tiles (2 stacks) at a time from the dealer round the table to 16 each, then
+        # the dealer's 17th.
+        head = self._head
+        per = 4
+        rounds = self.ruleset.hand_size // per
+        i = 0
+        for _ in range(rounds):
+            for j in range(SEATS):
+                s = (self.dealer + j) % SEATS
+                for _ in range(per):
+                    self._take(s, head[i])
+                    i += 1
+        for j in range(SEATS):  # 13-tile rulesets: one more each
+            s = (self.dealer + j) % SEATS
+            for _ in range(self.ruleset.hand_size - rounds * per):
+                self._take(s, head[i])
+                i += 1
+        self._drawn = self._take(self.dealer, head[i])
+        i += 1
+        self._hi = i
+        # L7: the dealer replaces his flowers first; the others when their turn comes.
+        if self._settle_flowers(self.dealer):
+            self._enter_turn(self.dealer)
+
+    def _is_guest_flower(self, seat: int, k: int) -> bool:
+        return k >= NUM_NON_FLOWER and not self._wild[seat][k]
+
+    def _settle_flowers(self, seat: int) -> bool:
+        """Lay open every 客花 the seat holds and replace it from the tail, repeatedly (L7).
+        False if the replacement started 分张 (the seat's turn is then over)."""
+        c = self._cnt[seat]
+        while True:
+            found = -1
+            for k in range(NUM_NON_FLOWER, NUM_KINDS):
+                if c[k] and not self._wild[seat][k]:
+                    found = k
+                    break
+            if found < 0:
+                return True
+            c[found] -= 1
+            self._open_flowers[seat].append(found)
+            if not self._replace(seat):
+                return False
+
+    def _replace(self, seat: int) -> bool:
+        """A replacement draw from the tail for a flower or kong (L6, L7), with the special
+        cases just before the sea floor (source (五)6e (I), (II)). False if 分张 began."""
+        live = self._live()
+        if (self._ti & 1) or live >= 2:
+            self._drawn = self._take(seat, self._tail[self._ti])
+            self._ti += 1
+            self._drawn_tail = True
+            self._last_live = False
+            return True
+        hi = self._hi
+        head = self._head
+        sea = self.ruleset.sea_floor_tiles
+        if live == 0 and not self.ruleset.sea_floor_kong_no_discard:
+            # (I)(2): the replacement is the last sea-floor tile; the next seats share the rest.
+            pos = head[hi + sea - 1]
+            others = [head[hi + j] for j in range(sea - 1)]
+        else:
+            # (II)(2) (and the (I) variant): from the tail, no discard; the dead wall moves up
+            # so the others share the next sea-floor tiles.
+            pos = self._tail[self._ti]
+            self._ti += 1
+            others = [head[hi + j] for j in range(sea - 1)]
+        self._sea = [(seat, pos)] + [((seat + 1 + j) % SEATS, p) for j, p in enumerate(others[: SEATS - 1])]
+        self._sea_i = -1
+        self._drawn_tail = True
+        self._sea_next()
+        return False
+
+    def _draw(self, seat: int) -> None:
+        """Start ``seat``'s turn with a normal draw (or 分张 when only the sea floor is left)."""
+        self._pong_ban[seat] = 0  # L11: a passed pong is allowed again after one's own draw
+        if self._pending_flowers[seat]:
+            self._pending_flowers[seat] = False
+            if not self._settle_flowers(seat):
+                return
+        if self._live() <= 0:
+            hi = self._hi
+            self._sea = [((seat + j) % SEATS, self._head[hi + j]) for j in range(self.ruleset.sea_floor_tiles)]
+            self._sea_i = -1
+            self._drawn_tail = False
+            self._sea_next()
+            return
+        self._drawn = self._take(seat, self._head[self._hi])
+        self._hi += 1
+        self._drawn_tail = False
+        self._last_live = self._live() == 0
+        if self._is_guest_flower(seat, self._drawn) and not self._settle_flowers(seat):
+            return
+        self._enter_turn(seat)
+
+    def _enter_turn(self, seat: int) -> None:
+        self._phase = Phase.TURN
+        self._turn = seat
+        self._claimed = False
+        self._forbid = (-1, -1)
+
+    def _sea_next(self) -> None:
+        """Give the next sea-floor tile (分张, L17); stop at a seat that can win."""
+        while True:
+            self._sea_i += 1
+            if self._sea_i >= len(self._sea):
+                self._draw_game()
+                return
+            seat, pos = self._sea[self._sea_i]
+            k = self._take(seat, pos)
+            self._drawn = k
+            if self._sea_i > 0:
+                self._drawn_tail = False
+            if self._is_guest_flower(seat, k):
+                # No replacement in 分张: the flower is laid open and the hand stays short.
+                self._cnt[seat][k] -= 1
+                self._open_flowers[seat].append(k)
+                continue
+            self._phase = Phase.SEA_FLOOR
+            if self._can_self_win(seat):
+                return
+
+    def _draw_game(self) -> None:
+        self._phase = Phase.OVER
+        self._outcome = Outcome(
+            winner=None, how=None, tile=-1, from_seat=None, dealer=self.dealer,
+            indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
+            wilds=self.wilds,
+        )
+
+    # ------------------------------------------------------------------ win checks
+
+    def _hand_size(self, seat: int) -> int:
+        return sum(self._cnt[seat]) + 3 * len(self._melds[seat])
+
+    def _could_win(self, seat: int, extra: int) -> bool:
+        """Cheap necessary condition for a win with ``extra`` added (-1: none): every isolated
+        natural tile needs its own wild; or enough 正财神 for 推土机."""
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        if extra >= 0:
+            c[extra] += 1
+        try:
+            w = 0
+            tw = 0
+            for k in range(NUM_KINDS):
+                if c[k] and wild[k]:
+                    w += c[k]
+                    if self._true_wild[seat][k]:
+                        tw += c[k]
+            if self.ruleset.bulldozer and tw >= self.ruleset.bulldozer_wilds:
+                return True
+            if sum(c) + 3 * len(self._melds[seat]) != self.ruleset.hand_size + 1:
+                return False
+            iso = 0
+            for k in range(NUM_NON_FLOWER):
+                if c[k] == 1 and not wild[k]:
+                    if k >= NUM_SUITED:
+                        iso += 1
+                    else:
+                        n = k % 9
+                        if not ((n >= 1 and c[k - 1]) or (n >= 2 and c[k - 2])
+                                or (n <= 7 and c[k + 1]) or (n <= 6 and c[k + 2])):
+                            iso += 1
+                    if iso > w:
+                        return False
+            for k in range(NUM_NON_FLOWER, NUM_KINDS):
+                if c[k] and not wild[k]:
+                    return False  # a flower still to be replaced: the hand is short
+            return True
+        finally:
+            if extra >= 0:
+                c[extra] -= 1
+
+    def _wins_with(self, seat: int, extra: int) -> bool:
+        if not self._could_win(seat, extra):
+            return False
+        h = self.hand(seat)
+        if extra >= 0:
+            h = h.with_tile(extra)
+        return bool(_is_win(h, self.ruleset, self.wilds[seat]))
+
+    def _can_self_win(self, seat: int) -> bool:
+        return self._wins_with(seat, -1)
+
+    def _has_bulldozer(self, seat: int) -> bool:
+        if not self.ruleset.bulldozer:
+            return False
+        c = self._cnt[seat]
+        tw = self._true_wild[seat]
+        return sum(c[k] for k in range(NUM_KINDS) if tw[k]) >= self.ruleset.bulldozer_wilds
+
+    def _single_wild_left(self, seat: int) -> bool:
+        c = self._cnt[seat]
+        return sum(c) == 1 and any(c[k] and self._wild[seat][k] for k in range(NUM_KINDS))
+
+    def _may_win_on(self, seat: int, tile: int, robbing: bool) -> bool:
+        """Win on another seat's discard (or robbed kong) is allowed and possible."""
+        if self._pass_win[seat] or tile == self._last_discard[seat]:
+            return False  # L11: 过水, and not on one's own discard of this go-round
+        if self._single_wild_left(seat) and (
+            not self.ruleset.wild_single_wait_any_tile
+            or (robbing and not self.ruleset.rob_kong_with_wild_pair)
+        ):
+            return False  # L16 / L10 switches on 财神单吊
+        return self._wins_with(seat, tile)
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self, seat: int) -> tuple[Action, ...]:
+        ph = self._phase
+        if ph is Phase.TURN:
+            return self._turn_actions(seat) if seat == self._turn else ()
+        if ph is Phase.CLAIM or ph is Phase.ROB:
+            if seat in self._chosen:
+                return ()
+            return self._options.get(seat, ())
+        if ph is Phase.SEA_FLOOR:
+            if seat == self._sea[self._sea_i][0]:
+                return (WIN, PASS)
+            return ()
+        return ()
+
+    def _turn_actions(self, seat: int) -> tuple[Action, ...]:
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        out: list[Action] = []
+        if self._claimed:
+            f1, f2 = self._forbid
+            for k in range(NUM_NON_FLOWER):
+                if c[k] and not wild[k] and k != f1 and k != f2:
+                    out.append(DISCARDS[k])
+            return tuple(out)
+        if self._can_self_win(seat):
+            out.append(WIN)
+        pongs = self._pongs[seat]
+        addable = 0
+        for k in range(NUM_NON_FLOWER):
+            n = c[k]
+            if n and not wild[k]:
+                if n == 4:
+                    out.append(CONCEALED_KONGS[k])
+                if pongs >> k & 1:
+                    out.append(ADDED_KONGS[k])
+                    addable |= 1 << k
+        for k in range(NUM_NON_FLOWER):
+            # Source 补杠: the fourth tile of one's own pong is konged, not discarded.
+            if c[k] and not wild[k] and not addable >> k & 1:
+                out.append(DISCARDS[k])
+        return tuple(out)
+
+    def _discard_left_after(self, seat: int, used: tuple[int, ...], forbid: tuple[int, int]) -> bool:
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        for k in used:
+            c[k] -= 1
+        try:
+            return any(
+                c[k] and not wild[k] and k != forbid[0] and k != forbid[1] for k in range(NUM_NON_FLOWER)
+            )
+        finally:
+            for k in used:
+                c[k] += 1
+
+    def _claim_options(self, seat: int, tile: int, discarder: int) -> tuple[Action, ...]:
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        out: list[Action] = []
+        bulldozer = self._has_bulldozer(seat) and self._wins_with(seat, -1)
+        self._bulldozer_claim[seat] = False
+        if bulldozer:
+            out.append(WIN)
+            self._bulldozer_claim[seat] = True
+        elif self._may_win_on(seat, tile, False):
+            out.append(WIN)
+        if wild[tile]:
+            return (*out, PASS) if out else ()
+        n = c[tile]
+        if n == 3:
+            out.append(EXPOSED_KONGS[tile])
+        if n >= 2 and not self._pong_ban[seat] >> tile & 1 and self._discard_left_after(
+            seat, (tile, tile), (tile, -1)
+        ):
+            out.append(PONGS[tile])
+        if (
+            self.ruleset.allow_chow
+            and seat == (discarder + 1) % SEATS
+            and tile < NUM_SUITED
+            and tile != self._last_discard[seat]  # source (五)f: not the kind just discarded
+        ):
+            n9 = tile % 9
+            for low in (tile - 2, tile - 1, tile):
+                if low < tile - n9 or low % 9 > 6 or low + 2 > tile - n9 + 8:
+                    continue
+                a, b = (x for x in (low, low + 1, low + 2) if x != tile)
+                if c[a] and c[b] and not wild[a] and not wild[b]:
+                    twin = _chow_twin(tile, low)
+                    if self._discard_left_after(seat, (a, b), (tile, twin)):
+                        out.append(CHOWS[(tile, low)])
+        if not out:
+            return ()
+        out.append(PASS)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ actions
+
+    def _do_turn(self, seat: int, a: Action) -> None:
+        kind = a.kind
+        if kind is ActionKind.DISCARD:
+            self._discard(seat, a.tile)
+        elif kind is ActionKind.WIN:
+            heavenly = seat == self.dealer and self._n_discards == 0 and self._n_claims == 0
+            self._win(seat, WinHow.SELF_DRAW, self._drawn, None, heavenly=heavenly,
+                      after_kong=self._drawn_tail, last_live=self._last_live)
+        elif kind is ActionKind.CONCEALED_KONG:
+            k = a.tile
+            self._cnt[seat][k] -= 4
+            self._melds[seat].append(Meld.kong(k, MeldKind.CONCEALED_KONG))
+            self._after_kong(seat)
+        elif kind is ActionKind.ADDED_KONG:
+            self._added_kong(seat, a.tile)
+        else:  # pragma: no cover - legal_actions never offers it
+            raise IllegalActionError(f"{a} is not a turn action")
+
+    def _after_kong(self, seat: int) -> None:
+        if self._replace(seat) and self._settle_flowers(seat):
+            self._enter_turn(seat)
+
+    def _discard(self, seat: int, k: int) -> None:
+        self._cnt[seat][k] -= 1
+        self._discards[seat].append(k)
+        self._pass_win[seat] = False  # L11: 过水 ends with one's own discard
+        self._last_discard[seat] = k
+        self._n_discards += 1
+        self._discard_tile = k
+        self._discarder = seat
+        self._discard_last_live = self._live() == 0
+        self._options = {}
+        self._chosen = {}
+        for j in range(1, SEATS):
+            s = (seat + j) % SEATS
+            opts = self._claim_options(s, k, seat)
+            if opts:
+                self._options[s] = opts
+        if self._options:
+            self._phase = Phase.CLAIM
+        else:
+            self._draw((seat + 1) % SEATS)
+
+    def _resolve_claims(self) -> None:
+        tile = self._discard_tile
+        d = self._discarder
+        order = [(d + j) % SEATS for j in range(1, SEATS)]
+        chosen = self._chosen
+        winner = -1
+        # L10 + source 胡牌規則1: a bulldozer declaration comes first, then wins in order.
+        for s in order:
+            if chosen.get(s) is WIN and self._bulldozer_claim.get(s):
+                winner = s
+                break
+        if winner < 0:
+            for s in order:
+                if chosen.get(s) is WIN:
+                    winner = s
+                    break
+        if winner >= 0:
+            if self._bulldozer_claim.get(winner):
+                self._win(winner, WinHow.BULLDOZER, -1, d)
+            else:
+                earthly = d == self.dealer and self._n_discards == 1 and self._n_claims == 0
+                self._win(winner, WinHow.DISCARD, tile, d, earthly=earthly,
+                          last_live=self._discard_last_live)
+            return
+        # Restrictions for what was passed (L11).
+        for s, opts in self._options.items():
+            passed = chosen[s]
+            if WIN in opts and passed is not WIN and not self._bulldozer_claim.get(s):
+                self._pass_win[s] = True
+            if PONGS[tile] in opts and passed is not PONGS[tile]:
+                self._pong_ban[s] |= 1 << tile
+        for kind in (ActionKind.EXPOSED_KONG, ActionKind.PONG, ActionKind.CHOW):
+            for s in order:
+                act = chosen.get(s)
+                if act is not None and act.kind is kind:
+                    self._claim(s, act)
+                    return
+        self._draw((d + 1) % SEATS)
+
+    def _claim(self, seat: int, a: Action) -> None:
+        tile = a.tile
+        c = self._cnt[seat]
+        self._discards[self._discarder].pop()
+        self._n_claims += 1
+        if a.kind is ActionKind.EXPOSED_KONG:
+            c[tile] -= 3
+            self._melds[seat].append(Meld.kong(tile, MeldKind.EXPOSED_KONG))
+        elif a.kind is ActionKind.PONG:
+            c[tile] -= 2
+            self._melds[seat].append(Meld.pong(tile))
+            self._pongs[seat] |= 1 << tile
+        else:
+            low = a.chow_low
+            for x in (low, low + 1, low + 2):
+                if x != tile:
+                    c[x] -= 1
+            self._melds[seat].append(Meld.chow(tile, low))
+        # L7: a seat's own flowers are replaced when its turn comes, claims included.
+        if self._pending_flowers[seat]:
+            self._pending_flowers[seat] = False
+            if not self._settle_flowers(seat):
+                return
+        if a.kind is ActionKind.EXPOSED_KONG:
+            self._after_kong(seat)
+            return
+        self._enter_turn(seat)
+        self._claimed = True
+        twin = _chow_twin(tile, a.chow_low) if a.kind is ActionKind.CHOW else -1
+        self._forbid = (tile, twin)
+        if not self._turn_actions(seat):  # pragma: no cover - claims that strand are refused
+            raise AssertionError("claim left no legal discard")
+
+    def _added_kong(self, seat: int, k: int) -> None:
+        self._pass_win[seat] = False  # L11 source: 过水 ends with a discard or an added kong
+        self._options = {}
+        self._chosen = {}
+        self._rob_tile = k
+        self._rob_seat = seat
+        self._cnt[seat][k] -= 1
+        for j in range(1, SEATS):
+            s = (seat + j) % SEATS
+            if self._may_win_on(s, k, True):
+                self._options[s] = (WIN, PASS)
+        if self._options:
+            self._phase = Phase.ROB
+        else:
+            self._finish_added_kong()
+
+    def _finish_added_kong(self) -> None:
+        seat = self._rob_seat
+        k = self._rob_tile
+        ms = self._melds[seat]
+        for i, m in enumerate(ms):
+            if m.kind is MeldKind.PONG and m.tiles[0] == k:
+                ms[i] = Meld.kong(k, MeldKind.ADDED_KONG)
+                break
+        self._pongs[seat] &= ~(1 << k)
+        self._rob_tile = -1
+        self._after_kong(seat)
+
+    def _resolve_rob(self) -> None:
+        konger = self._rob_seat
+        for j in range(1, SEATS):
+            s = (konger + j) % SEATS
+            if self._chosen.get(s) is WIN:
+                self._win(s, WinHow.ROB_KONG, self._rob_tile, konger)
+                return
+        for s in self._options:
+            self._pass_win[s] = True  # L11: passing a win, robbing included
+        self._finish_added_kong()
+
+    def _win(
+        self, seat: int, how: WinHow, tile: int, from_seat: int | None, *, heavenly: bool = False,
+        earthly: bool = False, after_kong: bool = False, sea_floor: bool = False,
+        last_live: bool = False,
+    ) -> None:
+        if how is WinHow.DISCARD or how is WinHow.ROB_KONG:
+            self._cnt[seat][tile] += 1
+            if how is WinHow.DISCARD and from_seat is not None:
+                self._discards[from_seat].pop()
+        self._phase = Phase.OVER
+        self._turn = seat
+        out = Outcome(
+            winner=seat, how=how, tile=tile, from_seat=from_seat, dealer=self.dealer,
+            indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
+            wilds=self.wilds, heavenly=heavenly, earthly=earthly, after_kong=after_kong,
+            sea_floor=sea_floor, last_live_tile=last_live,
+        )
+        scores = score_outcome(out, self.ruleset)
+        if scores is not None:
+            out = _with_scores(out, scores)
+        self._outcome = out
+
+    # ------------------------------------------------------------------ reasons
+
+    def _why(self, seat: int, a: Action) -> str:
+        """Why ``a`` is not legal for ``seat`` now (L12)."""
+        ph = self._phase
+        movers = self.to_move()
+        if seat not in range(SEATS):
+            return f"no seat {seat!r}"
+        if seat not in movers:
+            return f"seat {seat} has nothing to decide now ({ph.value}; to move: {list(movers)})"
+        k = a.tile
+        if k >= NUM_KINDS:
+            return f"no tile kind {k}"
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        if ph is Phase.TURN:
+            if a.kind is ActionKind.DISCARD:
+                if k < 0 or not c[k]:
+                    return f"seat {seat} holds no {_name(k)} to discard"
+                if wild[k]:
+                    return f"{tile_name(k)} is wild (财神) and can never be discarded (L8)"
+                if self._claimed and k == self._forbid[0]:
+                    return f"{tile_name(k)} was just claimed and cannot be discarded now (L9)"
+                if self._claimed and k == self._forbid[1]:
+                    return f"{tile_name(k)} would make the same sequence as the chow just made (L9)"
+                return f"{tile_name(k)} matches seat {seat}'s pong: kong it instead (补杠)"
+            if a.kind is ActionKind.WIN:
+                if self._claimed:
+                    return "no win right after a chow or pong: discard"
+                return f"seat {seat}'s hand is not a winning hand (诈胡, L12)"
+            if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+                if self._claimed:
+                    return "no kong in the turn of a chow or pong (L9)"
+                if 0 <= k and wild[k]:
+                    return f"{_name(k)} is wild (财神) and cannot be part of a kong (L8)"
+                if a.kind is ActionKind.ADDED_KONG:
+                    return f"seat {seat} has no pong of {_name(k)} and that tile in hand (L9)"
+                return f"seat {seat} does not hold four {_name(k)} (L9)"
+            return f"{a.kind.name.lower()} is not a move in one's own turn"
+        if ph is Phase.SEA_FLOOR:
+            return "in 分张 only win or pass (L17)"
+        opts = self._options.get(seat, ())
+        tile = self._discard_tile if ph is Phase.CLAIM else self._rob_tile
+        if a.kind is ActionKind.WIN:
+            if self._pass_win[seat]:
+                return f"seat {seat} passed a win and may not win on a discard before its own next discard (过水, L11)"
+            if tile == self._last_discard[seat]:
+                return f"seat {seat} discarded {_name(tile)} itself this go-round and may not win on it (L11)"
+            return f"{_name(tile)} does not complete seat {seat}'s hand (诈胡, L12)"
+        if ph is Phase.ROB:
+            return "only win (rob the kong) or pass now (L10)"
+        if a.kind is ActionKind.DISCARD:
+            return "not your turn to discard"
+        if a.tile != tile:
+            return f"the discard is {_name(tile)}, not {_name(a.tile)}"
+        if wild[tile]:
+            return f"{_name(tile)} is wild (财神) and cannot be claimed (L8)"
+        if a.kind is ActionKind.PONG:
+            if c[tile] < 2:
+                return f"seat {seat} does not hold two {_name(tile)} to pong (L9)"
+            if self._pong_ban[seat] >> tile & 1:
+                return f"seat {seat} passed a pong of {_name(tile)} and may not pong it before its own next draw (L11)"
+            return "that pong would leave only wilds, which cannot be discarded (L8): win instead"
+        if a.kind is ActionKind.EXPOSED_KONG:
+            return f"seat {seat} does not hold three {_name(tile)} (L9)"
+        if a.kind is ActionKind.CHOW:
+            if not self.ruleset.allow_chow:
+                return "this ruleset has no chow"
+            if seat != (self._discarder + 1) % SEATS:
+                return f"chow only from the player on the left: seat {seat} is not next after seat {self._discarder} (L9)"
+            if tile == self._last_discard[seat]:
+                return f"seat {seat} discarded {_name(tile)} this go-round and may not chow it (source (五)f)"
+            return f"seat {seat} cannot chow {_name(tile)} as {_name(a.chow_low)}-{_name(a.chow_low + 2)} (L8, L9)"
+        if a.kind is ActionKind.PASS and not opts:
+            return "nothing to pass on"
+        return f"{a} is not allowed now"
+
+
+def _name(k: int) -> str:
+    return tile_name(k) if 0 <= k < NUM_KINDS else str(k)
+
+
+def _chow_twin(claimed: int, low: int) -> int:
+    """After chowing ``claimed`` into ``low..low+2``: the tile that would make the same
+    sequence with the two tiles from the hand (L9), or -1."""
+    if claimed == low and low % 9 <= 5:
+        return low + 3
+    if claimed == low + 2 and low % 9 >= 1:
+        return low - 1
+    return -1
+
+
+def _with_scores(out: Outcome, scores: Any) -> Outcome:
+    import dataclasses  # noqa: PLC0415
+
+    return dataclasses.replace(out, scores=scores)
+
+
+def _check_wall(wall: tuple[int, ...], ruleset: Ruleset) -> None:
+    from caishen.fair import tile_set  # noqa: PLC0415
+
+    expected = sorted(tile_set(ruleset))
+    if len(wall) != len(expected):
+        raise ValueError(f"a wall must hold {len(expected)} tiles, not {len(wall)}")
+    for i, k in enumerate(wall):
+        if type(k) is not int or k not in ruleset.tile_kinds:
+            raise ValueError(f"wall position {i}: {k!r} is not a tile of this ruleset")
+    if sorted(wall) != expected:
+        have = [0] * NUM_KINDS
+        for k in wall:
+            have[k] += 1
+        want = [0] * NUM_KINDS
+        for k in expected:
+            want[k] += 1
+        bad = next(k for k in range(NUM_KINDS) if have[k] != want[k])
+        raise ValueError(f"the wall holds {have[bad]} of {tile_name(bad)}, expected {want[bad]}")

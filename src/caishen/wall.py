@@ -1,0 +1,66 @@
+"""Wall geometry 牌墙: which wall position is drawn when (L4, L6).
+
+Wall positions follow :func:`caishen.fair.shuffled_wall`: position ``i`` is on side ``i // 34``
+(0 = East's wall, 1 = South, 2 = West, 3 = North), stack ``(i % 34) // 2`` (0..16 left to right
+as seen by the seat owning that wall) and level ``i % 2`` (0 = top, 1 = bottom).
+
+L4: the dealer's roll (sum ``s1``) counts seats counter-clockwise from the dealer (the dealer
+counts 1) to pick the opener 开门人; the sum of both rolls ``s`` counts stacks clockwise along
+the opener's wall from its right end (count 1 = the opener's rightmost stack), continuing onto
+the wall of the opener's left neighbour 上家 (its rightmost stack counts 18). The counted stack
+``s`` holds the wild indicator on its top level. Drawing walks clockwise from the stack after it
+(count ``s+1``) round the table, so the counted stacks are the tail of the wall: replacement
+draws 补花/补杠 are taken there, backwards, top before bottom, skipping the indicator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SEATS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class WallLayout:
+    """Draw order of one wall: ``head`` (normal draws, deal included) and ``tail`` (replacement
+    draws), both lists of wall positions without the indicator; ``indicator_pos`` is the
+    indicator's position (``-1`` when the ruleset turns no indicator)."""
+
+    opener: int
+    break_count: int
+    indicator_pos: int
+    head: tuple[int, ...]
+    tail: tuple[int, ...]
+
+
+def opener_of(dealer: int, first_roll: int) -> int:
+    """The opener 开门人: count ``first_roll`` seats counter-clockwise, the dealer counting 1."""
+    return (dealer + first_roll - 1) % SEATS
+
+
+def stack_of_count(opener: int, count: int, stacks_per_side: int) -> tuple[int, int]:
+    """(side, stack) of the stack counted ``count`` (1-based) clockwise from the right end of
+    the opener's wall, going on to the wall of the seat on the opener's left (L4)."""
+    c = (count - 1) % (SEATS * stacks_per_side)
+    side = (opener - c // stacks_per_side) % SEATS
+    stack = stacks_per_side - 1 - c % stacks_per_side
+    return side, stack
+
+
+def layout(dice: tuple[int, int, int, int], dealer: int, wall_size: int, indicator: bool = True) -> WallLayout:
+    """The draw order for these dice (L4). ``wall_size`` must be a multiple of 8."""
+    if wall_size % (2 * SEATS):
+        raise ValueError(f"wall size {wall_size} does not make 4 walls of 2-tile stacks")
+    per_side = wall_size // (2 * SEATS)
+    n_stacks = SEATS * per_side
+    opener = opener_of(dealer, dice[0] + dice[1])
+    s = sum(dice)
+    # Stacks in draw order: count s+1, s+2, ... wrapping round to count s (the indicator's).
+    order = []
+    for j in range(n_stacks):
+        side, stack = stack_of_count(opener, s + 1 + j, per_side)
+        order.append(side * 2 * per_side + stack * 2)
+    ind = order[-1] if indicator else -1  # top level of the counted stack
+    head = tuple(p for base in order for p in (base, base + 1) if p != ind)
+    tail = tuple(p for base in reversed(order) for p in (base, base + 1) if p != ind)
+    return WallLayout(opener, s, ind, head, tail)
