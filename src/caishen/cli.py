@@ -11,6 +11,8 @@ from collections.abc import Sequence
 # One line per sub-command module; order is the order of ``caishen --help``.
 COMMANDS = (
     "rules",
+    "analyze",
+    "stats",
 )
 
 
