@@ -1,0 +1,478 @@
+"""The bots: ``random``, ``greedy`` and ``strong``, all behind :class:`Bot`.
+
+A bot sees one seat's observation and the legal actions, and returns one of those
+actions. Every bot takes a win whenever one is offered. Decisions use only the
+observation (see :mod:`caishen.bots.view`); each bot's own randomness comes from a
+``random.Random`` seeded by whoever builds it (the simulator seeds it per game).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from caishen.bots.shape import ShapeCursor, shanten_counts
+from caishen.bots.view import View, from_observation
+from caishen.game import Action, ActionKind
+from caishen.hand import MeldKind
+from caishen.rules import LONGGANG, Ruleset
+from caishen.tiles import (
+    GREEN,
+    NUM_NON_FLOWER,
+    RED,
+    is_honor,
+    is_terminal,
+    seat_wind,
+)
+
+
+class Bot(Protocol):
+    """A player: ``act`` returns one of ``legal_actions`` given only ``observation``."""
+
+    name: str
+
+    def act(self, observation: object, legal_actions: Sequence[Action]) -> Action: ...
+
+
+# ---------------------------------------------------------------- hand shape helpers
+
+
+@dataclass(slots=True)
+class Shape:
+    """A hand as the evaluator sees it: counts of the non-wild concealed tiles, the wilds
+    held (财神 + 坐花, L8), the 正财神 among them, and the declared melds."""
+
+    counts: list[int]
+    wilds: int
+    true_wilds: int
+    melds: int
+
+
+def shape_of(view: View) -> Shape:
+    counts = [0] * NUM_NON_FLOWER
+    wild = 0
+    true_wild = 0
+    ind = view.indicator
+    for k in view.hand.concealed:
+        if k in view.wilds:
+            wild += 1
+            if k == ind:
+                true_wild += 1
+        else:
+            counts[k] += 1
+    wild += sum(1 for f in view.hand.flowers if f in view.wilds)
+    return Shape(counts, wild, true_wild, len(view.hand.melds))
+
+
+class Evaluator:
+    """Shanten and improving-tile counts for one view (cached per decision)."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        rs = view.ruleset
+        self.sets_needed = rs.sets_needed
+        self.pairs_form = rs.eight_and_half_pairs and rs.hand_size == 16
+        self.bulldozer = rs.bulldozer_wilds if rs.bulldozer else 0
+        self.shape = shape_of(view)
+        self.unseen = view.unseen()
+        # Unseen copies of wild kinds: drawing one always helps (counting wilds).
+        self.unseen_wilds = sum(self.unseen[k] for k in view.wilds if k < NUM_NON_FLOWER)
+        self.unseen_wilds += sum(
+            1 for k in view.wilds if k >= NUM_NON_FLOWER and k not in view.hand.flowers
+            and not any(k in f for f in view.flowers)
+        )
+        self._cache: dict[tuple[tuple[int, ...], int], int] = {}
+
+    def shanten(self, counts: list[int], melds: int, wilds: int | None = None, true_wilds: int | None = None) -> int:
+        w = self.shape.wilds if wilds is None else wilds
+        tw = self.shape.true_wilds if true_wilds is None else true_wilds
+        key = (tuple(counts), melds * 64 + w * 8 + tw)
+        got = self._cache.get(key)
+        if got is None:
+            got = shanten_counts(counts, melds, w, self.sets_needed, self.pairs_form, tw, self.bulldozer)
+            self._cache[key] = got
+        return got
+
+    def improving(self, counts: list[int], melds: int, current: int) -> int:
+        """Unseen tiles whose draw lowers the shanten of ``counts`` (a hand one tile short
+        of a full one), wild copies included."""
+        if current < 0:
+            return 0
+        cur = ShapeCursor(counts, melds, self.shape.wilds, self.sets_needed, self.pairs_form)
+        total = self.unseen_wilds
+        unseen = self.unseen
+        wilds = self.view.wilds
+        far = 0
+        far_kind = -1
+        for k in range(NUM_NON_FLOWER):
+            u = unseen[k]
+            if u == 0 or k in wilds:
+                continue
+            if not _is_near(counts, k):
+                far += u
+                far_kind = k
+                continue
+            if cur.with_tile(k) < current:
+                total += u
+        if far_kind >= 0 and cur.with_tile(far_kind) < current:
+            total += far
+        return total
+
+
+def _is_near(counts: list[int], k: int) -> bool:
+    """Can ``k`` join a held tile in a set: same kind, or within 2 in its suit."""
+    if counts[k]:
+        return True
+    if k >= 27:
+        return False
+    n = k % 9
+    return bool(
+        (n >= 1 and counts[k - 1]) or (n >= 2 and counts[k - 2])
+        or (n <= 7 and counts[k + 1]) or (n <= 6 and counts[k + 2])
+    )
+
+
+def _find(legal: Sequence[Action], kind: ActionKind) -> list[Action]:
+    return [a for a in legal if a.kind == kind]
+
+
+def _discard_order_key(k: int) -> int:
+    """Tie-break: discard honours first, then terminals, then 2/8, then middle tiles."""
+    if is_honor(k):
+        return 0
+    if is_terminal(k):
+        return 1
+    n = k % 9
+    return 2 if n in (1, 7) else 3
+
+
+# ---------------------------------------------------------------- bots
+
+
+class RandomBot:
+    """Uniformly random legal action, except that a win is always taken."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> None:
+        self.rng = rng or random.Random(0)
+        self.ruleset = ruleset
+
+    def act(self, observation: object, legal_actions: Sequence[Action]) -> Action:
+        for a in legal_actions:
+            if a.kind == ActionKind.WIN:
+                return a
+        return legal_actions[self.rng.randrange(len(legal_actions))]
+
+
+class GreedyBot:
+    """Minimises shanten, then maximises the number of unseen tiles that would lower it
+    (wilds counted). Claims a pong or chow only when it lowers the shanten, a kong when it
+    does not raise it. Always wins when it can."""
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> None:
+        self.rng = rng or random.Random(0)
+        self.ruleset = ruleset
+
+    def act(self, observation: object, legal_actions: Sequence[Action]) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        for a in legal_actions:
+            if a.kind == ActionKind.WIN:
+                return a
+        view = from_observation(observation, self.ruleset)
+        ev = Evaluator(view)
+        if any(a.kind == ActionKind.DISCARD for a in legal_actions):
+            return self.own_turn(ev, legal_actions)
+        return self.claim(ev, legal_actions)
+
+    # -- own turn: discard or kong
+    def rank_discards(self, ev: Evaluator, tiles: Sequence[int]) -> list[tuple[float, int]]:
+        """(score, tile) for each distinct discard, best first."""
+        sh = ev.shape
+        counts = sh.counts
+        scored: list[tuple[int, int]] = []
+        for t in sorted(set(tiles)):
+            if counts[t] == 0:
+                continue
+            counts[t] -= 1
+            scored.append((ev.shanten(counts, sh.melds), t))
+            counts[t] += 1
+        if not scored:
+            return []
+        best = min(s for s, _ in scored)
+        out: list[tuple[float, int]] = []
+        for s, t in scored:
+            score = -100.0 * s
+            if s <= best + self.slack(ev):
+                counts[t] -= 1
+                score += self.value(ev, counts, t, s)
+                counts[t] += 1
+            else:
+                score -= 50.0
+            out.append((score + 0.01 * (3 - _discard_order_key(t)), t))
+        out.sort(key=lambda x: -x[0])
+        return out
+
+    def slack(self, ev: Evaluator) -> int:
+        return 0
+
+    def value(self, ev: Evaluator, counts: list[int], discarded: int, s: int) -> float:
+        """Score of the hand left after discarding (higher is better), beyond shanten."""
+        return float(ev.improving(counts, ev.shape.melds, s))
+
+    def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
+        discards = _find(legal, ActionKind.DISCARD)
+        ranked = self.rank_discards(ev, [a.tile for a in discards])
+        if not ranked:
+            return discards[0]
+        sh = ev.shape
+        best_tile = ranked[0][1]
+        counts = sh.counts
+        counts[best_tile] -= 1
+        best_s = ev.shanten(counts, sh.melds)
+        counts[best_tile] += 1
+        for a in legal:
+            if a.kind == ActionKind.CONCEALED_KONG and counts[a.tile] >= 4:
+                counts[a.tile] -= 4
+                s = ev.shanten(counts, sh.melds + 1)
+                counts[a.tile] += 4
+                if s <= best_s:
+                    return a
+            elif a.kind == ActionKind.ADDED_KONG and counts[a.tile] >= 1:
+                counts[a.tile] -= 1
+                s = ev.shanten(counts, sh.melds)
+                counts[a.tile] += 1
+                if s <= best_s:
+                    return a
+        for a in discards:
+            if a.tile == best_tile:
+                return a
+        return discards[0]
+
+    # -- claims on another seat's discard
+    def claim_result(self, ev: Evaluator, a: Action) -> tuple[int, list[int], int] | None:
+        """Shanten after making claim ``a`` (and, for a pong or chow, the best discard),
+        with the counts and melds left; None if the claim is impossible on these counts."""
+        sh = ev.shape
+        c = sh.counts[:]
+        if a.kind == ActionKind.EXPOSED_KONG:
+            if c[a.tile] < 3:
+                return None
+            c[a.tile] -= 3
+            return ev.shanten(c, sh.melds + 1), c, sh.melds + 1
+        if a.kind == ActionKind.PONG:
+            if c[a.tile] < 2:
+                return None
+            c[a.tile] -= 2
+            banned = {a.tile}
+        elif a.kind == ActionKind.CHOW:
+            low = a.chow_low
+            others = [k for k in (low, low + 1, low + 2) if k != a.tile]
+            if any(c[k] < 1 for k in others):
+                return None
+            for k in others:
+                c[k] -= 1
+            banned = {a.tile}
+            # L9: nor the tile that would make the same sequence (食替).
+            if a.tile == low and low % 9 <= 5:
+                banned.add(low + 3)
+            if a.tile == low + 2 and low % 9 >= 1:
+                banned.add(low - 1)
+        else:
+            return None
+        melds = sh.melds + 1
+        best = 99
+        for t in range(NUM_NON_FLOWER):
+            if c[t] and t not in banned:
+                c[t] -= 1
+                s = ev.shanten(c, melds)
+                c[t] += 1
+                if s < best:
+                    best = s
+        if best == 99:
+            return None
+        return best, c, melds
+
+    def claim(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
+        sh = ev.shape
+        s0 = ev.shanten(sh.counts, sh.melds)
+        best: tuple[float, Action] | None = None
+        for a in legal:
+            if a.kind not in (ActionKind.EXPOSED_KONG, ActionKind.PONG, ActionKind.CHOW):
+                continue
+            got = self.claim_result(ev, a)
+            if got is None:
+                continue
+            score = self.claim_score(ev, a, s0, got[0])
+            if score is not None and (best is None or score > best[0]):
+                best = (score, a)
+        if best is not None:
+            return best[1]
+        passes = _find(legal, ActionKind.PASS)
+        return passes[0] if passes else legal[0]
+
+    def claim_score(self, ev: Evaluator, a: Action, s0: int, s1: int) -> float | None:
+        """Score of a claim (higher first), or None to leave it."""
+        if a.kind == ActionKind.EXPOSED_KONG:
+            return 3.0 + (s0 - s1) * 10 if s1 <= s0 else None
+        if s1 < s0:
+            return (s0 - s1) * 10 + (2.0 if a.kind == ActionKind.PONG else 1.0)
+        return None
+
+
+class StrongBot(GreedyBot):
+    """Greedy play plus the value of the win: keeps and pongs seat-wind, Red and Green
+    pairs (1 tai each, L21), chases 混一色 / 清一色 and 对对胡 when the hand leans that way,
+    claims only when it helps (and never against its plan), and defends (discards tiles
+    already discarded, honours all of whose copies are in sight) when another seat is
+    clearly close to a big hand and its own hand is far from ready."""
+
+    name = "strong"
+
+    def plans(self, ev: Evaluator, counts: list[int]) -> tuple[int | None, int, bool]:
+        """(flush suit or None, tiles off that suit, pong-hand plan) for ``counts`` plus the
+        declared melds."""
+        view = ev.view
+        suit_tiles = [0, 0, 0]
+        for k in range(27):
+            suit_tiles[k // 9] += counts[k]
+        meld_suits: set[int] = set()
+        chows = False
+        for m in view.hand.melds:
+            if m.kind == MeldKind.CHOW:
+                chows = True
+            if m.tile < 27:
+                meld_suits.add(m.tile // 9)
+                suit_tiles[m.tile // 9] += 3
+        flush: int | None = None
+        off = 99
+        if len(meld_suits) <= 1:
+            target = max(range(3), key=lambda s: suit_tiles[s])
+            if not meld_suits or target in meld_suits:
+                off = sum(suit_tiles) - suit_tiles[target]
+                if off <= 5:
+                    flush = target
+        pongish = 0
+        for k in range(NUM_NON_FLOWER):
+            if counts[k] >= 2:
+                pongish += 1
+        pongish += sum(1 for m in view.hand.melds if m.kind != MeldKind.CHOW)
+        pong_plan = not chows and pongish >= 5
+        return flush, off, pong_plan
+
+    def value_kinds(self, ev: Evaluator) -> tuple[int, ...]:
+        return (seat_wind(ev.view.seat), RED, GREEN)
+
+    def slack(self, ev: Evaluator) -> int:
+        # Early in the hand, a plan worth a limit may cost one step of shanten.
+        return 1 if ev.view.wall_left > 50 else 0
+
+    def value(self, ev: Evaluator, counts: list[int], discarded: int, s: int) -> float:
+        score = float(ev.improving(counts, ev.shape.melds, s))
+        flush, off, pong_plan = self.plans(ev, counts)
+        if flush is not None:
+            honours = sum(counts[27:34])
+            score -= 6.0 * off
+            if off <= 2 and honours == 0:
+                score += 10.0  # 清一色 is a limit hand (L22)
+        if pong_plan:
+            score += 3.0 * sum(1 for k in range(NUM_NON_FLOWER) if counts[k] >= 2)
+        for k in self.value_kinds(ev):
+            if counts[k] >= 2:
+                score += 8.0
+            elif counts[k] == 1 and ev.unseen[k] >= 2:
+                score += 2.0
+        return score
+
+    def threats(self, ev: Evaluator) -> list[tuple[int, int | None]]:
+        """Seats clearly close to a big hand: (seat, flush suit or None)."""
+        out: list[tuple[int, int | None]] = []
+        view = ev.view
+        for seat, melds in enumerate(view.melds):
+            if seat == view.seat or len(melds) < 3:
+                continue
+            suits = {m.tile // 9 for m in melds if m.tile < 27}
+            all_pongs = all(m.kind != MeldKind.CHOW for m in melds)
+            honour_value = sum(
+                1 for m in melds if m.kind != MeldKind.CHOW and m.tile in (RED, GREEN, seat_wind(seat))
+            )
+            if len(suits) <= 1 or all_pongs or honour_value >= 2 or len(melds) >= 4:
+                out.append((seat, next(iter(suits)) if len(suits) == 1 else None))
+        return out
+
+    def danger(self, ev: Evaluator, tile: int, threats: list[tuple[int, int | None]]) -> int:
+        view = ev.view
+        worst = 0
+        for seat, suit in threats:
+            if tile in view.discards[seat]:
+                continue  # a tile he threw away himself (现物)
+            if is_honor(tile):
+                d = 1 if ev.unseen[tile] == 0 else 3
+            elif is_terminal(tile):
+                d = 4
+            else:
+                d = 6
+            if suit is not None and tile < 27 and tile // 9 == suit:
+                d += 5
+            worst = max(worst, d)
+        return worst
+
+    def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
+        threats = self.threats(ev)
+        if threats:
+            sh = ev.shape
+            discards = _find(legal, ActionKind.DISCARD)
+            ranked = self.rank_discards(ev, [a.tile for a in discards])
+            if ranked:
+                counts = sh.counts
+                counts[ranked[0][1]] -= 1
+                best_s = ev.shanten(counts, sh.melds)
+                counts[ranked[0][1]] += 1
+                if best_s >= 2:
+                    order = {t: i for i, (_, t) in enumerate(ranked)}
+                    tile = min(order, key=lambda t: (self.danger(ev, t, threats), order[t]))
+                    for a in discards:
+                        if a.tile == tile:
+                            return a
+        return super().own_turn(ev, legal)
+
+    def claim_score(self, ev: Evaluator, a: Action, s0: int, s1: int) -> float | None:
+        flush, _, pong_plan = self.plans(ev, ev.shape.counts)
+        off_suit = flush is not None and a.tile < 27 and a.tile // 9 != flush
+        if a.kind == ActionKind.EXPOSED_KONG:
+            return 3.0 + (s0 - s1) * 10 if s1 <= s0 and not off_suit else None
+        if a.kind == ActionKind.PONG:
+            valuable = a.tile in self.value_kinds(ev)
+            if off_suit and not valuable:
+                return None
+            if s1 < s0 or (s1 == s0 and (valuable or pong_plan)):
+                return (s0 - s1) * 10 + 2.0 + (5.0 if valuable else 0.0)
+            return None
+        if a.kind == ActionKind.CHOW:
+            if pong_plan or off_suit:
+                return None
+            if s1 < s0:
+                return (s0 - s1) * 10 + 1.0
+        return None
+
+
+BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "strong": StrongBot,
+}
+
+
+def make_bot(name: str, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> RandomBot | GreedyBot:
+    """A bot by name (``random``, ``greedy``, ``strong``) for ``ruleset``, drawing its own
+    randomness from ``rng``; ValueError names the choices."""
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
+    return cls(rng, ruleset)

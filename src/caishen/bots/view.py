@@ -1,0 +1,76 @@
+"""What a bot knows about the table: a :class:`View`, built from one seat's observation
+only (bots never see hidden information: other hands, the wall order, the seed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from caishen.hand import Hand, Meld
+from caishen.rules import Ruleset
+from caishen.tiles import NUM_NON_FLOWER, is_flower
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge: own hand, the wilds for this seat (财神 and 坐花), and what
+    is open on the table (discards, melds and laid-open flowers of every seat)."""
+
+    seat: int
+    hand: Hand
+    wilds: frozenset[int]
+    indicator: int | None
+    ruleset: Ruleset
+    discards: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[Meld, ...], ...]
+    flowers: tuple[tuple[int, ...], ...]
+    wall_left: int
+
+    def unseen(self) -> list[int]:
+        """Copies of each non-flower kind this seat has not seen anywhere (34 counts): 4
+        less own concealed tiles, every meld, every discard still on the table, and the
+        wild indicator (never drawn, L4)."""
+        c = [4] * NUM_NON_FLOWER
+        for k in self.hand.concealed:
+            c[k] -= 1
+        for seat_melds in self.melds:
+            for m in seat_melds:
+                for k in m.tiles:
+                    c[k] -= 1
+        for pile in self.discards:
+            for k in pile:
+                if not is_flower(k):
+                    c[k] -= 1
+        if self.indicator is not None and not is_flower(self.indicator):
+            c[self.indicator] -= 1
+        return [max(0, x) for x in c]
+
+    def unseen_flowers(self) -> int:
+        """Flowers not yet seen (laid open or held)."""
+        seen = set(self.hand.flowers)
+        for f in self.flowers:
+            seen.update(f)
+        if self.indicator is not None and is_flower(self.indicator):
+            seen.add(self.indicator)
+        return 4 - len(seen) if self.ruleset.has_flowers else 0
+
+
+def from_observation(observation: object, ruleset: Ruleset) -> View:
+    """The view of a :class:`caishen.game.Observation` (the only input a bot gets) under
+    ``ruleset`` (the table's rules are public)."""
+    from caishen.game import Observation
+
+    if not isinstance(observation, Observation):
+        raise TypeError(f"bots need a caishen.game.Observation, not {type(observation).__name__}")
+    o = observation
+    return View(
+        seat=o.seat,
+        hand=o.hand,
+        wilds=o.wilds,
+        indicator=o.indicator if o.indicator >= 0 else None,
+        ruleset=ruleset,
+        discards=o.discards,
+        melds=o.melds,
+        flowers=o.flowers,
+        wall_left=o.live_tiles,
+    )
