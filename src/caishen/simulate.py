@@ -1,0 +1,641 @@
+"""Large-scale bot simulation: many games, one row per hand, statistics per bot.
+
+A *game* is one match (:mod:`caishen.match`, L25): hands with dealer rotation (L18) and
+chips, until the match ends. Game ``i`` of a run with seed ``S`` is played from the seed
+``HMAC-SHA256(b"caishen-simulate", S + ":" + i)`` only, with the bots' own randomness
+seeded from it too, so a run gives the same rows whatever the number of workers or the
+backend (local processes or Ray). Seats rotate by game: in game ``i`` the player listed
+``j`` sits at seat ``(j + i) % 4``, so every bot is dealer first equally often.
+
+Backends: ``local`` runs batches of games in the standard library's process pool
+(:mod:`concurrent.futures`), ``ray`` runs the same batches as Ray tasks
+(``pip install caishen[ray]``). Both stream results back in game order and never hold
+the whole run in memory. Statistics are kept as running sums (:class:`Stats`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final
+
+from caishen.rules import Ruleset
+
+SEATS: Final = 4
+SIM_KEY: Final = b"caishen-simulate"
+Z95: Final = 1.959963984540054
+
+
+class SimulationError(ValueError):
+    """Bad simulation settings (unknown bot, wrong number of players, bad backend...)."""
+
+
+# ---------------------------------------------------------------- seeds
+
+
+def game_seed(seed: str, game: int) -> bytes:
+    """Seed of game ``game`` (0-based) of a run with user seed ``seed``."""
+    return hmac.digest(SIM_KEY, f"{seed}:{game}".encode(), "sha256")
+
+
+def bot_rng(gseed: bytes, seat: int) -> random.Random:
+    """The random source of the bot at ``seat`` in the game with seed ``gseed``."""
+    d = hmac.digest(gseed, b"bot" + seat.to_bytes(1, "big"), "sha256")
+    return random.Random(int.from_bytes(d[:8], "big"))
+
+
+def seating(players: Sequence[str], game: int) -> tuple[str, str, str, str]:
+    """Bot name at each seat in game ``game``: player ``j`` at seat ``(j + game) % 4``."""
+    out = [""] * SEATS
+    for j, name in enumerate(players):
+        out[(j + game) % SEATS] = name
+    return (out[0], out[1], out[2], out[3])
+
+
+# ---------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """One hand of a simulation. ``winner``/``discarder`` are seats or -1; ``how`` is
+    ``self_draw``, ``discard``, ``robbed_kong`` or ``draw`` (流局); ``limit`` the limit
+    hand's name or ""; ``chips`` each seat's chip change; ``bots`` the bot at each seat."""
+
+    game: int
+    hand: int
+    commitment: str
+    dealer: int
+    winner: int
+    discarder: int
+    how: str
+    limit: str
+    tai: int
+    chips: tuple[int, int, int, int]
+    bots: tuple[str, str, str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["chips"] = list(self.chips)
+        d["bots"] = list(self.bots)
+        return d
+
+
+COLUMNS: Final = (
+    "game", "hand", "commitment", "dealer", "winner", "discarder", "how", "limit", "tai",
+    "chips_0", "chips_1", "chips_2", "chips_3", "bot_0", "bot_1", "bot_2", "bot_3",
+)
+
+
+def row_record(row: HandRow) -> dict[str, Any]:
+    """A flat record (parquet/jsonl column -> value)."""
+    rec: dict[str, Any] = {
+        "game": row.game, "hand": row.hand, "commitment": row.commitment, "dealer": row.dealer,
+        "winner": row.winner, "discarder": row.discarder, "how": row.how, "limit": row.limit,
+        "tai": row.tai,
+    }
+    for s in range(SEATS):
+        rec[f"chips_{s}"] = row.chips[s]
+    for s in range(SEATS):
+        rec[f"bot_{s}"] = row.bots[s]
+    return rec
+
+
+# ---------------------------------------------------------------- playing
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """Everything a worker needs to play a batch (picklable)."""
+
+    players: tuple[str, ...]
+    ruleset: Ruleset
+    seed: str
+    single_hand: bool = False
+
+
+def play_game(config: SimConfig, game: int) -> list[HandRow]:
+    """Play game ``game`` of the run (a match, or one hand with ``single_hand``) and
+    return its hands. Hand ``h`` is dealt from ``fair.hand_seed(game seed, h)``."""
+    from caishen import fair
+    from caishen.bots import make_bot
+    from caishen.game import Game
+    from caishen.settlement import Ledger
+
+    gseed = game_seed(config.seed, game)
+    names = seating(config.players, game)
+    bots = [make_bot(names[s], bot_rng(gseed, s), config.ruleset) for s in range(SEATS)]
+    ledger = Ledger(4, config.ruleset)
+    seat_players = (0, 1, 2, 3)  # four players keep their seats; the deal rotates (L18)
+    dealer = 0
+    rows: list[HandRow] = []
+    h = 0
+    while True:
+        hseed = fair.hand_seed(gseed, h)
+        g = Game.from_seed(hseed, config.ruleset, dealer)
+        play_hand(g, bots)
+        out = g.outcome
+        assert out is not None
+        res = hand_result(out, config.ruleset)
+        if res is None:
+            ledger.record_draw()
+            chips = (0, 0, 0, 0)
+            row = HandRow(game, h, fair.commitment(hseed), dealer, -1, -1, "draw", "", 0, chips, names)
+        else:
+            st = ledger.record(
+                seat_players, res.winner, res.winner_total, res.tai, res.loser_totals, dealer,
+                limit=bool(res.limit),
+            )
+            how = "self_draw" if res.self_draw else ("robbed_kong" if res.robbed else "discard")
+            row = HandRow(
+                game, h, fair.commitment(hseed), dealer, res.winner,
+                -1 if res.discarder is None else res.discarder, how, res.limit, res.tai, st.net, names,
+            )
+        rows.append(row)
+        h += 1
+        if config.single_hand or ledger.over:
+            return rows
+        dealer = out.next_dealer
+
+
+def play_hand(game: Any, bots: Sequence[Any]) -> None:
+    """Let ``bots`` (one per seat) play ``game`` to its end: each seat that must move gets
+    its own observation and legal actions only."""
+    while not game.is_over:
+        for s in game.to_move():
+            if game.is_over:
+                break
+            legal = game.legal_actions(s)
+            if legal:
+                game.step(s, bots[s].act(game.observation(s), legal))
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What settlement needs from a won hand (L23-L24)."""
+
+    winner: int
+    winner_total: int
+    tai: int
+    loser_totals: dict[int, int]
+    limit: str
+    self_draw: bool
+    robbed: bool
+    discarder: int | None
+
+
+def hand_result(outcome: Any, ruleset: Ruleset) -> HandResult | None:
+    """The scored result of a finished hand (:mod:`caishen.scoring`), None for a draw 流局
+    (L17). The winner's hand is scored with the winning tile (L23), each loser's own hand
+    too (L23, counted 0 after 推土机/天胡/地胡)."""
+    from caishen.game import WinHow
+    from caishen.hand import Hand
+    from caishen.scoring import (
+        LOSERS_COUNT_ZERO,
+        FirstTurn,
+        Limit,
+        ScoringError,
+        WinBy,
+        WinContext,
+        score_hand,
+        score_win,
+    )
+    from caishen.tiles import is_flower
+
+    if outcome.winner is None:
+        return None
+    w: int = outcome.winner
+    dealer: int = outcome.dealer
+    indicator = outcome.indicator if outcome.indicator >= 0 else None
+    how = outcome.how
+    hand: Hand = outcome.hands[w]
+    tile: int = outcome.tile
+    limit: Limit | None
+    if how == WinHow.BULLDOZER or tile < 0:
+        # 推土机 declared on another seat's discard: no winning tile; a limit whose losers
+        # count 0 (L8, L22, L23).
+        total, tai, limit = ruleset.max_total, 3, Limit.BULLDOZER
+    else:
+        if is_flower(tile):
+            before = Hand(hand.concealed, hand.melds, tuple(f for f in hand.flowers if f != tile))
+        else:
+            before = hand.without_tile(tile)
+        if how == WinHow.SELF_DRAW:
+            by = WinBy.SEA_FLOOR if outcome.sea_floor else (
+                WinBy.KONG_REPLACEMENT if outcome.after_kong else WinBy.SELF_DRAW)
+        elif how == WinHow.ROB_KONG:
+            by = WinBy.ROB_KONG
+        else:
+            by = WinBy.DISCARD
+        first = FirstTurn.HEAVENLY if outcome.heavenly else (
+            FirstTurn.EARTHLY if outcome.earthly else FirstTurn.NONE)
+        try:
+            r = score_win(before, WinContext(tile, by, w, dealer, indicator, first), ruleset)
+        except ScoringError:
+            if sum(1 for k in hand.concealed if k == indicator) >= ruleset.bulldozer_wilds:
+                r = None
+            else:
+                raise
+        if r is None:
+            total, tai, limit = ruleset.max_total, 3, Limit.BULLDOZER
+        else:
+            total, tai, limit = r.total, r.bonus_tai, r.limit
+    zero = limit in LOSERS_COUNT_ZERO
+
+    def loser_total(s: int) -> int:
+        h: Hand = outcome.hands[s]
+        if h.size + sum(1 for f in h.flowers if f in outcome.wilds[s]) <= ruleset.hand_size:
+            return score_hand(h, s, dealer, indicator, ruleset).total
+        # A loser who took a sea-floor tile in 分张 holds one tile too many (L17): his hand
+        # counts as the best 16 of them.
+        return max(
+            score_hand(h.without_tile(k), s, dealer, indicator, ruleset).total
+            for k in sorted(set(h.concealed))
+        )
+
+    losers = {s: 0 if zero else loser_total(s) for s in range(SEATS) if s != w}
+    return HandResult(
+        w, total, tai, losers, "" if limit is None else str(limit.value),
+        how == WinHow.SELF_DRAW, how == WinHow.ROB_KONG, outcome.from_seat,
+    )
+
+
+def hand_chips(outcome: Any, ruleset: Ruleset) -> tuple[int, int, int, int]:
+    """Each seat's chip change for one finished hand on its own (L24; no match, so no
+    going-broke limits): what the RL environment pays as rewards."""
+    from caishen.settlement import settle
+
+    res = hand_result(outcome, ruleset)
+    if res is None:
+        return (0, 0, 0, 0)
+    st = settle(res.winner, res.winner_total, res.tai, res.loser_totals, outcome.dealer, ruleset,
+                limit=bool(res.limit))
+    return st.net
+
+
+def play_batch(config: SimConfig, start: int, stop: int) -> list[HandRow]:
+    """Play games ``start .. stop-1``."""
+    rows: list[HandRow] = []
+    for g in range(start, stop):
+        rows.extend(play_game(config, g))
+    return rows
+
+
+def batches(games: int, size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + size, games)) for a in range(0, games, size)]
+
+
+def default_batch_size(games: int, workers: int) -> int:
+    """Batches small enough to balance load and show progress, large enough to amortise
+    the per-task overhead."""
+    return max(1, min(50, games // max(1, workers * 8) or 1))
+
+
+def run_local(
+    config: SimConfig, games: int, workers: int, batch_size: int | None = None
+) -> Iterator[list[HandRow]]:
+    """Play ``games`` games; yield each batch's rows in game order as they are done.
+    ``workers`` <= 1 plays in this process."""
+    size = batch_size or default_batch_size(games, workers)
+    parts = batches(games, size)
+    if workers <= 1:
+        for a, b in parts:
+            yield play_batch(config, a, b)
+        return
+    import concurrent.futures as cf
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn" if _threads_started() else "fork")
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        # A bounded window of in-flight batches keeps memory flat on long runs.
+        window = workers * 4
+        pending: dict[int, cf.Future[list[HandRow]]] = {}
+        nxt = 0
+        for i in range(len(parts)):
+            while nxt < len(parts) and len(pending) < window:
+                a, b = parts[nxt]
+                pending[nxt] = pool.submit(play_batch, config, a, b)
+                nxt += 1
+            yield pending.pop(i).result()
+
+
+def _threads_started() -> bool:
+    import threading
+
+    return threading.active_count() > 1
+
+
+RAY_INSTALL: Final = "the ray backend needs Ray: pip install 'caishen[ray]'"
+PARQUET_INSTALL: Final = "writing .parquet needs pyarrow: pip install 'caishen[parquet]'"
+
+
+def _optional(module: str, install: str) -> Any:
+    """Import an optional extra (untyped third-party modules are used as Any), or say in
+    one line how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise SimulationError(install) from None
+
+
+def run_ray(
+    config: SimConfig,
+    games: int,
+    address: str | None = None,
+    batch_size: int | None = None,
+    max_in_flight: int | None = None,
+) -> Iterator[list[HandRow]]:
+    """The same batches as :func:`run_local`, as Ray tasks on a cluster (``address``:
+    ``ray://host:port`` or ``auto``; a local Ray when None). Results are fetched with
+    ``ray.wait`` as tasks finish, reordered so batches come out in game order, with at
+    most ``max_in_flight`` tasks submitted at a time."""
+    ray = _optional("ray", RAY_INSTALL)
+    started_here = False
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(include_dashboard=False, log_to_driver=False)
+        started_here = True
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        size = batch_size or default_batch_size(games, cpus)
+        parts = batches(games, size)
+        limit = max_in_flight or max(2, cpus * 4)
+        remote_batch = ray.remote(play_batch)
+        cfg_ref = ray.put(config)
+        in_flight: dict[Any, int] = {}
+        done: dict[int, list[HandRow]] = {}
+        nxt = 0
+        emit = 0
+        while emit < len(parts):
+            while nxt < len(parts) and len(in_flight) < limit:
+                a, b = parts[nxt]
+                in_flight[remote_batch.remote(cfg_ref, a, b)] = nxt
+                nxt += 1
+            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            for ref in ready:
+                done[in_flight.pop(ref)] = ray.get(ref)
+            while emit in done:
+                yield done.pop(emit)
+                emit += 1
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+# ---------------------------------------------------------------- statistics
+
+
+@dataclass(slots=True)
+class BotStats:
+    """Running sums for one bot over every seat it played. Chips per hand: the mean over
+    hands of the bot's average chip change across its seats at that hand."""
+
+    name: str
+    seat_hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    limits: int = 0
+    draws: int = 0
+    hands: int = 0
+    chips: float = 0.0
+    chips_sq: float = 0.0
+    # Per-game sums for a confidence interval that treats each game (match) as one
+    # independent cluster of hands (hands of a match depend on each other via chips).
+    g_n: int = 0
+    g_y2: float = 0.0
+    g_yn: float = 0.0
+    g_n2: float = 0.0
+    _cur_y: float = 0.0
+    _cur_n: int = 0
+    per_hand: list[float] | None = None
+
+    def add_hand(self, row: HandRow, seats: list[int]) -> None:
+        self.hands += 1
+        self.seat_hands += len(seats)
+        if row.how == "draw":
+            self.draws += 1
+        if row.winner in seats:
+            self.wins += 1
+            if row.how == "self_draw":
+                self.self_draws += 1
+            if row.limit:
+                self.limits += 1
+        if row.discarder in seats and row.how in ("discard", "robbed_kong"):
+            self.deal_ins += 1
+        y = sum(row.chips[s] for s in seats) / len(seats)
+        self.chips += y
+        self.chips_sq += y * y
+        self._cur_y += y
+        self._cur_n += 1
+        if self.per_hand is not None:
+            self.per_hand.append(y)
+
+    def end_game(self) -> None:
+        if self._cur_n:
+            self.g_n += 1
+            self.g_y2 += self._cur_y**2
+            self.g_yn += self._cur_y * self._cur_n
+            self.g_n2 += self._cur_n**2
+        self._cur_y = 0.0
+        self._cur_n = 0
+
+    @property
+    def mean(self) -> float:
+        return self.chips / self.hands if self.hands else 0.0
+
+    def ci95(self) -> float:
+        """Half-width of the 95% confidence interval of :attr:`mean`: the ratio estimator
+        sum(Y_g)/sum(N_g) over games g, with its cluster (per-game) standard error."""
+        g = self.g_n
+        if g < 2 or not self.hands:
+            return math.inf
+        r = self.mean
+        nbar = self.hands / g
+        # sum_g (Y_g - r N_g)^2 expanded in running sums
+        ss = self.g_y2 - 2 * r * self.g_yn + r * r * self.g_n2
+        var = max(0.0, ss) / (g * (g - 1) * nbar * nbar)
+        return Z95 * math.sqrt(var)
+
+    def rate(self, count: int) -> float:
+        return count / self.hands if self.hands else 0.0
+
+
+@dataclass(slots=True)
+class Stats:
+    """Per-bot statistics of a run, fed one game's rows at a time."""
+
+    names: tuple[str, ...]
+    keep_per_hand: bool = False
+    bots: dict[str, BotStats] = field(default_factory=dict)
+    games: int = 0
+    hands: int = 0
+    draws: int = 0
+
+    def __post_init__(self) -> None:
+        for n in self.names:
+            if n not in self.bots:
+                self.bots[n] = BotStats(n, per_hand=[] if self.keep_per_hand else None)
+
+    def add_rows(self, rows: Iterable[HandRow]) -> None:
+        """Add hands; rows of one game must come together, games in order."""
+        current = -1
+        for row in rows:
+            if row.game != current:
+                if current >= 0:
+                    self._end_game()
+                current = row.game
+            self.hands += 1
+            if row.how == "draw":
+                self.draws += 1
+            by_bot: dict[str, list[int]] = {}
+            for s, n in enumerate(row.bots):
+                by_bot.setdefault(n, []).append(s)
+            for n, seats in by_bot.items():
+                self.bots[n].add_hand(row, seats)
+        if current >= 0:
+            self._end_game()
+
+    def _end_game(self) -> None:
+        self.games += 1
+        for b in self.bots.values():
+            b.end_game()
+
+
+def table_rows(stats: Stats) -> list[dict[str, Any]]:
+    """The summary per bot as plain values (what the CLI table shows)."""
+    out = []
+    for name in stats.names:
+        b = stats.bots[name]
+        out.append({
+            "bot": name,
+            "hands": b.hands,
+            "win_rate": b.rate(b.wins),
+            "deal_in_rate": b.rate(b.deal_ins),
+            "self_draw_rate": b.rate(b.self_draws),
+            "chips_per_hand": b.mean,
+            "ci95": b.ci95(),
+            "limit_hands": b.limits,
+            "draw_rate": b.rate(b.draws),
+        })
+    return out
+
+
+# ---------------------------------------------------------------- output
+
+
+class RowWriter:
+    """Writes rows to ``.jsonl`` (standard library) or ``.parquet`` (pyarrow, optional),
+    batch by batch."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._parquet = path.endswith(".parquet")
+        self._file: Any = None
+        self._writer: Any = None
+        if self._parquet:
+            _optional("pyarrow", PARQUET_INSTALL)
+        elif not path.endswith(".jsonl"):
+            raise SimulationError(f"{path}: output must end in .jsonl or .parquet")
+
+    def write(self, rows: Sequence[HandRow]) -> None:
+        if not rows:
+            return
+        if self._parquet:
+            pa = _optional("pyarrow", PARQUET_INSTALL)
+            pq = _optional("pyarrow.parquet", PARQUET_INSTALL)
+            recs = [row_record(r) for r in rows]
+            table = pa.Table.from_pylist(recs, schema=_arrow_schema())
+            if self._writer is None:
+                self._writer = pq.ParquetWriter(self.path, table.schema)
+            self._writer.write_table(table)
+        else:
+            if self._file is None:
+                self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
+            for r in rows:
+                self._file.write(json.dumps(row_record(r), ensure_ascii=False) + "\n")
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        if self._file is not None:
+            self._file.close()
+        if self._writer is None and self._file is None and not self._parquet:
+            open(self.path, "w", encoding="utf-8").close()
+
+
+def _arrow_schema() -> Any:
+    pa = _optional("pyarrow", PARQUET_INSTALL)
+    ints = {"game", "hand", "dealer", "winner", "discarder", "tai", "chips_0", "chips_1", "chips_2", "chips_3"}
+    return pa.schema([(c, pa.int64() if c in ints else pa.string()) for c in COLUMNS])
+
+
+def read_rows(path: str) -> list[dict[str, Any]]:
+    """Rows of a ``.jsonl`` or ``.parquet`` results file as records."""
+    if path.endswith(".parquet"):
+        pq = _optional("pyarrow.parquet", PARQUET_INSTALL)
+        rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
+        return rows
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+# ---------------------------------------------------------------- driver
+
+
+def simulate(
+    players: Sequence[str],
+    games: int,
+    ruleset: Ruleset,
+    seed: str,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    on_batch: Callable[[list[HandRow]], None] | None = None,
+    keep_per_hand: bool = False,
+    single_hand: bool = False,
+    batch_size: int | None = None,
+) -> Stats:
+    """Run a simulation and return its statistics; ``on_batch`` sees every batch of rows
+    in game order (to write them out or show progress)."""
+    from caishen.bots import BOTS
+
+    if len(players) != SEATS:
+        raise SimulationError(f"need {SEATS} players, got {len(players)}: {','.join(players)}")
+    for p in players:
+        if p not in BOTS:
+            raise SimulationError(f"unknown bot {p!r} (bots: {', '.join(BOTS)})")
+    if games < 1:
+        raise SimulationError(f"--games must be at least 1, not {games}")
+    if workers < 1:
+        raise SimulationError(f"--workers must be at least 1, not {workers}")
+    config = SimConfig(tuple(players), ruleset, seed, single_hand)
+    names = tuple(dict.fromkeys(players))
+    stats = Stats(names, keep_per_hand=keep_per_hand)
+    if backend == "local":
+        stream = run_local(config, games, workers, batch_size)
+    elif backend == "ray":
+        stream = run_ray(config, games, address, batch_size)
+    else:
+        raise SimulationError(f"unknown backend {backend!r} (local, ray)")
+    for rows in stream:
+        stats.add_rows(rows)
+        if on_batch is not None:
+            on_batch(rows)
+    return stats
+
+
+def digest_rows(rows: Iterable[HandRow]) -> str:
+    """SHA-256 over the rows (to compare runs)."""
+    h = hashlib.sha256()
+    for r in rows:
+        h.update(json.dumps(row_record(r), sort_keys=True).encode())
+    return h.hexdigest()
