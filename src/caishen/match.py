@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from caishen import fair
+from caishen.analysis import Arrangement, Form
 from caishen.game import Action, ActionKind, Game, Outcome, WinHow
 from caishen.hand import Hand
 from caishen.notation import format_hand
@@ -35,6 +36,7 @@ from caishen.scoring import (
     ScoringError,
     WinBy,
     WinContext,
+    score_arrangement,
     score_hand,
     score_win,
 )
@@ -152,11 +154,14 @@ def score_outcome(outcome: Outcome, ruleset: Ruleset) -> HandScore | None:
     indicator = outcome.indicator if outcome.indicator >= 0 else None
     full = outcome.hands[w]
     how = outcome.how
+    first = FirstTurn.HEAVENLY if outcome.heavenly else (
+        FirstTurn.EARTHLY if outcome.earthly else FirstTurn.NONE
+    )
     if how is WinHow.BULLDOZER:
-        # 推土机 declared on another's discard (L8): the discard is not taken; score the hand
-        # as if its last 正财神 were the winning tile (a limit whatever the context).
-        tile = outcome.indicator
-        by = WinBy.SELF_DRAW
+        # 推土机 declared on another's discard (L8): the discard is not taken, the 16 tiles win
+        # as they are. Scored as the bulldozer form of the hand held, on a discard.
+        ctx = WinContext(outcome.indicator, WinBy.DISCARD, w, outcome.dealer, indicator, first)
+        winner = score_arrangement(full, Arrangement(Form.BULLDOZER, ()), ctx, ruleset)
     else:
         tile = outcome.tile
         if how is WinHow.SELF_DRAW:
@@ -165,11 +170,8 @@ def score_outcome(outcome: Outcome, ruleset: Ruleset) -> HandScore | None:
             )
         else:
             by = _WIN_BY[how] if how is not None else WinBy.DISCARD
-    first = FirstTurn.HEAVENLY if outcome.heavenly else (
-        FirstTurn.EARTHLY if outcome.earthly else FirstTurn.NONE
-    )
-    ctx = WinContext(tile, by, w, outcome.dealer, indicator, first)
-    winner = score_win(_without(full, tile), ctx, ruleset)
+        ctx = WinContext(tile, by, w, outcome.dealer, indicator, first)
+        winner = score_win(_without(full, tile), ctx, ruleset)
     losers: dict[int, ScoreResult | None] = {}
     totals: dict[int, int] = {}
     zero = winner.limit in LOSERS_COUNT_ZERO
