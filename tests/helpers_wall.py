@@ -3,7 +3,8 @@
 ``stacked_wall(hands=[...], draws=..., indicator=..., tail=...)`` places the given tiles where
 the engine will deal and draw them (see :mod:`caishen.wall`): ``hands[s]`` is seat ``s``'s deal
 (16 tiles, the dealer's 17), ``draws`` the normal draws after the deal in order, ``tail`` the
-replacement draws in order, ``indicator`` the turned tile. Every other position gets the
+replacement draws in order, ``indicator`` the turned tile, ``head_at`` single tiles at given
+indices of the head order (``Game.layout.head``; the deal takes indices 0-64). Every other position gets the
 remaining tiles deterministically: non-flowers in a fixed shuffled order, left-over flowers deep
 in the dead wall so they do not surprise a test.
 """
@@ -15,7 +16,7 @@ import random
 from caishen.game import Game
 from caishen.notation import parse_tile, parse_tiles
 from caishen.rules import LONGGANG, Ruleset
-from caishen.tiles import NUM_KINDS, is_flower
+from caishen.tiles import NUM_KINDS, is_flower, tile_name
 from caishen.wall import layout
 
 DICE = (3, 4, 2, 5)
@@ -40,6 +41,7 @@ def stacked_wall(
     dealer: int = 0,
     dice: tuple[int, int, int, int] = DICE,
     ruleset: Ruleset = LONGGANG,
+    head_at: dict[int, str] | None = None,
 ) -> tuple[int, ...]:
     from caishen.fair import tile_set
 
@@ -53,7 +55,7 @@ def stacked_wall(
         if wall[pos] != -1:
             raise AssertionError(f"wall position {pos} given twice")
         if left[k] <= 0:
-            raise AssertionError(f"no copy of tile {k} left to place")
+            raise AssertionError(f"no copy of {tile_name(k)} left to place")
         left[k] -= 1
         wall[pos] = k
 
@@ -83,8 +85,12 @@ def stacked_wall(
         i += 1
     for j, k in enumerate(tiles(tail)):
         put(lay.tail[j], k)
-    # Left-over flowers deep in the dead wall (tail indices 19, 18, ...), the rest shuffled.
-    flowers = [k for k in range(NUM_KINDS) if is_flower(k) for _ in range(left[k])]
+    for idx, text in (head_at or {}).items():
+        put(head[idx], parse_tile(text))
+    # Left-over flowers and wilds deep in the dead wall (tail indices 19, 18, ...), the rest
+    # shuffled: filler never brings a surprise wild or flower.
+    ind = parse_tile(indicator) if ruleset.wild_indicator else -1
+    flowers = [k for k in range(NUM_KINDS) if is_flower(k) or k == ind for _ in range(left[k])]
     j = 19
     for k in flowers:
         while wall[lay.tail[j]] != -1:
@@ -107,7 +113,8 @@ def stacked_game(
     dealer: int = 0,
     dice: tuple[int, int, int, int] = DICE,
     ruleset: Ruleset = LONGGANG,
+    head_at: dict[int, str] | None = None,
 ) -> Game:
     """A :class:`Game` on a stacked wall (same arguments as :func:`stacked_wall`)."""
-    wall = stacked_wall(hands, draws, indicator, tail, dealer, dice, ruleset)
+    wall = stacked_wall(hands, draws, indicator, tail, dealer, dice, ruleset, head_at)
     return Game(ruleset, wall, dice, dealer)

@@ -833,7 +833,6 @@ class Game:
         self._chosen = {}
         self._rob_tile = k
         self._rob_seat = seat
-        self._cnt[seat][k] -= 1
         for j in range(1, SEATS):
             s = (seat + j) % SEATS
             if self._may_win_on(s, k, True):
@@ -852,6 +851,7 @@ class Game:
                 ms[i] = Meld.kong(k, MeldKind.ADDED_KONG)
                 break
         self._pongs[seat] &= ~(1 << k)
+        self._cnt[seat][k] -= 1
         self._rob_tile = -1
         self._after_kong(seat)
 
@@ -875,6 +875,8 @@ class Game:
             self._cnt[seat][tile] += 1
             if how is WinHow.DISCARD and from_seat is not None:
                 self._discards[from_seat].pop()
+            elif from_seat is not None:  # robbed: the tile leaves the konger's hand (L10)
+                self._cnt[from_seat][tile] -= 1
         self._phase = Phase.OVER
         self._turn = seat
         out = Outcome(

@@ -1,0 +1,168 @@
+"""Random legal play: 2,000 full hands, invariants checked after every step (issue 4)."""
+
+from __future__ import annotations
+
+import random
+
+from caishen import fair
+from caishen.analysis import is_win
+from caishen.game import SEATS, ActionKind, Game, IllegalActionError, Phase, WinHow
+from caishen.hand import Hand
+from caishen.rules import LONGGANG, Ruleset
+from caishen.tiles import NUM_KINDS
+
+FULL = [0] * NUM_KINDS
+for _k in fair.tile_set(LONGGANG):
+    FULL[_k] += 1
+
+
+def census(g: Game) -> list[int]:
+    """Every tile's whereabouts: wall, indicator, hands, melds, flowers laid open, discards."""
+    c = [0] * NUM_KINDS
+    for pos in g.wall_positions_left():
+        c[g.wall[pos]] += 1
+    if g.indicator >= 0:
+        c[g.indicator] += 1
+    for s in range(SEATS):
+        for k, n in enumerate(g.counts(s)):
+            c[k] += n
+        for m in g.melds(s):
+            for k in m.tiles:
+                c[k] += 1
+        for k in g.open_flowers(s):
+            c[k] += 1
+        for k in g.discards(s):
+            c[k] += 1
+    return c
+
+
+def size(g: Game, s: int) -> int:
+    return sum(g.counts(s)) + 3 * len(g.melds(s))
+
+
+def check_cheap(g: Game, ruleset: Ruleset) -> None:
+    n = ruleset.hand_size
+    ph = g.phase
+    sizes = [size(g, s) for s in range(SEATS)]
+    if ph is Phase.TURN:
+        assert sizes == [n + 1 if s == g.current else n for s in range(SEATS)]
+    elif ph is Phase.CLAIM:
+        assert sizes == [n] * SEATS
+        assert g.current not in g.to_move()
+    elif ph is Phase.ROB:
+        assert sizes == [n + 1 if s == g.current else n for s in range(SEATS)]
+    elif ph is Phase.SEA_FLOOR:
+        assert all(x in (n, n + 1) for x in sizes)
+        assert sizes[g.current] == n + 1
+    for s in range(SEATS):
+        w = g.wilds[s]
+        assert not any(k in w for k in g.discards(s)), "a wild was discarded (L8)"
+        for m in g.melds(s):
+            assert not any(k in w for k in m.tiles), "a wild in a meld (L8)"
+    if ph is not Phase.OVER:
+        assert g.to_move(), "nobody to move in a live hand"
+        for s in g.to_move():
+            assert g.legal_actions(s)
+
+
+def check_expensive(g: Game, ruleset: Ruleset) -> None:
+    assert census(g) == FULL
+    # The engine's cheap pre-filter never hides a win (slow reference: is_win on every tile).
+    for s in range(SEATS):
+        if size(g, s) != ruleset.hand_size:
+            continue
+        h = g.hand(s)
+        for k in ruleset.tile_kinds:
+            if k in h.flowers or h.all_tiles().count(k) >= 4:
+                continue
+            if is_win(h.with_tile(k), ruleset, g.wilds[s]):
+                assert g._could_win(s, k), (s, k)
+    if g.phase is Phase.TURN:
+        s = g.current
+        acts = g.legal_actions(s)
+        claimed = bool(g._claimed)
+        assert (ActionKind.WIN in {a.kind for a in acts}) == (
+            not claimed and is_win(g.hand(s), ruleset, g.wilds[s])
+        )
+        discards = {a.tile for a in acts if a.kind is ActionKind.DISCARD}
+        held = {k for k, c in enumerate(g.counts(s)) if c and k not in g.wilds[s]}
+        assert discards <= held
+
+
+def check_outcome(g: Game, ruleset: Ruleset) -> None:
+    o = g.outcome
+    assert o is not None
+    assert census(g) == FULL
+    if o.winner is None:
+        assert o.scores is None
+        return
+    h = o.hands[o.winner]
+    assert is_win(h, ruleset, o.wilds[o.winner])
+    if o.how is WinHow.BULLDOZER:
+        assert size(g, o.winner) == ruleset.hand_size
+    else:
+        assert size(g, o.winner) == ruleset.hand_size + 1
+        assert o.tile >= 0
+
+
+def play(g: Game, rng: random.Random, ruleset: Ruleset, expensive: bool) -> int:
+    steps = 0
+    while not g.is_over:
+        movers = g.to_move()
+        s = movers[0] if len(movers) == 1 else rng.choice(movers)
+        acts = g.legal_actions(s)
+        g.step(s, rng.choice(acts))
+        steps += 1
+        check_cheap(g, ruleset)
+        if expensive:
+            check_expensive(g, ruleset)
+    check_outcome(g, ruleset)
+    return steps
+
+
+def test_random_play_2000_hands() -> None:
+    rng = random.Random(20261129)
+    wins = draws = 0
+    hows: set[str] = set()
+    for i in range(2000):
+        seed = b"random-play-%d" % i
+        g = Game.from_seed(seed, LONGGANG, dealer=i % 4)
+        play(g, rng, LONGGANG, expensive=i < 150)
+        o = g.outcome
+        assert o is not None
+        if o.winner is None:
+            draws += 1
+        else:
+            wins += 1
+            assert o.how is not None
+            hows.add(o.how.value)
+    assert wins + draws == 2000
+    assert wins > 0 and draws > 0
+    assert {"self_draw", "discard"} <= hows
+
+
+def test_illegal_actions_are_refused_in_random_states() -> None:
+    from caishen.game import Action
+
+    rng = random.Random(7)
+    every = [Action(kind, t) for kind in ActionKind for t in range(-1, NUM_KINDS)]
+    for i in range(40):
+        g = Game.from_seed(b"illegal-%d" % i, LONGGANG)
+        while not g.is_over:
+            s = g.to_move()[0]
+            legal = set(g.legal_actions(s))
+            for a in rng.sample(every, 12):
+                if a not in legal and a.kind is not ActionKind.CHOW:
+                    try:
+                        g.step(s, a)
+                    except IllegalActionError as e:
+                        assert str(e)
+                    else:
+                        raise AssertionError(f"{a} accepted")
+            g.step(s, rng.choice(sorted(legal, key=str)))
+
+
+def test_hand_value_roundtrip() -> None:
+    g = Game.from_seed(b"x", LONGGANG)
+    h = g.hand(g.dealer)
+    assert isinstance(h, Hand) and h.size == LONGGANG.hand_size + 1

@@ -1,0 +1,809 @@
+"""Scenario tests of the engine, one per rule (L4-L18) and per restriction of issue 4 item 2,
+each on a wall stacked with tests/helpers_wall.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from caishen.game import (
+    ADDED_KONGS,
+    CHOWS,
+    CONCEALED_KONGS,
+    DISCARDS,
+    EXPOSED_KONGS,
+    PASS,
+    PONGS,
+    WIN,
+    Action,
+    ActionKind,
+    Game,
+    IllegalActionError,
+    Phase,
+    WinHow,
+)
+from caishen.hand import Meld, MeldKind
+from caishen.notation import parse_tile
+from caishen.rules import LONGGANG
+from caishen.wall import layout
+from helpers_wall import DICE, stacked_game, stacked_wall, tiles
+
+E17 = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 8s"
+S16 = "2m5m8m 3p6p9p 1s4s7s 1z2z3z4z 6z7z 2s"
+W16 = "3m6m 1p4p7p 2s5s 1z2z3z4z 6z7z 2m 4p 7s"
+N16 = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 5m 9p"
+
+
+def t(x: str) -> int:
+    return parse_tile(x)
+
+
+def D(x: str) -> Action:
+    return DISCARDS[t(x)]
+
+
+def P(x: str) -> Action:
+    return PONGS[t(x)]
+
+
+def C(x: str, low: str) -> Action:
+    return CHOWS[(t(x), t(low))]
+
+
+def counts_of(text: str) -> list[int]:
+    c = [0] * 38
+    for k in tiles(text):
+        c[k] += 1
+    return c
+
+
+def pass_claims(g: Game, **decide: Action) -> None:
+    """Answer an open claim or rob window: seats named ``s0``..``s3`` get their action, the
+    others pass."""
+    while g.phase in (Phase.CLAIM, Phase.ROB):
+        movers = g.to_move()
+        s = movers[0]
+        g.step(s, decide.get(f"s{s}", PASS))
+
+
+def quiet_turn(g: Game) -> None:
+    """Discard the drawn tile if possible (else the first legal discard), pass every claim."""
+    assert g.phase is Phase.TURN
+    s = g.current
+    acts = [a for a in g.legal_actions(s) if a.kind is ActionKind.DISCARD]
+    drawn = g._drawn
+    pick = DISCARDS[drawn] if DISCARDS[drawn] in acts else acts[0]
+    g.step(s, pick)
+    pass_claims(g)
+
+
+# ---------------------------------------------------------------- L4 wall, dice, deal
+
+
+def test_L4_dice_pick_opener_and_break() -> None:
+    # Dealer East rolls 3+4=7: counting counter-clockwise from the dealer (East 1, South 2,
+    # West 3, North 4, East 5, South 6, West 7) the opener is West. Sum 7+2+5=14: 14 stacks
+    # from the right end of West's wall, i.e. West's stack 3 (0-based from its left).
+    lay = layout((3, 4, 2, 5), 0, 136)
+    assert lay.opener == 2 and lay.break_count == 14
+    assert lay.indicator_pos == 2 * 34 + 3 * 2  # top of West's stack 3
+    # Drawing starts with the next stack clockwise (West's stack 2) and walks on to South's wall.
+    assert lay.head[:8] == (72, 73, 70, 71, 68, 69, 66, 67)
+    # Replacements come from the tail: the indicator's stack (bottom), then West's stack 4.
+    assert lay.tail[:3] == (75, 76, 77)
+    assert len(lay.head) == len(lay.tail) == 135 and set(lay.head) == set(lay.tail)
+    assert lay.indicator_pos not in lay.head
+
+
+def test_L4_count_past_17_continues_on_the_left_neighbours_wall() -> None:
+    # Dealer South rolls 12: opener = South + 11 = East. Sum 24: 17 on East's wall, then
+    # 7 more on North's wall (East's left neighbour, whose rightmost stack counts 18).
+    lay = layout((6, 6, 6, 6), 1, 136)
+    assert lay.opener == 0
+    assert lay.indicator_pos == 3 * 34 + (34 - 24) * 2
+
+
+def test_L4_opener_is_dealer_on_five_and_nine() -> None:
+    assert layout((2, 3, 1, 1), 0, 136).opener == 0
+    assert layout((4, 5, 1, 1), 2, 136).opener == 2
+
+
+def test_L4_deal_in_blocks_of_four_then_dealers_17th_and_indicator() -> None:
+    wall = stacked_wall([E17, S16, W16, N16], indicator="9s")
+    g = Game(LONGGANG, wall, DICE, 0)
+    head = g.layout.head
+    for s in range(4):
+        idx = [16 * r + 4 * s + j for r in range(4) for j in range(4)]
+        if s == 0:
+            idx.append(64)
+        expect = [0] * 38
+        for i in idx:
+            expect[wall[head[i]]] += 1
+        assert list(g.counts(s)) == expect
+    assert list(g.counts(0)) == counts_of(E17)
+    assert list(g.counts(1)) == counts_of(S16)
+    assert g.indicator == t("9s") == wall[g.layout.indicator_pos]
+    assert g.wilds[0] == frozenset({t("9s"), t("f1")})
+    assert g.wilds[2] == frozenset({t("9s"), t("f3")})
+    assert g.phase is Phase.TURN and g.current == 0 and g.to_move() == (0,)
+    assert g.live_tiles == 135 - 65 - 20 - 4 == 46  # 46 + 4 sea floor = the source's 50
+
+
+def test_L4_indicator_is_never_drawn() -> None:
+    g = stacked_game([E17, S16, W16, N16])
+    pos = g.layout.indicator_pos
+    while not g.is_over:
+        if g.phase is Phase.TURN:
+            quiet_turn(g)
+        else:
+            g.step(g.to_move()[0], PASS)
+        assert pos not in g.wall_positions_left() and g.wall[pos] == t("9s")
+    assert g.outcome is not None and sum(h.all_tiles().count(t("9s")) for h in g.outcome.hands) <= 3
+
+
+def test_L4_from_seed_uses_fair_wall_and_dice() -> None:
+    from caishen import fair
+
+    g = Game.from_seed(b"seed", LONGGANG, dealer=2)
+    assert g.wall == fair.shuffled_wall(b"seed", LONGGANG)
+    assert g.dice == fair.dice(b"seed")
+    assert g.dealer == 2 and g.current == 2
+
+
+def test_L4_bad_wall_and_dice_are_refused() -> None:
+    wall = stacked_wall([E17, S16, W16, N16])
+    with pytest.raises(ValueError, match="136 tiles"):
+        Game(LONGGANG, wall[:-1], DICE)
+    with pytest.raises(ValueError, match="holds 5 of 1m"):
+        Game(LONGGANG, (0,) + wall[1:] if wall[0] != 0 else (1,) + wall[1:], DICE)
+    with pytest.raises(ValueError, match="dice"):
+        Game(LONGGANG, wall, (0, 1, 2, 3))
+
+
+# ---------------------------------------------------------------- L5 flower indicator
+
+
+def test_L5_flower_indicator_makes_every_other_flower_wild() -> None:
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m f3 f4"
+    g = stacked_game([east, S16, W16, N16], indicator="f2")
+    assert g.wilds[0] == frozenset({t("f1"), t("f3"), t("f4")})
+    # f2 is the indicator (never drawn); it is South's own flower, so it stays in South's set.
+    assert g.wilds[1] == frozenset({t("f1"), t("f2"), t("f3"), t("f4")})
+    # Wild flowers stay in the hand: nothing laid open, nothing replaced.
+    assert g.open_flowers(0) == () and g.counts(0)[t("f3")] == 1 and g.counts(0)[t("f4")] == 1
+    assert g.dead_wall_tiles == 20
+    assert D("f3") not in g.legal_actions(0)
+
+
+def test_L5_switch_off_only_own_flower_is_wild() -> None:
+    rs = LONGGANG.replace(flower_indicator_wilds=False)
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m f3 f4"
+    g = stacked_game([east, S16, W16, N16], indicator="f2", tail="3p 8s", ruleset=rs)
+    assert g.wilds[0] == frozenset({t("f1")})
+    assert g.open_flowers(0) == (t("f3"), t("f4"))
+
+
+# ---------------------------------------------------------------- L6 dead wall
+
+
+def test_L6_dead_wall_is_20_or_21_and_replacements_come_from_the_tail() -> None:
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p f2"
+    g = stacked_game([east, S16, W16, N16], tail="8s 7s")
+    # One replacement split the tail stack: 21 tiles are kept back, two fewer live tiles.
+    assert g.open_flowers(0) == (t("f2"),)
+    assert g.counts(0)[t("8s")] == 1 and g.wall[g.layout.tail[0]] == t("8s")
+    assert g.dead_wall_tiles == 21
+    assert g.live_tiles == 135 - 65 - 1 - 21 - 4 == 44
+
+
+def test_L6_two_replacements_keep_20() -> None:
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m f3 f2"
+    g = stacked_game([east, S16, W16, N16], tail="8s 7s")
+    assert g.dead_wall_tiles == 20
+    assert g.live_tiles == 135 - 65 - 2 - 20 - 4 == 44
+
+
+# ---------------------------------------------------------------- L7 flowers
+
+
+def test_L7_own_flower_stays_wild_guest_flower_is_replaced_repeatedly() -> None:
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m f1 f2"
+    g = stacked_game([east, S16, W16, N16], tail="f4 5m")
+    assert g.counts(0)[t("f1")] == 1  # 坐花 kept as a wild
+    assert g.open_flowers(0) == (t("f2"), t("f4"))  # f4 came as the replacement: replaced again
+    assert g.counts(0)[t("5m")] == 1
+    assert D("f1") not in g.legal_actions(0)
+
+
+def test_L7_dealer_replaces_first_others_when_their_turn_comes() -> None:
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p f4"
+    south = "2m5m8m 3p6p9p 1s4s7s 1z2z3z4z 6z7z f3"
+    g = stacked_game([east, south, W16, N16], tail="8s 6m", draws="7m")
+    assert g.open_flowers(0) == (t("f4"),) and g.counts(0)[t("8s")] == 1
+    # South still holds its flower while the dealer plays.
+    assert g.counts(1)[t("f3")] == 1 and g.open_flowers(1) == ()
+    g.step(0, D("9m"))
+    pass_claims(g)
+    # South's turn: f3 laid open and replaced from the tail (6m), then the normal draw (7m).
+    assert g.current == 1 and g.phase is Phase.TURN
+    assert g.open_flowers(1) == (t("f3"),)
+    assert g.counts(1)[t("6m")] == 1 and g.counts(1)[t("7m")] == 1
+    assert g.counts(1)[t("f3")] == 0
+
+
+def test_L7_flower_drawn_in_play_is_replaced() -> None:
+    g = stacked_game([E17, S16, W16, N16], draws="f3", tail="4s")
+    g.step(0, D("9m"))
+    pass_claims(g)
+    assert g.current == 1 and g.open_flowers(1) == (t("f3"),) and g.counts(1)[t("4s")] == 2
+
+
+# ---------------------------------------------------------------- L8 wilds
+
+
+def test_L8_wild_is_never_discarded() -> None:
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 9s 8s"
+    g = stacked_game([east, S16, W16, N16])
+    assert D("9s") not in g.legal_actions(0)
+    with pytest.raises(IllegalActionError, match=r"wild .*L8"):
+        g.step(0, D("9s"))
+
+
+def test_L8_wild_is_never_used_to_chow() -> None:
+    # South holds 8s and the wild 9s: East's 7s cannot be chowed as 7s-8s-9s.
+    south = "2m5m8m 3p6p9p 1s4s 1z2z3z4z 6z7z 8s 9s"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 7s"
+    g = stacked_game([east, south, W16, N16])
+    g.step(0, D("7s"))
+    assert not any(a.kind is ActionKind.CHOW for a in g.legal_actions(1))
+    assert g.phase is Phase.TURN and g.current == 1
+
+
+def test_L8_bulldozer_wins_at_once_on_the_deal() -> None:
+    east = "1m4m7m 2p5p8p 3s 1z2z3z4z 6z7z 9m 9s9s9s"
+    g = stacked_game([east, S16, W16, N16])
+    assert WIN in g.legal_actions(0)
+    g.step(0, WIN)
+    o = g.outcome
+    assert o is not None and o.winner == 0 and o.how is WinHow.SELF_DRAW and o.heavenly
+
+
+def test_L8_bulldozer_declared_before_an_earthly_win() -> None:
+    # South wins on East's first discard 7p (地胡) but West holds three 正财神 (推土机):
+    # the bulldozer comes first (source 胡牌規則 1).
+    south = "123m456m789m123p456p 7p"
+    west = "3m6m9m 1p4p 2s5s 1z2z3z4z 6z7z 9s9s9s"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 7p"
+    g = stacked_game([east, south, west, N16])
+    g.step(0, D("7p"))
+    assert g.phase is Phase.CLAIM and set(g.to_move()) == {1, 2}
+    g.step(1, WIN)
+    g.step(2, WIN)
+    o = g.outcome
+    assert o is not None and o.winner == 2 and o.how is WinHow.BULLDOZER and o.tile == -1
+    assert o.hands[2].concealed.count(t("9s")) == 3
+
+
+# ---------------------------------------------------------------- L9 claims
+
+
+def test_L9_chow_only_from_the_player_on_the_left() -> None:
+    # South (after East) and West both hold 3m4m: only South may chow East's 2m.
+    south = "3m4m 5m8m 3p6p9p 1s4s7s 1z2z3z4z 6z7z"
+    west = "3m4m 6m8m 1p4p7p 2s5s 1z2z3z4z 6z7z 2p"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 2m 3p 8s"
+    g = stacked_game([east, south, west, N16])
+    g.step(0, D("2m"))
+    assert g.to_move() == (1,)
+    assert g.legal_actions(1) == (C("2m", "2m"), PASS)
+    assert g.legal_actions(2) == ()
+    with pytest.raises(IllegalActionError, match="nothing to decide"):
+        g.step(2, C("2m", "2m"))
+
+
+def test_L9_no_discard_of_claimed_tile() -> None:
+    south = "2m3m4m5m 3p6p9p 1s4s7s 1z2z3z4z 6z7z"
+    g = stacked_game([E17.replace("9m", "2m"), south, W16, N16])
+    g.step(0, D("2m"))
+    assert C("2m", "2m") in g.legal_actions(1)
+    pass_claims(g, s1=C("2m", "2m"))
+    assert g.current == 1 and g.phase is Phase.TURN
+    acts = g.legal_actions(1)
+    assert D("2m") not in acts and D("3p") in acts
+    assert all(a.kind is ActionKind.DISCARD for a in acts)
+    with pytest.raises(IllegalActionError, match=r"just claimed.*L9"):
+        g.step(1, D("2m"))
+    assert g.melds(1) == (Meld(MeldKind.CHOW, (t("2m"), t("3m"), t("4m"))),)
+
+
+def test_L9_no_discard_of_the_chow_twin() -> None:
+    # South holds 3m4m5m, chows 2m: 5m would make the same sequence 3m4m5m and is refused.
+    south = "2m3m4m5m 3p6p9p 1s4s7s 1z2z3z4z 6z7z"
+    g = stacked_game([E17.replace("9m", "2m"), south, W16, N16])
+    g.step(0, D("2m"))
+    pass_claims(g, s1=C("2m", "2m"))
+    assert D("5m") not in g.legal_actions(1)
+    with pytest.raises(IllegalActionError, match=r"same sequence.*L9"):
+        g.step(1, D("5m"))
+
+
+def test_L9_no_kong_right_after_a_pong() -> None:
+    # West holds four 1p and two 5s; it pongs 5s: no concealed kong in that turn.
+    west = "3m6m9m 1p1p1p1p 5s5s 1z2z3z4z 6z7z 8m"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 5s"
+    g = stacked_game([east, S16, west, N16], draws="9p 3s")
+    g.step(0, D("5s"))
+    pass_claims(g, s2=P("5s"))
+    assert g.current == 2
+    acts = g.legal_actions(2)
+    assert CONCEALED_KONGS[t("1p")] not in acts and D("5s") not in acts
+    g.step(2, D("8m"))
+    pass_claims(g)
+    quiet_turn(g)  # North
+    quiet_turn(g)  # East
+    quiet_turn(g)  # South
+    # After a draw of its own West may kong.
+    assert g.current == 2 and CONCEALED_KONGS[t("1p")] in g.legal_actions(2)
+
+
+def test_L9_pong_from_any_seat_then_play_goes_on_from_the_ponger() -> None:
+    west = "3m6m9m 1p4p7p 2s5s 1z2z3z4z 6z7z 9m9m"
+    g = stacked_game([E17, S16, west, N16])
+    g.step(0, D("9m"))
+    pass_claims(g, s2=P("9m"))
+    assert g.current == 2 and g.melds(2) == (Meld.pong(t("9m")),)
+    assert g.discards(0) == ()  # the claimed tile left East's discards
+    g.step(2, D("1p"))
+    pass_claims(g)
+    assert g.current == 3
+
+
+def test_L9_exposed_kong_takes_a_replacement_from_the_tail() -> None:
+    north = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 9m9m9m 5m"
+    g = stacked_game([E17, S16, W16, north], tail="6p")
+    g.step(0, D("9m"))
+    assert EXPOSED_KONGS[t("9m")] in g.legal_actions(3)
+    pass_claims(g, s3=EXPOSED_KONGS[t("9m")])
+    assert g.current == 3 and g.melds(3) == (Meld.kong(t("9m"), MeldKind.EXPOSED_KONG),)
+    assert g.counts(3)[t("6p")] == 1 and g.dead_wall_tiles == 21
+    assert any(a.kind is ActionKind.DISCARD for a in g.legal_actions(3))
+
+
+def test_L9_concealed_kong_on_the_deal() -> None:
+    east = "1m1m1m1m 2p5p8p 3s6s 1z2z3z4z 6z7z 3p 9m"
+    g = stacked_game([east, S16, W16, ""], tail="6p")
+    assert CONCEALED_KONGS[t("1m")] in g.legal_actions(0)
+    g.step(0, CONCEALED_KONGS[t("1m")])
+    assert g.melds(0) == (Meld.kong(t("1m"), MeldKind.CONCEALED_KONG),)
+    assert g.counts(0)[t("6p")] == 1 and g.current == 0 and g.phase is Phase.TURN
+
+
+def test_L9_added_kong_and_the_fourth_is_not_discarded() -> None:
+    west = "3m6m 1p4p7p 2s5s 1z2z3z4z 6z7z 9m9m 8p"
+    g = stacked_game([E17, S16, west, N16], draws="1s 2m 6m 9m", tail="6p")
+    g.step(0, D("9m"))
+    pass_claims(g, s2=P("9m"))
+    g.step(2, D("1p"))
+    pass_claims(g)
+    for _ in range(3):
+        quiet_turn(g)
+    assert g.current == 2 and g.counts(2)[t("9m")] == 1
+    acts = g.legal_actions(2)
+    assert ADDED_KONGS[t("9m")] in acts and D("9m") not in acts  # source 补杠
+    with pytest.raises(IllegalActionError, match="kong it instead"):
+        g.step(2, D("9m"))
+    g.step(2, ADDED_KONGS[t("9m")])
+    assert g.melds(2) == (Meld.kong(t("9m"), MeldKind.ADDED_KONG),)
+    assert g.counts(2)[t("6p")] == 1 and g.current == 2 and g.phase is Phase.TURN
+
+
+def test_L9_no_chow_of_own_discard_same_go_round() -> None:
+    # Source (五)f: South discarded 3m; in the same go-round it may not chow 3m.
+    south = "2m4m5m8m 3p6p9p 1s4s7s 1z2z3z4z 6z 3m"
+    north = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 3m 9p"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 3m"
+    g = stacked_game([east, south, W16, north], draws="1p 8p 7s")
+    g.step(0, D("9m"))
+    pass_claims(g)
+    g.step(1, D("3m"))
+    pass_claims(g)
+    quiet_turn(g)  # West
+    g.step(3, D("3m"))
+    pass_claims(g)
+    g.step(0, D("3m"))
+    assert not any(a.kind is ActionKind.CHOW for a in g.legal_actions(1))
+
+
+# ---------------------------------------------------------------- L10 priorities, robbing
+
+WAIT_7P = "123m456m789m123p456p 7p"  # single wait on 7p
+
+
+def test_L10_win_beats_pong() -> None:
+    west = "3m6m 1p4p 2s5s 1z2z3z4z 6z7z 7p7p 9s 8m"
+    g = stacked_game([E17.replace("9m", "7p"), WAIT_7P, west, N16.replace("9p", "8p")])
+    g.step(0, D("7p"))
+    assert set(g.to_move()) == {1, 2}
+    g.step(2, P("7p"))
+    g.step(1, WIN)
+    o = g.outcome
+    assert o is not None and o.winner == 1 and o.how is WinHow.DISCARD and o.from_seat == 0
+    assert o.tile == t("7p") and o.earthly
+
+
+def test_L10_first_winner_counter_clockwise_from_the_discarder() -> None:
+    west = "123s456s789s123p456p 7p"
+    g = stacked_game([E17.replace("9m", "7p"), WAIT_7P, west, N16])
+    g.step(0, D("7p"))
+    g.step(2, WIN)
+    g.step(1, WIN)
+    assert g.outcome is not None and g.outcome.winner == 1
+
+
+def test_L10_pong_beats_chow() -> None:
+    south = "2m5m8m 3p6p9p 1s4s7s 1z2z3z4z 6z 5p6p"
+    west = "3m6m9m 1p7p 2s5s 1z2z3z4z 6z7z 8m 4p4p"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 4p"
+    g = stacked_game([east, south, west, "1m4m7m 2p8p 3s6s 1z2z3z4z 7z 5m 9p 1p 9m"])
+    g.step(0, D("4p"))
+    g.step(1, C("4p", "4p"))
+    g.step(2, P("4p"))
+    assert g.current == 2 and g.melds(2) == (Meld.pong(t("4p")),) and g.melds(1) == ()
+
+
+def test_L10_rob_an_added_kong() -> None:
+    west = "3m6m9m 1p4p7p 2s8s 1z2z3z4z 6z7z 5m5m"
+    north = "123p 456p 789p 123s 4m6m 9s 1m"  # closed wait on 5m with a wild pair... 9s wild
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 5m"
+    g = stacked_game([east, "", west, north], draws="7s 2m 8m 5m", tail="6p")
+    g.step(0, D("5m"))
+    pass_claims(g, s2=P("5m"))
+    g.step(2, D("1p"))
+    pass_claims(g)
+    g.step(3, D("7s"))  # North draws 7s and lets it go
+    pass_claims(g)
+    quiet_turn(g)  # East
+    quiet_turn(g)  # South
+    assert g.current == 2 and ADDED_KONGS[t("5m")] in g.legal_actions(2)
+    g.step(2, ADDED_KONGS[t("5m")])
+    assert g.phase is Phase.ROB and g.to_move() == (3,) and g.legal_actions(3) == (WIN, PASS)
+    g.step(3, WIN)
+    o = g.outcome
+    assert o is not None and o.winner == 3 and o.how is WinHow.ROB_KONG and o.from_seat == 2
+    assert o.hands[2].melds == (Meld.pong(t("5m")),)  # the kong was robbed: a pong stays
+    assert t("5m") not in o.hands[2].concealed
+
+
+def test_L10_rob_passed_kong_completes() -> None:
+    west = "3m6m9m 1p4p7p 2s8s 1z2z3z4z 6z7z 5m5m"
+    north = "123p 456p 789p 123s 4m6m 9s 1m"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 5m"
+    g = stacked_game([east, "", west, north], draws="7s 2m 8m 5m", tail="6p")
+    g.step(0, D("5m"))
+    pass_claims(g, s2=P("5m"))
+    g.step(2, D("1p"))
+    pass_claims(g)
+    g.step(3, D("7s"))
+    pass_claims(g)
+    quiet_turn(g)
+    quiet_turn(g)
+    g.step(2, ADDED_KONGS[t("5m")])
+    g.step(3, PASS)
+    assert g.current == 2 and g.melds(2) == (Meld.kong(t("5m"), MeldKind.ADDED_KONG),)
+    assert g.counts(2)[t("6p")] == 1
+
+
+def test_L10_no_robbing_a_concealed_kong() -> None:
+    west = "3m6m 1p4p7p 2s8s 1z2z3z4z 6z7z 5m5m5m"
+    north = "123p 456p 789p 123s 4m6m 9s 1m"
+    g = stacked_game([E17, "", west, north], draws="1s 5m", tail="6p")
+    g.step(0, D("9m"))
+    pass_claims(g)
+    quiet_turn(g)  # South
+    g.step(2, CONCEALED_KONGS[t("5m")])
+    assert g.phase is Phase.TURN and g.current == 2 and g.counts(2)[t("6p")] == 1
+
+
+# ---------------------------------------------------------------- L11 过水, own discard
+
+
+def test_L11_pass_on_win_forbids_discard_wins_until_own_discard() -> None:
+    west = "3m6m9m 1p4p 2s5s 1z2z3z4z 6z7z 8m 7p 2p"
+    north = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 5m 7p"
+    g = stacked_game([E17, WAIT_7P, west, north], draws="2m 3m 1s 6s 7p")
+    g.step(0, D("9m"))
+    pass_claims(g)
+    g.step(1, D("2m"))  # South draws 2m and discards it
+    pass_claims(g)
+    g.step(2, D("7p"))  # West's 7p: South passes its win
+    assert g.legal_actions(1) == (WIN, PASS)
+    g.step(1, PASS)
+    pass_claims(g)
+    assert g.current == 3
+    g.step(3, D("7p"))  # North's 7p: South is 过水, not even asked
+    assert WIN not in g.legal_actions(1) and 1 not in g.to_move()
+    pass_claims(g)
+    quiet_turn(g)  # East
+    # Self-draw stays allowed (L11): South draws the last 7p.
+    assert g.current == 1 and WIN in g.legal_actions(1)
+    g.step(1, WIN)
+    assert g.outcome is not None and g.outcome.how is WinHow.SELF_DRAW
+
+
+def test_L11_pass_on_win_ends_with_own_discard() -> None:
+    west = "3m6m9m 1p4p 2s5s 1z2z3z4z 6z7z 8m 7p 2p"
+    north = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 5m 7p"
+    g = stacked_game([E17, WAIT_7P, west, north], draws="2m 3m 1s 6s 9p 2s 3s")
+    g.step(0, D("9m"))
+    pass_claims(g)
+    g.step(1, D("2m"))
+    pass_claims(g)
+    g.step(2, D("7p"))
+    g.step(1, PASS)
+    pass_claims(g)
+    quiet_turn(g)  # North draws 1s
+    quiet_turn(g)  # East draws 6s
+    assert g.current == 1
+    g.step(1, D("9p"))  # South's own discard ends 过水
+    pass_claims(g)
+    quiet_turn(g)  # West draws 2s
+    g.step(3, D("7p"))
+    assert WIN in g.legal_actions(1)
+
+
+def test_L11_pass_on_pong_forbids_that_pong_until_own_draw() -> None:
+    west = "3m6m9m 1p4p7p 2s5s 1z2z3z4z 6z7z 8s8s"
+    south = "2m5m8m 3p6p9p 1s4s7s 1z2z3z4z 6z7z 8s"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 8s"
+    g = stacked_game([east, south, west, N16], draws="1m")
+    g.step(0, D("8s"))
+    assert P("8s") in g.legal_actions(2)
+    pass_claims(g)
+    g.step(1, D("8s"))
+    assert P("8s") not in g.legal_actions(2)
+    with pytest.raises(IllegalActionError):
+        g.step(2, P("8s"))
+
+
+def test_L11_passed_pong_allowed_again_after_own_draw() -> None:
+    west = "3m6m9m 1p4p7p 2s5s 1z2z3z4z 6z7z 8s8s"
+    north = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 5m 8s"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 8s"
+    g = stacked_game([east, S16, west, north], draws="1m 2m 3m")
+    g.step(0, D("8s"))
+    pass_claims(g)  # West passes the pong
+    quiet_turn(g)  # South
+    quiet_turn(g)  # West draws: the ban ends
+    g.step(3, D("8s"))
+    assert P("8s") in g.legal_actions(2)
+
+
+def test_L11_no_win_on_own_discard_same_go_round() -> None:
+    # South waits on 4p/7p after discarding 4p: it may not win on West's 4p, but on 7p.
+    south = "123m456m789m123p 5p6p 9m9m"
+    west = "3m6m 1p4p7p 2s5s 1z2z3z4z 6z7z 8m 3s 2p"
+    north = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 5m 7p"
+    g = stacked_game([E17, south, west, north], draws="4p 1s 2s")
+    g.step(0, D("9m"))
+    pass_claims(g)
+    assert g.current == 1
+    g.step(1, D("4p"))
+    pass_claims(g)
+    g.step(2, D("4p"))
+    assert g.phase is Phase.TURN and g.current == 3  # South was not asked
+    g.step(3, D("7p"))
+    assert WIN in g.legal_actions(1)
+
+
+def test_L12_false_win_and_wrong_seat_are_refused_with_a_reason() -> None:
+    g = stacked_game([E17, S16, W16, N16])
+    with pytest.raises(IllegalActionError, match="诈胡"):
+        g.step(0, WIN)
+    with pytest.raises(IllegalActionError, match="nothing to decide"):
+        g.step(1, D("2m"))
+    with pytest.raises(IllegalActionError, match="holds no 5s"):
+        g.step(0, D("5s"))
+    with pytest.raises(IllegalActionError, match="not an action"):
+        g.step(0, "discard 9m")  # type: ignore[arg-type]
+    assert g.phase is Phase.TURN and g.current == 0  # nothing changed
+
+
+# ---------------------------------------------------------------- L13-L16 wins
+
+
+def test_L13_self_drawn_standard_win() -> None:
+    east = "123m456m789m123p456p 7p 1z"
+    g = stacked_game([east, S16, W16, N16], draws="9p 5s 1s 7p")
+    g.step(0, D("1z"))
+    pass_claims(g)
+    quiet_turn(g)
+    quiet_turn(g)
+    quiet_turn(g)
+    assert g.current == 0 and g.legal_actions(0)[0] is WIN
+    g.step(0, WIN)
+    o = g.outcome
+    assert o is not None and o.winner == 0 and o.how is WinHow.SELF_DRAW and o.tile == t("7p")
+    assert not o.heavenly and o.hands[0].concealed.count(t("7p")) == 2
+
+
+def test_L14_eight_and_a_half_pairs_wins_on_a_discard() -> None:
+    south = "1m1m 2m2m 3p3p 4p4p 5s5s 6s6s 1z1z 2z2z"
+    east = "1z 3m6m 1p7p 2s 9p 8s 3s 4m 7m 2p5p8p 6z7z 5m"
+    g = stacked_game([east, south, "", ""])
+    g.step(0, D("1z"))
+    assert WIN in g.legal_actions(1)
+    g.step(1, WIN)
+    assert g.outcome is not None and g.outcome.hands[1].concealed.count(t("1z")) == 3
+
+
+def test_L15_heavenly_win_after_a_concealed_kong() -> None:
+    east = "1m1m1m1m 123p456p789p 7s8s 3z3z"
+    g = stacked_game([east, S16, W16, ""], tail="9s")
+    g.step(0, CONCEALED_KONGS[t("1m")])
+    assert WIN in g.legal_actions(0)
+    g.step(0, WIN)
+    o = g.outcome
+    assert o is not None and o.heavenly and o.after_kong and o.how is WinHow.SELF_DRAW
+
+
+def test_L15_earthly_win_only_on_the_dealers_first_discard() -> None:
+    g = stacked_game([E17.replace("9m", "7p"), WAIT_7P, W16, N16.replace("9p", "8p")])
+    g.step(0, D("7p"))
+    g.step(1, WIN)
+    assert g.outcome is not None and g.outcome.earthly
+    north = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 5m 7p"
+    g = stacked_game([E17, WAIT_7P, W16, north], draws="2m 3m 1s")
+    g.step(0, D("9m"))
+    pass_claims(g)
+    quiet_turn(g)
+    quiet_turn(g)
+    g.step(3, D("7p"))
+    g.step(1, WIN)
+    assert g.outcome is not None and g.outcome.winner == 1 and not g.outcome.earthly
+
+
+def test_L16_single_wild_pairs_with_any_tile() -> None:
+    south = "123m456m789m123p456p 9s"  # the wild 9s waits on anything (财神单吊)
+    g = stacked_game([E17, south, W16, N16])
+    g.step(0, D("1z"))
+    assert WIN in g.legal_actions(1)
+    g.step(1, WIN)
+    o = g.outcome
+    assert o is not None and o.winner == 1 and o.tile == t("1z")
+
+
+# ---------------------------------------------------------------- L17 分张
+
+
+def play_quietly_until(g: Game, live: int) -> None:
+    while g.phase is Phase.TURN and g.live_tiles > live:
+        quiet_turn(g)
+
+
+def test_L17_sea_floor_each_seat_takes_one_nobody_discards_then_draw_game() -> None:
+    g = stacked_game([E17, S16, W16, N16])
+    play_quietly_until(g, 0)
+    while g.phase is Phase.TURN:
+        quiet_turn(g)
+    assert g.is_over and g.outcome is not None and g.outcome.is_draw
+    assert g.outcome.next_dealer == 1
+    # 50 tiles were drawn after the deal (46 live + 4 sea floor), the dead wall of 20 is left.
+    assert len(g.wall_positions_left()) == 20
+    assert [len(g.discards(s)) for s in range(4)] == [12, 12, 12, 11]
+
+
+def test_L17_sea_floor_self_draw_is_a_win_haidilaoyue() -> None:
+    east = "123m456m789m123p456p 7p 1z"
+    # Head indices 111-114 are the sea floor; North draws the last live tile (110), so the
+    # sea floor goes North, East, South, West: East's is 112.
+    g = stacked_game([east, S16, W16, N16], head_at={112: "7p"})
+    play_quietly_until(g, 0)
+    while g.phase is Phase.TURN:
+        quiet_turn(g)
+    assert g.phase is Phase.SEA_FLOOR and g.current == 0
+    assert g.legal_actions(0) == (WIN, PASS)
+    g.step(0, WIN)
+    o = g.outcome
+    assert o is not None and o.sea_floor and o.how is WinHow.SELF_DRAW and o.tile == t("7p")
+
+
+def _sea_case(flower_at: int, dealt_flower: bool, **kw: object) -> Game:
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p " + ("f2" if dealt_flower else "8s")
+    flower = "f3" if (flower_at - 65 + 1) % 4 == 3 else "f4"  # a guest flower for the drawer
+    return stacked_game([east, S16, W16, N16], head_at={flower_at: flower}, **kw)  # type: ignore[arg-type]
+
+
+def test_L17_case_I_flower_on_the_river_tile_dead_wall_21() -> None:
+    # The dealt flower split the tail: 21 kept back, live 44 (head 65..108). The river tile
+    # (head 108) is a flower: the replacement comes from the tail single, a discard, then 分张.
+    g = _sea_case(108, True)
+    play_quietly_until(g, 1)
+    assert g.live_tiles == 1 and g.dead_wall_tiles == 21
+    quiet_turn(g)
+    s = g.current
+    assert g.phase is Phase.TURN and g.live_tiles == 0 and g.dead_wall_tiles == 20
+    assert t("f4") in g.open_flowers(s)
+    quiet_turn(g)
+    assert g.phase in (Phase.SEA_FLOOR, Phase.OVER)
+    assert len(g.wall_positions_left()) == 20 - 4 or g.is_over
+
+
+def test_L17_case_I_flower_on_the_river_tile_dead_wall_20() -> None:
+    # No replacement before: live 46 (head 65..110), the river tile head 110 is a flower. With
+    # 20 kept back the replacement is the last sea-floor tile (head 114); the next seats take
+    # head 111, 112, 113; nobody discards.
+    g = _sea_case(110, False, tail="")
+    play_quietly_until(g, 1)
+    seat = g.current
+    quiet_turn(g)  # the seat before draws head 109 ... the river tile is drawn next
+    assert g.live_tiles == 0
+    seat = (seat + 1) % 4
+    while g.phase is Phase.SEA_FLOOR:
+        g.step(g.current, PASS)
+    assert g.is_over and g.outcome is not None and g.outcome.is_draw
+    head = g.layout.head
+    left = set(g.wall_positions_left())
+    assert all(head[i] not in left for i in (110, 111, 112, 113, 114))
+    assert len(left) == 20  # the dead wall untouched
+    assert t("f4") in g.open_flowers(seat)
+
+
+def test_L17_case_I_variant_replacement_from_the_tail_without_discard() -> None:
+    rs = LONGGANG.replace(sea_floor_kong_no_discard=True)
+    g = _sea_case(110, False, ruleset=rs)
+    play_quietly_until(g, 1)
+    quiet_turn(g)
+    while g.phase is Phase.SEA_FLOOR:
+        g.step(g.current, PASS)
+    head = g.layout.head
+    left = set(g.wall_positions_left())
+    assert head[114] in left and g.layout.tail[0] not in left  # the last sea tile stays
+    assert len(left) == 20
+
+
+def test_L17_case_II_flower_before_the_river_tile_dead_wall_20() -> None:
+    # Head 109 (the tile before the river tile) is a flower: replacement from the tail, no
+    # discard, the other three share the next three tiles (head 110, 111, 112).
+    g = _sea_case(109, False)
+    play_quietly_until(g, 2)
+    quiet_turn(g)
+    assert g.live_tiles == 2 or g.phase is not Phase.TURN
+    while g.phase is Phase.TURN:
+        quiet_turn(g)
+    while g.phase is Phase.SEA_FLOOR:
+        g.step(g.current, PASS)
+    head = g.layout.head
+    left = set(g.wall_positions_left())
+    assert g.layout.tail[0] not in left
+    assert all(head[i] not in left for i in (109, 110, 111, 112))
+    assert head[113] in left and head[114] in left
+    assert len(left) == 21
+
+
+def test_L17_case_II_flower_before_the_river_tile_dead_wall_21() -> None:
+    # With 21 kept back the tail single is the replacement, a discard, and play goes on: the
+    # next seat draws the river tile, then 分张.
+    g = _sea_case(107, True)
+    play_quietly_until(g, 1)
+    assert g.phase is Phase.TURN
+    while g.phase is Phase.TURN:
+        quiet_turn(g)
+    while g.phase is Phase.SEA_FLOOR:
+        g.step(g.current, PASS)
+    left = set(g.wall_positions_left())
+    assert len(left) == 20 and g.layout.tail[1] not in left
+
+
+# ---------------------------------------------------------------- L18 dealer
+
+
+def test_L18_dealer_keeps_the_deal_only_by_winning() -> None:
+    east = "1m4m7m 2p5p8p 3s 1z2z3z4z 6z7z 9m 9s9s9s"
+    g = stacked_game([east, S16, W16, N16])
+    g.step(0, WIN)
+    assert g.outcome is not None and g.outcome.next_dealer == 0
+    g = stacked_game([E17.replace("9m", "7p"), WAIT_7P, W16, N16.replace("9p", "8p")], dealer=0)
+    g.step(0, D("7p"))
+    g.step(1, WIN)
+    assert g.outcome is not None and g.outcome.next_dealer == 1
+    g = stacked_game([S16, E17, W16, N16], dealer=1)
+    assert g.current == 1 and g.counts(1) == tuple(counts_of(E17))
