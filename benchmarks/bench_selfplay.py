@@ -23,7 +23,7 @@ import sys
 import time
 
 from caishen import fair
-from caishen.match import RandomPlayer, player_rng, play_game, score_outcome, selfplay
+from caishen.match import RandomPlayer, play_game, player_rng, score_outcome, selfplay
 from caishen.record import RecordingGame
 from caishen.rules import LONGGANG
 

@@ -13,6 +13,9 @@ COMMANDS = (
     "rules",
     "analyze",
     "stats",
+    "replay",
+    "selfplay",
+    "verify",
 )
 
 
