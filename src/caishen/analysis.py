@@ -414,6 +414,9 @@ def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int
         keys[slot[t]] += power[t]
     zheng = keys[4]
     w = zheng + sum(1 for f in hand.flowers if f in wilds)
+    for i in range(len(conc) - 4):  # base-5 keys hold at most 4 of a kind
+        if conc[i] == conc[i + 4] and slot[conc[i]] != 4:
+            raise ValueError(f"the hand holds more than 4 tiles of kind {conc[i]}")
     sets = info.sets - len(hand.melds)
     target = 3 * sets + 2
     size = len(conc) + w - zheng
@@ -675,6 +678,8 @@ def arrangements(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -
             wild_tiles.append(t)
         else:
             counts[t] += 1
+    if max(counts) > 4:
+        raise ValueError(f"the hand holds {max(counts)} tiles of one kind; there are 4")
     zheng = len(wild_tiles)
     wild_tiles.extend(f for f in hand.flowers if f in wilds)
     wild_tiles.sort()

@@ -1,0 +1,175 @@
+"""Property tests: caishen.analysis against the slow references in tests/ref_analysis.py,
+on random 13-, 14-, 16- and 17-tile hands with 0-4 wilds and 0-3 melds, skewed toward
+near-winning hands (built from random sets, then perturbed)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from caishen.analysis import arrangements, is_win, shanten, waits
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.rules import LONGGANG, Ruleset
+from caishen.tiles import SPRING, SUMMER
+from ref_analysis import ref_arrangements, ref_is_win, ref_waits, substituted_is_win
+
+R16 = LONGGANG
+R13 = LONGGANG.replace(hand_size=13, eight_and_half_pairs=False, seven_pairs=True)
+R13_PLAIN = LONGGANG.replace(hand_size=13, eight_and_half_pairs=False)
+KINDS = tuple(k for k in R16.tile_kinds if k < 34)  # 33 kinds, no White
+SEQ_STARTS = tuple(k for k in KINDS if k < 27 and k % 9 <= 6)
+
+PROFILE = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def hands(draw: st.DrawFn, ruleset: Ruleset | None = None) -> tuple[Hand, Ruleset, frozenset[int]]:
+    """A hand (complete or one short), its ruleset and its wild kinds."""
+    r = ruleset or draw(st.sampled_from((R16, R13, R13_PLAIN)))
+    counts: Counter[int] = Counter()
+
+    def room(ks: list[int]) -> bool:
+        c = Counter(ks)
+        return all(counts[k] + n <= 4 for k, n in c.items())
+
+    indicator = draw(st.sampled_from(KINDS))
+    own_flower = draw(st.booleans())
+    wilds = frozenset({indicator, SPRING} if own_flower else {indicator})
+    n_melds = draw(st.integers(0, 3))
+    melds: list[Meld] = []
+    for _ in range(n_melds):
+        kind = draw(st.sampled_from(list(MeldKind)))
+        if kind is MeldKind.CHOW:
+            low = draw(st.sampled_from(SEQ_STARTS))
+            ks = [low, low + 1, low + 2]
+            m = Meld.chow(draw(st.sampled_from(ks)), low)
+        else:
+            k = draw(st.sampled_from(KINDS))
+            ks = [k] * (3 if kind is MeldKind.PONG else 4)
+            m = Meld(kind, tuple(ks))
+        if indicator in ks or not room(ks):  # wilds cannot be melded (L8)
+            continue
+        counts.update(ks)
+        melds.append(m)
+    sets_left = r.sets_needed - len(melds)
+    conc: list[int] = []
+    pairs_form = not melds and draw(st.integers(0, 3)) == 0
+    shapes: list[list[int]] = []
+    if pairs_form:
+        for _ in range(7):
+            k = draw(st.sampled_from(KINDS))
+            shapes.append([k, k])
+        if r.hand_size == 16:
+            k = draw(st.sampled_from(KINDS))
+            shapes.append([k, k, k])
+    else:
+        for _ in range(sets_left):
+            if draw(st.booleans()):
+                low = draw(st.sampled_from(SEQ_STARTS))
+                shapes.append([low, low + 1, low + 2])
+            else:
+                k = draw(st.sampled_from(KINDS))
+                shapes.append([k, k, k])
+        k = draw(st.sampled_from(KINDS))
+        shapes.append([k, k])
+    for s in shapes:
+        if room(s):
+            counts.update(s)
+            conc.extend(s)
+        else:  # keep the size right with tiles that fit
+            for _ in s:
+                k = draw(st.sampled_from([x for x in KINDS if counts[x] < 4]))
+                counts[k] += 1
+                conc.append(k)
+    # 0-4 wilds stand in: replace random tiles by wild tiles
+    n_wilds = draw(st.integers(0, 4))
+    flowers: list[int] = []
+    for _ in range(n_wilds):
+        if not conc:
+            break
+        pos = draw(st.integers(0, len(conc) - 1))
+        if own_flower and not flowers and draw(st.booleans()):
+            counts[conc[pos]] -= 1
+            conc.pop(pos)
+            flowers.append(SPRING)
+        elif counts[indicator] < 3:
+            counts[conc[pos]] -= 1
+            conc[pos] = indicator
+            counts[indicator] += 1
+    # perturb: swap a few tiles
+    for _ in range(draw(st.integers(0, 2))):
+        pos = draw(st.integers(0, len(conc) - 1))
+        k = draw(st.sampled_from([x for x in KINDS if counts[x] < 4]))
+        counts[conc[pos]] -= 1
+        conc[pos] = k
+        counts[k] += 1
+    if draw(st.booleans()):  # a guest flower (客花), never part of the shape
+        flowers.append(SUMMER)
+    if draw(st.integers(0, 2)) > 0 and conc:  # one tile short: a waiting hand
+        conc.pop(draw(st.integers(0, len(conc) - 1)))
+    return Hand(tuple(conc), tuple(melds), tuple(flowers)), r, wilds
+
+
+def _size(hand: Hand, wilds: frozenset[int]) -> int:
+    return hand.size + sum(1 for f in hand.flowers if f in wilds)
+
+
+@PROFILE
+@given(hands())
+def test_is_win_waits_shanten_match_reference_l3_l8_l13_l14(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
+    hand, r, wilds = case
+    full = r.hand_size + 1
+    won = is_win(hand, r, wilds)
+    assert won == ref_is_win(hand, r, wilds)
+    n_wilds = sum(1 for t in hand.concealed if t in wilds) + sum(1 for f in hand.flowers if f in wilds)
+    event(f"{_size(hand, wilds)} tiles, {n_wilds} wilds")
+    if _size(hand, wilds) == full - 1:
+        got = waits(hand, r, wilds)
+        event("ready" if got else "not ready")
+        assert got == ref_waits(hand, r, wilds)
+        # shanten 0 exactly when some kind (held 4 or not) completes the hand
+        # (推土机 wins at any size, L8: then shanten is -1)
+        any_kind = any(ref_is_win(hand.with_tile(k), r, wilds) for k in KINDS)
+        sh = shanten(hand, r, wilds)
+        if ref_is_win(hand, r, wilds):
+            assert sh == -1
+        else:
+            assert (sh == 0) == any_kind
+            assert sh >= 0
+    else:
+        event("win" if won else "no win")
+        assert (shanten(hand, r, wilds) == -1) == won
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_arrangements_complete_and_distinct_l8_l13_l14(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
+    hand, r, wilds = case
+    if _size(hand, wilds) != r.hand_size + 1:  # complete it with a tile that has room
+        held = Counter(hand.all_tiles())
+        hand = hand.with_tile(next(k for k in (*hand.concealed, *KINDS) if held[k] < 4))
+    got = arrangements(hand, r, wilds)
+    event(f"{len(got)} arrangements" if len(got) < 3 else "3+ arrangements")
+    assert len(set(got)) == len(got)  # no repeats
+    assert set(got) == set(ref_arrangements(hand, r, wilds))
+    assert bool(got) == is_win(hand, r, wilds)
+    for a in got:  # each wild used once, each real tile once
+        used = Counter(t for g in a.groups for t in g.tiles if g.meld is None)
+        for g in a.groups:
+            for w, s in g.wilds:
+                used[s] -= 1
+                used[w] += 1
+        if a.groups:
+            expect = Counter(hand.concealed) + Counter(f for f in hand.flowers if f in wilds)
+            assert used == expect
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands(R16))
+def test_lazy_wild_reference_equals_literal_substitution_l8(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
+    hand, r, wilds = case
+    n = sum(1 for t in hand.concealed if t in wilds) + sum(1 for f in hand.flowers if f in wilds)
+    if n <= 2:
+        assert ref_is_win(hand, r, wilds) == substituted_is_win(hand, r, wilds)
