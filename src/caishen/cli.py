@@ -16,6 +16,7 @@ COMMANDS = (
     "replay",
     "selfplay",
     "verify",
+    "score",
 )
 
 

@@ -8,6 +8,7 @@ rule IDs (L19.1, L21.4 ...) are those of ``docs/rules/longgang.md``.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -24,6 +25,7 @@ from caishen.tiles import (
     SEAT_LETTERS,
     WINDS,
     chinese_name,
+    english_name,
     is_flower,
     is_honor,
     is_suited,
@@ -192,7 +194,7 @@ class ScoreResult:
             lines.append("groups: " + "  ".join(format_group(g) for g in self.groups))
         elif self.arrangement is not None and self.arrangement.form is Form.BULLDOZER:
             lines.append("groups: none (推土机 wins whatever the rest)")
-        lines.append(f"{'rule':<8}{'item':<44}{'fu':>5}{'tai':>5}")
+        lines.append(f"{'rule':<8}{'item':<56}{'fu':>5}{'tai':>5}")
         for it in self.items:
             fu = str(it.value) if it.unit == "fu" else ""
             tai = str(it.value) if it.unit == "tai" else ""
@@ -200,8 +202,8 @@ class ScoreResult:
             if it.unit == "limit":
                 fu = str(it.value)
                 label += " (limit)"
-            lines.append(f"{it.rule:<8}{label:<44}{fu:>5}{tai:>5}")
-        lines.append(f"{'':<8}{'牌面胡数 face fu / 台数 tai':<44}{self.fu:>5}{self.tai:>5}")
+            lines.append(f"{it.rule:<8}{_pad(label, 56)}{fu:>5}{tai:>5}")
+        lines.append(f"{'':<8}{_pad('牌面胡数 face fu / 台数 tai', 56)}{self.fu:>5}{self.tai:>5}")
         if self.limit is not None:
             lines.append(
                 f"total {self.total} = limit {self.limit.chinese} ({self.limit.rule}); bonus counts 3 tai"
@@ -233,6 +235,12 @@ class ScoreResult:
         }
 
 
+def _pad(text: str, width: int) -> str:
+    """Left-justify by display width (CJK characters take two columns)."""
+    w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - w)
+
+
 def format_group(g: Group) -> str:
     """A group as notation, wilds marked: ``456m(5p=5m)``; declared melds in their brackets."""
     if g.meld is not None:
@@ -249,9 +257,14 @@ _SET_FU: Final = {"exposed pong": 2, "concealed pong": 4, "exposed kong": 8, "co
 _SET_ZH: Final = {"exposed pong": "明刻", "concealed pong": "暗刻", "exposed kong": "明杠", "concealed kong": "暗杠"}
 
 
+def _tn(k: int) -> str:
+    """Tile name for a breakdown line: ``5m``, or ``7z Red`` for an honour."""
+    return f"{tile_name(k)} {english_name(k)}" if is_honor(k) else tile_name(k)
+
+
 def _set_item(what: str, k: int, note: str = "", rule: str = "L19.1") -> Item:
     value = _SET_FU[what] * (2 if is_terminal_or_honor(k) else 1)
-    return Item(rule, f"{_SET_ZH[what]} {chinese_name(k)}", f"{what} {tile_name(k)}{note}", value, "fu")
+    return Item(rule, f"{_SET_ZH[what]} {chinese_name(k)}", f"{what} {_tn(k)}{note}", value, "fu")
 
 
 def _meld_set_kind(m: Meld) -> str:
@@ -456,9 +469,9 @@ def _score_placement(
             if len(g.wilds) == 2:
                 notes.append(Item("L20.2", f"财神作将 {chinese_name(k)}", f"pair of two wilds as {tile_name(k)}: no pair fu", 0, "note"))
             else:
-                fu_items.append(Item("L20.1", f"将 {chinese_name(k)}", f"pair of {tile_name(k)}{wild_note}", 2, "fu"))
+                fu_items.append(Item("L20.1", f"将 {chinese_name(k)}", f"pair of {_tn(k)}{wild_note}", 2, "fu"))
         if g.kind in (GroupKind.TRIPLET, GroupKind.KONG) and k in honours and k not in wi.kinds:
-            tai_items.append(Item("L21.1", f"字刻 {chinese_name(k)}", f"triplet of {tile_name(k)} (seat wind, Red or Green)", 1, "tai"))
+            tai_items.append(Item("L21.1", f"字刻 {chinese_name(k)}", f"triplet of {_tn(k)}", 1, "tai"))
 
     if placed is not None:
         if placed.kind is GroupKind.SEQUENCE:
@@ -591,7 +604,7 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     if not arrs and ruleset.bulldozer and wi.true_count >= ruleset.bulldozer_wilds:
         arrs = (Arrangement(Form.BULLDOZER, ()),)  # 三花 with a flower indicator (L5, L21.8)
     if not arrs:
-        raise NotAWinError(f"{_hand_text(full)} is not a winning hand")
+        raise NotAWinError(f"{_hand_text(hand)} with {tile_name(ctx.tile)} is not a winning hand")
     best: ScoreResult | None = None
     for arr in arrs:
         r = score_arrangement(full, arr, ctx, ruleset)
@@ -637,7 +650,7 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
         if m.kind is not MeldKind.CHOW:
             base_fu.append(_set_item(_meld_set_kind(m), k, rule="L19.2" if m.kind is MeldKind.ADDED_KONG else "L19.1"))
             if k in honours and k not in wi.kinds:
-                base_tai.append(Item("L21.1", f"字刻 {chinese_name(k)}", f"triplet of {tile_name(k)}", 1, "tai"))
+                base_tai.append(Item("L21.1", f"字刻 {chinese_name(k)}", f"triplet of {_tn(k)}", 1, "tai"))
     for f in wi.guest_flowers:
         base_fu.append(Item("L20.3", f"客花 {chinese_name(f)}", f"guest flower {tile_name(f)}", ruleset.flower_fu, "fu"))
 
@@ -671,10 +684,10 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
             note = f" (wild {','.join(tile_name(w) + '=' + tile_name(x) for w, x in ws)})" if ws else ""
             fu_items.append(_set_item("concealed pong", k, note, "L23.5" if ws else "L19.1"))
             if k in honours:
-                tai_items.append(Item("L21.1", f"字刻 {chinese_name(k)}", f"triplet of {tile_name(k)}", 1, "tai"))
+                tai_items.append(Item("L21.1", f"字刻 {chinese_name(k)}", f"triplet of {_tn(k)}", 1, "tai"))
         if pair is not None:
             groups.append(Group(GroupKind.PAIR, (pair, pair)))
-            fu_items.append(Item("L20.1", f"将 {chinese_name(pair)}", f"pair of {tile_name(pair)}", 2, "fu"))
+            fu_items.append(Item("L20.1", f"将 {chinese_name(pair)}", f"pair of {_tn(pair)}", 2, "fu"))
         true_used = z + (use_own if flower_indicator else 0)
         if true_used >= 2:
             tai_items.append(Item("L21.2", "两财神", f"{true_used} true wilds used in sets", 1, "tai"))

@@ -1,0 +1,122 @@
+"""Property tests of hand scoring (L13, L22, L23): random winning hands built from groups."""
+
+from __future__ import annotations
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from caishen.analysis import arrangements, wild_kinds
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.rules import LONGGANG
+from caishen.scoring import WinBy, WinContext, score_arrangement, score_hand, score_win
+from caishen.settlement import bonus_fu
+from caishen.tiles import FLOWERS, WHITE, seat_flower
+
+R = LONGGANG
+KINDS = [k for k in range(34) if k != WHITE]
+
+
+def reference_total(fu: int, tai: int, limit: bool) -> int:
+    """L23 written out the slow way: (face fu + 20) doubled tai times, up to the next 10, cap 300."""
+    if limit:
+        return 300
+    value = fu + 20
+    for _ in range(tai):
+        value *= 2
+    while value % 10:
+        value += 1
+    return min(value, 300)
+
+
+@st.composite
+def winning_hands(draw):
+    seat = draw(st.integers(0, 3))
+    indicator = draw(st.sampled_from(KINDS))
+    groups = []
+    for _ in range(5):
+        if draw(st.booleans()):
+            suit = draw(st.integers(0, 2))
+            low = suit * 9 + draw(st.integers(0, 6))
+            groups.append(("seq", (low, low + 1, low + 2)))
+        else:
+            k = draw(st.sampled_from(KINDS))
+            groups.append(("tri", (k, k, k)))
+    pair = draw(st.sampled_from(KINDS))
+    melds = []
+    concealed = [pair, pair]
+    for kind, tiles in groups:
+        if draw(st.integers(0, 3)) == 0 and indicator not in tiles:
+            if kind == "seq":
+                melds.append(Meld.chow(tiles[draw(st.integers(0, 2))], tiles[0]))
+            else:
+                mk = draw(st.sampled_from([MeldKind.PONG, MeldKind.EXPOSED_KONG, MeldKind.ADDED_KONG,
+                                           MeldKind.CONCEALED_KONG]))
+                melds.append(Meld.pong(tiles[0]) if mk is MeldKind.PONG else Meld.kong(tiles[0], mk))
+        else:
+            concealed.extend(tiles)
+    # some concealed tiles become wilds: true wilds (indicator kind) or the own flower
+    flowers = []
+    n_wild = draw(st.integers(0, 2))
+    for _ in range(n_wild):
+        i = draw(st.integers(0, len(concealed) - 1))
+        if draw(st.booleans()) and seat_flower(seat) not in flowers:
+            concealed.pop(i)
+            flowers.append(seat_flower(seat))
+        else:
+            concealed[i] = indicator
+    guests = draw(st.lists(st.sampled_from([f for f in FLOWERS if f != seat_flower(seat)]), unique=True, max_size=3))
+    flowers.extend(guests)
+    counts = {}
+    for t in concealed + [t for m in melds for t in m.tiles]:
+        counts[t] = counts.get(t, 0) + 1
+    assume(all(n <= 4 for n in counts.values()))
+    assume(counts.get(indicator, 0) <= 2)  # at most 2 true wilds: keeps the arrangements few
+    full = Hand(tuple(concealed), tuple(melds), tuple(flowers))
+    wilds = wild_kinds(indicator, seat, R)
+    candidates = sorted(set(concealed) | ({seat_flower(seat)} & set(flowers)))
+    tile = draw(st.sampled_from(candidates))
+    by = draw(st.sampled_from(list(WinBy)))
+    assume(tile not in wilds or by.self_drawn)
+    if tile in flowers:
+        before = Hand(full.concealed, full.melds, tuple(f for f in flowers if f != tile))
+    else:
+        before = full.without_tile(tile)
+    dealer = draw(st.integers(0, 3))
+    return before, WinContext(tile, by, seat, dealer, indicator)
+
+
+@settings(max_examples=150, deadline=None)
+@given(winning_hands())
+def test_win_total_follows_items_and_best_arrangement_is_chosen(case):
+    before, ctx = case
+    r = score_win(before, ctx, R)
+    assert r.total <= 300
+    fu = sum(i.value for i in r.items if i.unit == "fu")
+    tai = sum(i.value for i in r.items if i.unit == "tai")
+    assert (fu, tai) == (r.fu, r.tai)
+    assert r.total == reference_total(fu, tai, r.limit is not None)
+    full = before.with_tile(ctx.tile)
+    arrs = arrangements(full, R, wild_kinds(ctx.indicator, ctx.seat, R))
+    assert r.arrangement in arrs
+    chips = r.total + bonus_fu(r.bonus_tai, r.limit is not None, R)
+    for a in arrs:
+        other = score_arrangement(full, a, ctx, R)
+        assert other.total + bonus_fu(other.bonus_tai, other.limit is not None, R) <= chips
+
+
+@settings(max_examples=150, deadline=None)
+@given(winning_hands())
+def test_loser_total_follows_items(case):
+    before, ctx = case
+    r = score_hand(before, ctx.seat, ctx.dealer, ctx.indicator, R)
+    assert r.total <= 300 and r.limit is None
+    fu = sum(i.value for i in r.items if i.unit == "fu")
+    tai = sum(i.value for i in r.items if i.unit == "tai")
+    assert (fu, tai) == (r.fu, r.tai)
+    value = fu
+    for _ in range(tai):
+        value *= 2
+    assert r.total == min(300, -(-value // 10) * 10)
+    # a loser's breakdown uses only the loser rules (L23.7)
+    assert {i.rule for i in r.items} <= {"L19.1", "L19.2", "L23.5", "L20.1", "L20.3", "L21.1", "L21.2",
+                                         "L21.4", "L21.7"}
