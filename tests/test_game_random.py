@@ -98,6 +98,13 @@ def check_outcome(g: Game, ruleset: Ruleset) -> None:
         return
     h = o.hands[o.winner]
     assert is_win(h, ruleset, o.wilds[o.winner])
+    # Scores consistent: the winner's result, one per loser, totals in 0..300 in tens (L23).
+    sc = o.scores
+    assert sc is not None and sc.winner.winner and sc.winner.seat == o.winner
+    assert 30 <= sc.winner.total <= ruleset.max_total and sc.winner.total % 10 == 0
+    assert (sc.winner.total == ruleset.max_total) or sc.winner.limit is None
+    assert sorted(sc.loser_totals) == [s for s in range(SEATS) if s != o.winner]
+    assert all(0 <= v <= ruleset.max_total and v % 10 == 0 for v in sc.loser_totals.values())
     if o.how is WinHow.BULLDOZER:
         assert size(g, o.winner) == ruleset.hand_size
     else:

@@ -24,6 +24,12 @@ from caishen.wall import WallLayout, layout
 
 SEATS: Final = 4
 
+# Bit of each non-flower kind in the isolation masks: suits 12 bits apart, honours 3 apart, so
+# shifting by 1 or 2 never reaches another suit or honour (see Game._could_win).
+_BIT: Final = tuple(
+    1 << ((k // 9) * 12 + k % 9 if k < NUM_SUITED else 36 + 3 * (k - NUM_SUITED)) for k in range(NUM_NON_FLOWER)
+)
+
 
 class IllegalActionError(ValueError):
     """A move that is not allowed now; the message says why (L12)."""
@@ -150,21 +156,17 @@ class Observation:
 
 
 def score_outcome(outcome: Outcome, ruleset: Ruleset) -> Any:
-    """Adapter to ``caishen.scoring`` (the one place where the engine meets scoring): returns
-    what scoring makes of a won hand, or ``None`` if scoring is not available."""
+    """Adapter to scoring (the one place where the engine meets ``caishen.scoring``): what
+    :func:`caishen.match.score_outcome` makes of a won hand (a ``HandScore``: the winner's
+    ``ScoreResult``, each loser's, their totals), ``None`` for a draw or without scoring."""
     if outcome.winner is None:
         return None
     try:
-        scoring = importlib.import_module("caishen.scoring")
-    except ImportError:
+        match = importlib.import_module("caishen.match")
+    except ImportError:  # pragma: no cover - scoring not installed
         return None
-    settle = getattr(scoring, "settle_outcome", None)
-    if settle is None:
-        return None
-    return settle(outcome, ruleset)
+    return match.score_outcome(outcome, ruleset)
 
-
-_NO_DISCARD: Final = -1
 
 
 class Game:
@@ -205,6 +207,11 @@ class Game:
         # 正财神: concealed wild tiles that are not flowers, i.e. the indicator's kind (L8).
         self._true_wild = [[k in self.wilds[s] and not is_flower(k) for k in range(NUM_KINDS)] for s in range(SEATS)]
         self._cnt = [[0] * NUM_KINDS for _ in range(SEATS)]
+        # Isolation masks over natural (non-wild) concealed tiles: kinds held, kinds held once.
+        self._present = [0] * SEATS
+        self._single = [0] * SEATS
+        self._wild_list = [tuple(k for k in range(NUM_KINDS) if self._wild[s][k]) for s in range(SEATS)]
+        self._true_list = [tuple(k for k in range(NUM_KINDS) if self._true_wild[s][k]) for s in range(SEATS)]
         self._melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self._pongs = [0] * SEATS          # bitmask of ponged kinds (for added kongs)
         self._open_flowers: list[list[int]] = [[] for _ in range(SEATS)]
@@ -402,8 +409,24 @@ class Game:
     def _take(self, seat: int, pos: int) -> int:
         k = self.wall[pos]
         self._in_wall[pos] = 0
-        self._cnt[seat][k] += 1
+        self._add(seat, k, 1)
         return k
+
+    def _add(self, seat: int, k: int, d: int) -> None:
+        """Change a concealed count; keeps the isolation masks right."""
+        c = self._cnt[seat]
+        n = c[k] + d
+        c[k] = n
+        if k < NUM_NON_FLOWER and not self._wild[seat][k]:
+            b = _BIT[k]
+            if n:
+                self._present[seat] |= b
+            else:
+                self._present[seat] &= ~b
+            if n == 1:
+                self._single[seat] |= b
+            else:
+                self._single[seat] &= ~b
 
     def _deal(self) -> None:
         # L4: 4 tiles (2 stacks) at a time from the dealer round the table to 16 each, then
@@ -445,7 +468,7 @@ class Game:
                     break
             if found < 0:
                 return True
-            c[found] -= 1
+            self._add(seat, found, -1)
             self._open_flowers[seat].append(found)
             if not self._replace(seat):
                 return False
@@ -521,7 +544,7 @@ class Game:
                 self._drawn_tail = False
             if self._is_guest_flower(seat, k):
                 # No replacement in 分张: the flower is laid open and the hand stays short.
-                self._cnt[seat][k] -= 1
+                self._add(seat, k, -1)
                 self._open_flowers[seat].append(k)
                 continue
             self._phase = Phase.SEA_FLOOR
@@ -542,43 +565,43 @@ class Game:
         return sum(self._cnt[seat]) + 3 * len(self._melds[seat])
 
     def _could_win(self, seat: int, extra: int) -> bool:
-        """Cheap necessary condition for a win with ``extra`` added (-1: none): every isolated
-        natural tile needs its own wild; or enough 正财神 for 推土机."""
+        """Cheap necessary condition for a win with ``extra`` added (-1: none): enough 正财神
+        for 推土机 (L8), or the right size and every isolated natural tile (held once, no
+        natural tile within two of it in its suit) paired with a wild of its own."""
         c = self._cnt[seat]
-        wild = self._wild[seat]
+        tw = 0
+        for k in self._true_list[seat]:
+            tw += c[k]
+        w = 0
+        for k in self._wild_list[seat]:
+            w += c[k]
+        present = self._present[seat]
+        single = self._single[seat]
+        size = sum(c) + 3 * len(self._melds[seat])
         if extra >= 0:
-            c[extra] += 1
-        try:
-            w = 0
-            tw = 0
-            for k in range(NUM_KINDS):
-                if c[k] and wild[k]:
-                    w += c[k]
-                    if self._true_wild[seat][k]:
-                        tw += c[k]
-            if self.ruleset.bulldozer and tw >= self.ruleset.bulldozer_wilds:
-                return True
-            if sum(c) + 3 * len(self._melds[seat]) != self.ruleset.hand_size + 1:
-                return False
-            iso = 0
-            for k in range(NUM_NON_FLOWER):
-                if c[k] == 1 and not wild[k]:
-                    if k >= NUM_SUITED:
-                        iso += 1
-                    else:
-                        n = k % 9
-                        if not ((n >= 1 and c[k - 1]) or (n >= 2 and c[k - 2])
-                                or (n <= 7 and c[k + 1]) or (n <= 6 and c[k + 2])):
-                            iso += 1
-                    if iso > w:
-                        return False
-            for k in range(NUM_NON_FLOWER, NUM_KINDS):
-                if c[k] and not wild[k]:
-                    return False  # a flower still to be replaced: the hand is short
+            size += 1
+            if self._wild[seat][extra]:
+                w += 1
+                if self._true_wild[seat][extra]:
+                    tw += 1
+            elif extra < NUM_NON_FLOWER:
+                b = _BIT[extra]
+                n = c[extra]
+                present |= b
+                if n == 0:
+                    single |= b
+                elif n == 1:
+                    single &= ~b
+        if self.ruleset.bulldozer and tw >= self.ruleset.bulldozer_wilds:
             return True
-        finally:
-            if extra >= 0:
-                c[extra] -= 1
+        if size != self.ruleset.hand_size + 1:
+            return False
+        if self._pending_flowers[seat] and any(
+            c[k] and not self._wild[seat][k] for k in range(NUM_NON_FLOWER, NUM_KINDS)
+        ):
+            return False  # a flower still to be replaced: the hand is short
+        near = (present << 1) | (present << 2) | (present >> 1) | (present >> 2)
+        return (single & ~near).bit_count() <= w
 
     def _wins_with(self, seat: int, extra: int) -> bool:
         if not self._could_win(seat, extra):
@@ -595,8 +618,7 @@ class Game:
         if not self.ruleset.bulldozer:
             return False
         c = self._cnt[seat]
-        tw = self._true_wild[seat]
-        return sum(c[k] for k in range(NUM_KINDS) if tw[k]) >= self.ruleset.bulldozer_wilds
+        return sum(c[k] for k in self._true_list[seat]) >= self.ruleset.bulldozer_wilds
 
     def _single_wild_left(self, seat: int) -> bool:
         c = self._cnt[seat]
@@ -722,7 +744,7 @@ class Game:
                       after_kong=self._drawn_tail, last_live=self._last_live)
         elif kind is ActionKind.CONCEALED_KONG:
             k = a.tile
-            self._cnt[seat][k] -= 4
+            self._add(seat, k, -4)
             self._melds[seat].append(Meld.kong(k, MeldKind.CONCEALED_KONG))
             self._after_kong(seat)
         elif kind is ActionKind.ADDED_KONG:
@@ -735,7 +757,7 @@ class Game:
             self._enter_turn(seat)
 
     def _discard(self, seat: int, k: int) -> None:
-        self._cnt[seat][k] -= 1
+        self._add(seat, k, -1)
         self._discards[seat].append(k)
         self._pass_win[seat] = False  # L11: 过水 ends with one's own discard
         self._last_discard[seat] = k
@@ -796,21 +818,20 @@ class Game:
 
     def _claim(self, seat: int, a: Action) -> None:
         tile = a.tile
-        c = self._cnt[seat]
         self._discards[self._discarder].pop()
         self._n_claims += 1
         if a.kind is ActionKind.EXPOSED_KONG:
-            c[tile] -= 3
+            self._add(seat, tile, -3)
             self._melds[seat].append(Meld.kong(tile, MeldKind.EXPOSED_KONG))
         elif a.kind is ActionKind.PONG:
-            c[tile] -= 2
+            self._add(seat, tile, -2)
             self._melds[seat].append(Meld.pong(tile))
             self._pongs[seat] |= 1 << tile
         else:
             low = a.chow_low
             for x in (low, low + 1, low + 2):
                 if x != tile:
-                    c[x] -= 1
+                    self._add(seat, x, -1)
             self._melds[seat].append(Meld.chow(tile, low))
         # L7: a seat's own flowers are replaced when its turn comes, claims included.
         if self._pending_flowers[seat]:
@@ -851,7 +872,7 @@ class Game:
                 ms[i] = Meld.kong(k, MeldKind.ADDED_KONG)
                 break
         self._pongs[seat] &= ~(1 << k)
-        self._cnt[seat][k] -= 1
+        self._add(seat, k, -1)
         self._rob_tile = -1
         self._after_kong(seat)
 
@@ -872,11 +893,11 @@ class Game:
         last_live: bool = False,
     ) -> None:
         if how is WinHow.DISCARD or how is WinHow.ROB_KONG:
-            self._cnt[seat][tile] += 1
+            self._add(seat, tile, 1)
             if how is WinHow.DISCARD and from_seat is not None:
                 self._discards[from_seat].pop()
             elif from_seat is not None:  # robbed: the tile leaves the konger's hand (L10)
-                self._cnt[from_seat][tile] -= 1
+                self._add(from_seat, tile, -1)
         self._phase = Phase.OVER
         self._turn = seat
         out = Outcome(
@@ -988,21 +1009,25 @@ def _with_scores(out: Outcome, scores: Any) -> Outcome:
     return dataclasses.replace(out, scores=scores)
 
 
-def _check_wall(wall: tuple[int, ...], ruleset: Ruleset) -> None:
-    from caishen.fair import tile_set  # noqa: PLC0415
+_EXPECTED: dict[Ruleset, list[int]] = {}
 
-    expected = sorted(tile_set(ruleset))
-    if len(wall) != len(expected):
-        raise ValueError(f"a wall must hold {len(expected)} tiles, not {len(wall)}")
-    for i, k in enumerate(wall):
-        if type(k) is not int or k not in ruleset.tile_kinds:
-            raise ValueError(f"wall position {i}: {k!r} is not a tile of this ruleset")
-    if sorted(wall) != expected:
-        have = [0] * NUM_KINDS
-        for k in wall:
-            have[k] += 1
+
+def _check_wall(wall: tuple[int, ...], ruleset: Ruleset) -> None:
+    want = _EXPECTED.get(ruleset)
+    if want is None:
+        from caishen.fair import tile_set  # noqa: PLC0415
+
         want = [0] * NUM_KINDS
-        for k in expected:
+        for k in tile_set(ruleset):
             want[k] += 1
+        _EXPECTED[ruleset] = want
+    if len(wall) != sum(want):
+        raise ValueError(f"a wall must hold {sum(want)} tiles, not {len(wall)}")
+    have = [0] * NUM_KINDS
+    for i, k in enumerate(wall):
+        if type(k) is not int or not 0 <= k < NUM_KINDS or not want[k]:
+            raise ValueError(f"wall position {i}: {k!r} is not a tile of this ruleset")
+        have[k] += 1
+    if have != want:
         bad = next(k for k in range(NUM_KINDS) if have[k] != want[k])
         raise ValueError(f"the wall holds {have[bad]} of {tile_name(bad)}, expected {want[bad]}")
