@@ -54,15 +54,15 @@ class RecordError(ValueError):
 
 class ReplayError(ValueError):
     """Replaying a record failed: an illegal move, a draw or a result that does not match.
-    ``hand`` is the hand's index, ``index`` the action's (or draw's) index, ``what`` one of
-    ``action``, ``draw``, ``result``, ``seats``, ``end``."""
+    ``hand`` is the hand's index (``None`` for the match result), ``index`` the action's (or
+    draw's) index, ``what`` one of ``action``, ``draw``, ``deal``, ``result``, ``seats``, ``end``."""
 
-    def __init__(self, hand: int, index: int | None, what: str, reason: str) -> None:
+    def __init__(self, hand: int | None, index: int | None, what: str, reason: str) -> None:
         self.hand = hand
         self.index = index
         self.what = what
         self.reason = reason
-        where = f"hand {hand}" + ("" if index is None else f", {what} {index}")
+        where = "match" if hand is None else f"hand {hand}" + ("" if index is None else f", {what} {index}")
         super().__init__(f"{where}: {reason}")
 
 
@@ -512,7 +512,7 @@ def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
         n_draws += len(hand.draws)
     result = _normal(table.result())
     if result != _normal(record.result):
-        raise ReplayError(len(record.hands), None, "result", "match " + _first_difference(result, _normal(record.result)))
+        raise ReplayError(None, None, "result", _first_difference(result, _normal(record.result)))
     return ReplaySummary(len(record.hands), n_actions, n_draws, result)
 
 

@@ -1,0 +1,184 @@
+"""caishen.match: seating and dealer rotation (L2, L18), chips through the ledger (L24, L25),
+match end (hands_per_match, broke), seeded hands (issue 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from caishen import fair
+from caishen.game import Action, ActionKind, Observation
+from caishen.match import (
+    Match,
+    MatchError,
+    RandomPlayer,
+    Table,
+    next_seating,
+    player_rng,
+    selfplay,
+)
+from caishen.record import MatchRecord
+from caishen.rules import LONGGANG
+
+
+def test_L2_L18_dealer_keeps_the_deal_only_by_winning() -> None:
+    assert next_seating((0, 1, 2, 3), (), True) == ((0, 1, 2, 3), ())
+    assert next_seating((0, 1, 2, 3), (), False) == ((1, 2, 3, 0), ())
+    assert next_seating((2, 0, 3, 1), (), False) == ((0, 3, 1, 2), ())
+
+
+def test_L2_waiting_player_takes_the_old_dealers_seat() -> None:
+    # 5 players: the old dealer's chair becomes North and goes to the waiting player.
+    assert next_seating((0, 1, 2, 3), (4,), False) == ((1, 2, 3, 4), (0,))
+    assert next_seating((1, 2, 3, 4), (0,), False) == ((2, 3, 4, 0), (1,))
+    assert next_seating((1, 2, 3, 4), (0,), True) == ((1, 2, 3, 4), (0,))
+    # 6 players: a queue of two; the old dealer joins its back.
+    assert next_seating((0, 1, 2, 3), (4, 5), False) == ((1, 2, 3, 4), (5, 0))
+    assert next_seating((1, 2, 3, 4), (5, 0), False) == ((2, 3, 4, 5), (0, 1))
+
+
+def test_table_needs_4_to_6_players() -> None:
+    with pytest.raises(MatchError, match="4, 5 or 6 players, not 3"):
+        Table(LONGGANG, 3)
+    with pytest.raises(MatchError, match="not 7"):
+        Table(LONGGANG, 7)
+    t = Table(LONGGANG, 6)
+    assert t.seats == (0, 1, 2, 3) and t.waiting == (4, 5)
+    assert t.ledger.chips == [95] * 6  # L25: 100 less the 5-chip fee
+
+
+@pytest.fixture(scope="module")
+def matches() -> list[MatchRecord]:
+    return [selfplay(LONGGANG, b"test-match-%d" % i, 4 + i % 3) for i in range(18)]
+
+
+def test_seating_follows_every_result(matches: list[MatchRecord]) -> None:
+    rotations = 0
+    for m in matches:
+        seats: tuple[int, int, int, int] = (0, 1, 2, 3)
+        waiting = tuple(range(4, len(m.players)))
+        for h in m.hands:
+            assert h.seats == seats and h.dealer == 0  # East is the dealer (L2)
+            winner = h.result["winner"]
+            seats, waiting = next_seating(seats, waiting, winner == 0)
+            rotations += winner != 0
+    assert rotations > 100
+
+
+def test_every_player_plays_in_5_and_6_player_matches(matches: list[MatchRecord]) -> None:
+    for m in matches:
+        if len(m.players) > 4 and len(m.hands) >= 8:
+            seen = {p for h in m.hands for p in h.seats}
+            assert seen == set(range(len(m.players)))
+
+
+def test_match_ends_after_hands_per_match_or_broke(matches: list[MatchRecord]) -> None:
+    ends = {"hands": 0, "broke": 0}
+    for m in matches:
+        r = m.result
+        assert r["over"] is True and r["hands"] == len(m.hands)
+        ends[r["ended_by"]] += 1
+        if r["ended_by"] == "hands":
+            assert len(m.hands) == LONGGANG.hands_per_match == 16
+        else:
+            # L25: the second player broke ends a 4- or 5-player match, the third a 6-player one
+            assert len(r["broke"]) == (3 if len(m.players) == 6 else 2)
+            assert len(m.hands) <= 16
+    assert ends["hands"] > 0
+
+
+def test_chips_are_conserved_and_each_hand_sums_to_zero(matches: list[MatchRecord]) -> None:
+    for m in matches:
+        n = len(m.players)
+        assert sum(m.result["chips"]) + m.result["fees"] == 100 * n
+        assert m.result["fees"] == 5 * n
+        for h in m.hands:
+            assert sum(h.result["chips"]) == 0
+            if h.result["winner"] is None:
+                assert h.result["chips"] == [0, 0, 0, 0] and h.result["score"] is None
+            else:
+                assert h.result["chips"][h.result["winner"]] > 0
+
+
+def test_hand_seeds_are_derived_from_the_match_seed(matches: list[MatchRecord]) -> None:
+    m = matches[0]
+    assert m.seed == b"test-match-0"
+    for h in m.hands:
+        assert h.seed == fair.hand_seed(b"test-match-0", h.index)
+        assert h.commitment == fair.commitment(fair.hand_seed(b"test-match-0", h.index))
+        assert h.wall == fair.shuffled_wall(h.seed, LONGGANG)
+        assert h.dice == fair.dice(h.seed)
+
+
+def test_same_seed_same_match_and_unseeded_matches_differ() -> None:
+    a = selfplay(LONGGANG, b"same", 4, 3)
+    b = selfplay(LONGGANG, b"same", 4, 3)
+    assert a.to_json() == b.to_json()
+    assert len(a.hands) == 3 and a.result["ended_by"] == "hands"
+    c = selfplay(LONGGANG, None, 4, 2)
+    d = selfplay(LONGGANG, None, 4, 2)
+    assert c.seed is None and c.hands[0].seed is not None and len(c.hands[0].seed) == 32
+    assert c.hands[0].commitment != d.hands[0].commitment
+
+
+@pytest.mark.parametrize("hands", [8, 24])
+def test_L25_hands_per_match(hands: int) -> None:
+    m = Match(LONGGANG.replace(hands_per_match=hands), [RandomPlayer(player_rng(b"x", i)) for i in range(4)], seed=b"x")
+    rec = m.play()
+    assert rec.result["ended_by"] in ("hands", "broke")
+    assert len(rec.hands) == hands if rec.result["ended_by"] == "hands" else len(rec.hands) < hands
+    with pytest.raises(MatchError, match="over"):
+        m.play_hand()
+
+
+def test_commitment_is_published_before_the_hand() -> None:
+    m = Match(LONGGANG.replace(hands_per_match=2), [RandomPlayer(player_rng(b"c", i)) for i in range(4)], seed=b"c")
+    c0 = m.next_commitment
+    h0 = m.play_hand()
+    assert h0.commitment == c0 == fair.commitment(fair.hand_seed(b"c", 0))
+    assert m.next_commitment == fair.commitment(fair.hand_seed(b"c", 1))
+
+
+class SpyPlayer:
+    """Records what it is shown; plays the first legal action (a win when offered)."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.seen: list[Observation] = []
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        self.seen.append(observation)
+        for a in legal_actions:
+            if a.kind is ActionKind.WIN:
+                return a
+        return legal_actions[0]
+
+
+def test_players_get_only_their_own_observation() -> None:
+    spies = [SpyPlayer() for _ in range(4)]
+    m = Match(LONGGANG.replace(hands_per_match=1), spies, seed=b"spy")
+    rec = m.play()
+    hand = rec.hands[0]
+    for player, spy in enumerate(spies):
+        seat = hand.seats.index(player)
+        assert spy.seen and all(isinstance(o, Observation) and o.seat == seat for o in spy.seen)
+    assert rec.players == ("spy",) * 4
+
+
+def test_random_player_takes_a_win_and_otherwise_picks_a_legal_action() -> None:
+    import random
+
+    p = RandomPlayer(random.Random(1))
+    win = Action(ActionKind.WIN)
+    legal = (Action(ActionKind.DISCARD, 3), win, Action(ActionKind.DISCARD, 5))
+    assert p.act(None, legal) == win
+    choices = {p.act(None, legal[::2]) for _ in range(50)}
+    assert choices == {Action(ActionKind.DISCARD, 3), Action(ActionKind.DISCARD, 5)}
+
+
+def test_names_must_match_players() -> None:
+    with pytest.raises(MatchError, match="3 names for 4 players"):
+        Match(LONGGANG, [RandomPlayer(player_rng(b"n", i)) for i in range(4)], names=["a", "b", "c"])

@@ -1,0 +1,316 @@
+"""caishen.record: versioned records, replay and the provably fair check (issue 4, L4, L12)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from caishen import fair
+from caishen.game import (
+    ADDED_KONGS,
+    CHOWS,
+    CONCEALED_KONGS,
+    DISCARDS,
+    EXPOSED_KONGS,
+    PASS,
+    PONGS,
+    WIN,
+    ActionKind,
+)
+from caishen.match import RandomPlayer, Table, play_game, player_rng, selfplay
+from caishen.record import (
+    FORMAT,
+    VERSION,
+    MatchRecord,
+    RecordError,
+    RecordingGame,
+    ReplayError,
+    VerifyError,
+    action_text,
+    hand_from_game,
+    iter_hand,
+    loads,
+    parse_action,
+    replay,
+    replay_hand,
+    verify,
+)
+from caishen.rules import LONGGANG
+from caishen.tiles import NUM_NON_FLOWER, tile_name
+
+
+@pytest.fixture(scope="module")
+def records() -> list[MatchRecord]:
+    # a few hundred seeded hands of random play, 4, 5 and 6 players
+    return [selfplay(LONGGANG, b"record-test-%d" % i, 4 + i % 3) for i in range(20)]
+
+
+@pytest.fixture(scope="module")
+def rec() -> MatchRecord:
+    return selfplay(LONGGANG, b"tamper", 4, 4)
+
+
+def edited(rec: MatchRecord, change: Any) -> MatchRecord:
+    data = copy.deepcopy(rec.to_json())
+    change(data)
+    return MatchRecord.from_json(json.loads(json.dumps(data)))
+
+
+def test_record_header_and_round_trip(rec: MatchRecord) -> None:
+    data = json.loads(rec.dumps())
+    assert data["format"] == FORMAT == "caishen-record" and data["version"] == VERSION == 1
+    assert data["ruleset"]["name"] == "longgang" and data["ruleset"]["bonus_fu"] == [30, 60, 90, 120]
+    assert set(data["ruleset"]) == {name for name, _, _, _ in LONGGANG.switches()}
+    assert data["players"] == ["random-0", "random-1", "random-2", "random-3"]
+    assert data["seed"] == b"tamper".hex()
+    h = data["hands"][0]
+    assert set(h) == {"index", "dealer", "seats", "commitment", "seed", "dice", "wall", "actions", "draws", "result"}
+    assert len(h["wall"].split()) == 136
+    assert h["draws"][0] == [0, h["draws"][0][1], h["wall"].split()[h["draws"][0][1]]]
+    assert len(h["draws"]) >= 65  # 4 x 16 dealt + the dealer's 17th (L4)
+    back = loads(rec.dumps(indent=2))
+    assert back == rec and back.to_json() == rec.to_json()
+
+
+def test_action_text_round_trip() -> None:
+    every = [*DISCARDS[:NUM_NON_FLOWER], *PONGS[:34], *EXPOSED_KONGS[:34], *ADDED_KONGS[:34],
+             *CONCEALED_KONGS[:34], *CHOWS.values(), WIN, PASS]
+    for a in every:
+        assert parse_action(action_text(a)) is a
+    assert action_text(CHOWS[(12, 11)]) == "chow 4p 3p"
+    assert action_text(DISCARDS[33]) == "discard 7z"
+    assert action_text(CONCEALED_KONGS[0]) == "concealed_kong 1m"
+    assert action_text(WIN) == "win" and action_text(PASS) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty action"),
+        ("fly 5p", "not an action"),
+        ("discard 0p", "'0p' is not a tile"),
+        ("chow 4p 9p", "not a chow"),
+        ("win 5p", "not an action"),
+    ],
+)
+def test_parse_action_errors(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        parse_action(text, "hands[0].actions[3]")
+
+
+def test_random_play_records_replay_and_verify(records: list[MatchRecord]) -> None:
+    hands = 0
+    wins = 0
+    for r in records:
+        again = loads(r.dumps())
+        s = replay(again)
+        v = verify(again)
+        assert s.hands == v.hands == len(r.hands)
+        assert s.actions == sum(len(h.actions) for h in r.hands)
+        assert v.draws == sum(len(h.draws) for h in r.hands)
+        assert s.result == r.result
+        hands += len(r.hands)
+        wins += sum(h.result["winner"] is not None for h in r.hands)
+    assert hands >= 250 and wins >= 20
+
+
+def test_replay_hand_reproduces_outcome(records: list[MatchRecord]) -> None:
+    r = records[1]
+    for i, h in enumerate(r.hands):
+        g = replay_hand(r, i)
+        out = g.outcome
+        assert out is not None and g.is_over
+        assert out.winner == h.result["winner"]
+        assert [tile_name(k) for k in g.wall] == [tile_name(k) for k in h.wall]
+        assert [(s, p, g.wall[p]) for s, p in g.draws] == list(h.draws)
+    with pytest.raises(RecordError, match="no hand 99"):
+        replay_hand(r, 99)
+
+
+def _first_discard(rec: MatchRecord) -> tuple[int, int, int]:
+    """(index, seat, a non-flower kind the seat does not hold) at the first discard of hand 0."""
+    hand = rec.hands[0]
+    for game, step in iter_hand(hand, rec.ruleset):
+        nxt = 0 if step is None else step.index + 1
+        if nxt < len(hand.actions) and hand.actions[nxt][1].kind is ActionKind.DISCARD:
+            seat = hand.actions[nxt][0]
+            counts = game.counts(seat)
+            missing = next(k for k in range(NUM_NON_FLOWER) if k != 31 and counts[k] == 0)
+            return nxt, seat, missing
+    raise AssertionError("no discard")
+
+
+def test_L12_illegal_move_fails_replay_with_index_and_reason(rec: MatchRecord) -> None:
+    i, seat, missing = _first_discard(rec)
+    bad = edited(rec, lambda d: d["hands"][0]["actions"].__setitem__(i, [seat, f"discard {tile_name(missing)}"]))
+    with pytest.raises(ReplayError) as err:
+        replay(bad)
+    assert err.value.hand == 0 and err.value.index == i and err.value.what == "action"
+    assert f"holds no {tile_name(missing)} to discard" in str(err.value)
+    assert str(err.value).startswith(f"hand 0, action {i}: seat {seat} discard {tile_name(missing)} is illegal")
+    with pytest.raises(ReplayError):
+        verify(bad)
+
+
+def test_wrong_seat_fails_replay(rec: MatchRecord) -> None:
+    i, seat, _ = _first_discard(rec)
+    other = (seat + 1) % 4
+    bad = edited(rec, lambda d: d["hands"][0]["actions"][i].__setitem__(0, other))
+    with pytest.raises(ReplayError, match=f"action {i}: seat {other}.*nothing to decide now"):
+        replay(bad)
+
+
+def test_L4_verify_catches_an_altered_wall(rec: MatchRecord) -> None:
+    wall = rec.hands[0].wall
+    p, q = 0, next(j for j in range(1, 136) if wall[j] != wall[0])
+
+    def swap(d: dict[str, Any]) -> None:
+        tiles = d["hands"][0]["wall"].split()
+        tiles[p], tiles[q] = tiles[q], tiles[p]
+        d["hands"][0]["wall"] = " ".join(tiles)
+
+    bad = edited(rec, swap)
+    with pytest.raises(VerifyError) as err:
+        verify(bad)
+    e = err.value
+    assert (e.hand, e.draw, e.problem) == (0, None, f"wall position {p}")
+    assert (e.expected, e.recorded) == (tile_name(wall[p]), tile_name(wall[q]))
+
+
+def test_L4_verify_catches_a_consistently_rebuilt_wall() -> None:
+    # A table that deals from another wall but publishes the real seed: the record replays
+    # cleanly (it is self-consistent), only the fairness check can catch it.
+    seed = fair.hand_seed(b"cheat", 0)
+    wall = list(fair.shuffled_wall(seed, LONGGANG))
+    j = next(j for j in range(1, 136) if wall[j] != wall[0])
+    wall[0], wall[j] = wall[j], wall[0]
+    game = RecordingGame(LONGGANG, tuple(wall), fair.dice(seed))
+    actions = play_game(game, [RandomPlayer(player_rng(b"cheat", i)) for i in range(4)])
+    table = Table(LONGGANG.replace(hands_per_match=1), 4)
+    assert game.outcome is not None
+    result = table.settle(game.outcome)
+    hand = hand_from_game(0, (0, 1, 2, 3), seed, game, actions, result)
+    record = MatchRecord(LONGGANG.replace(hands_per_match=1), ("a", "b", "c", "d"), None, (hand,), table.result())
+    assert replay(record).hands == 1
+    with pytest.raises(VerifyError, match=r"hand 0: wall position 0: expected"):
+        verify(record)
+
+
+def test_L4_verify_catches_an_altered_draw(rec: MatchRecord) -> None:
+    k = 70  # after the deal
+    s, pos, tile = rec.hands[1].draws[k]
+    other = next(t for t in ("1m", "9p", "5s") if t != tile_name(tile))
+    bad = edited(rec, lambda d: d["hands"][1]["draws"][k].__setitem__(2, other))
+    with pytest.raises(VerifyError) as err:
+        verify(bad)
+    e = err.value
+    assert (e.hand, e.draw) == (1, k)
+    assert e.expected == f"seat {s} takes {tile_name(tile)} from wall position {pos}"
+    assert e.recorded == f"seat {s} takes {other} from wall position {pos}"
+    assert str(e).startswith(f"hand 1, draw {k}: draw does not match the wall: expected seat {s} takes")
+    with pytest.raises(ReplayError) as rerr:
+        replay(bad)
+    assert (rerr.value.hand, rerr.value.index, rerr.value.what) == (1, k, "draw")
+
+
+def test_L4_verify_catches_a_draw_from_another_position(rec: MatchRecord) -> None:
+    k = 3
+    s, pos, tile = rec.hands[0].draws[k]
+    bad = edited(rec, lambda d: d["hands"][0]["draws"][k].__setitem__(1, pos + 1))
+    with pytest.raises(VerifyError, match=rf"hand 0, draw {k}: .*expected seat {s} takes {tile_name(tile)} from wall position {pos}, recorded .*position {pos + 1}"):
+        verify(bad)
+
+
+def test_verify_catches_missing_and_extra_draws(rec: MatchRecord) -> None:
+    n = len(rec.hands[2].draws)
+    short = edited(rec, lambda d: d["hands"][2]["draws"].pop())
+    with pytest.raises(VerifyError) as err:
+        verify(short)
+    assert (err.value.hand, err.value.draw, err.value.problem) == (2, n - 1, "draw missing from the record")
+    longer = edited(rec, lambda d: d["hands"][2]["draws"].append([0, 0, "1m"]))
+    with pytest.raises(VerifyError) as err:
+        verify(longer)
+    assert (err.value.hand, err.value.draw, err.value.problem) == (2, n, "extra draw in the record")
+
+
+def test_verify_checks_commitment_seed_and_dice(rec: MatchRecord) -> None:
+    real = rec.hands[0].commitment
+    bad_seed = edited(rec, lambda d: d["hands"][0].__setitem__("seed", "00" * 32))
+    with pytest.raises(VerifyError, match="hand 0: the revealed seed does not match the commitment"):
+        verify(bad_seed)
+    bad_commit = edited(rec, lambda d: d["hands"][3].__setitem__("commitment", "ab" * 32))
+    with pytest.raises(VerifyError) as err:
+        verify(bad_commit)
+    assert err.value.hand == 3 and err.value.recorded == "ab" * 32
+    assert err.value.expected == f"SHA-256 {rec.hands[3].commitment}"
+    assert real == fair.commitment(fair.hand_seed(b"tamper", 0))
+    dice = list(rec.hands[0].dice)
+    dice[0] = dice[0] % 6 + 1
+    bad_dice = edited(rec, lambda d: d["hands"][0].__setitem__("dice", dice))
+    with pytest.raises(VerifyError, match=r"hand 0: dice: expected \["):
+        verify(bad_dice)
+    hidden = edited(rec, lambda d: d["hands"][0].__setitem__("seed", None))
+    with pytest.raises(VerifyError, match="hand 0: seed not revealed"):
+        verify(hidden)
+    assert replay(hidden).hands == 4  # replay needs no seed: it uses the recorded wall
+
+
+def test_replay_catches_altered_results(rec: MatchRecord) -> None:
+    real = rec.hands[0].result["chips"]
+    fake = [real[0] + 1, real[1] - 1, real[2], real[3]]
+    bad = edited(rec, lambda d: d["hands"][0]["result"].__setitem__("chips", fake))
+    with pytest.raises(ReplayError) as err:
+        replay(bad)
+    assert err.value.what == "result" and err.value.hand == 0
+    assert str(err.value) == f"hand 0: chips[0]: replay gives {real[0]}, record says {fake[0]}"
+    chips = list(rec.result["chips"])
+    bad_match = edited(rec, lambda d: d["result"]["chips"].__setitem__(3, chips[3] + 5))
+    with pytest.raises(ReplayError, match=rf"^match: chips\[3\]: replay gives {chips[3]}, record says {chips[3] + 5}$"):
+        replay(bad_match)
+
+
+def test_replay_catches_truncated_and_extended_hands(rec: MatchRecord) -> None:
+    n = len(rec.hands[0].actions)
+    cut = edited(rec, lambda d: d["hands"][0]["actions"].pop())
+    with pytest.raises(ReplayError, match=f"hand 0: the record ends after {n - 1} actions but the hand is not over"):
+        replay(cut)
+    more = edited(rec, lambda d: d["hands"][0]["actions"].append([0, "pass"]))
+    with pytest.raises(ReplayError, match=f"hand 0, action {n}: the hand is already over"):
+        replay(more)
+
+
+def test_replay_checks_seating(rec: MatchRecord) -> None:
+    bad = edited(rec, lambda d: d["hands"][1].__setitem__("seats", [3, 2, 1, 0]))
+    with pytest.raises(ReplayError, match=r"hand 1: seats should be \[.*\] \(L2, L18\)"):
+        replay(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("not json", "not JSON"),
+        ('{"format": "x"}', "not a caishen record"),
+        ('{"format": "caishen-record", "version": 2}', "version 2 is not supported"),
+        ('{"format": "caishen-record", "version": 1, "ruleset": {"bogus": 1}}', "unknown switch 'bogus'"),
+    ],
+)
+def test_malformed_records(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        loads(text)
+
+
+def test_malformed_hand_fields_name_their_place(rec: MatchRecord) -> None:
+    with pytest.raises(RecordError, match=r"hands\[0\].actions\[2\]: must be \[seat, action text\]"):
+        edited(rec, lambda d: d["hands"][0]["actions"].__setitem__(2, "discard 5p"))
+    with pytest.raises(RecordError, match=r"hands\[1\].draws\[0\]: seat must be 0-3, not 7"):
+        edited(rec, lambda d: d["hands"][1]["draws"][0].__setitem__(0, 7))
+    with pytest.raises(RecordError, match=r"hands\[0\].wall\[5\]: 'xx' is not a tile"):
+        edited(rec, lambda d: d["hands"][0].__setitem__("wall", " ".join(["1m"] * 5 + ["xx"])))
+    short = edited(rec, lambda d: d["hands"][0].__setitem__("wall", "1m 2m"))
+    with pytest.raises(ReplayError, match="hand 0: cannot deal: a wall must hold 136 tiles, not 2"):
+        replay(short)
+    assert issubclass(RecordError, ValueError) and issubclass(ReplayError, ValueError)
+    assert issubclass(VerifyError, ValueError)
