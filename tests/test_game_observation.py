@@ -1,0 +1,109 @@
+"""Observations (issue 4 item 3): a seat sees its own tiles and what is laid open, never
+another seat's concealed tiles or the order of the wall."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+from caishen.game import SEATS, Game, Observation, Phase
+from caishen.hand import Hand
+from caishen.rules import LONGGANG
+
+# Every field of Observation and what it carries; a new field must be classified here.
+TILE_FIELDS = {"indicator", "wilds", "hand", "melds", "flowers", "discards", "last_discard"}
+OTHER_FIELDS = {
+    "seat", "dealer", "dice", "phase", "current", "to_move", "concealed_counts", "live_tiles",
+    "sea_floor_tiles", "dead_wall_tiles",
+}
+
+
+def obs_tiles(o: Observation) -> Counter[int]:
+    c: Counter[int] = Counter()
+    c.update(o.hand.concealed)
+    c.update(o.hand.flowers)
+    for melds in o.melds:
+        for m in melds:
+            c.update(m.tiles)
+    for s, f in enumerate(o.flowers):
+        if s != o.seat:  # own flowers are already in o.hand.flowers
+            c.update(f)
+    for d in o.discards:
+        c.update(d)
+    return c
+
+
+def visible(g: Game, seat: int) -> Counter[int]:
+    """What ``seat`` may see: its own hand and everything laid open."""
+    c: Counter[int] = Counter()
+    h = g.hand(seat)
+    c.update(h.concealed)
+    c.update(h.flowers)
+    for s in range(SEATS):
+        for m in g.melds(s):
+            c.update(m.tiles)
+        if s != seat:
+            c.update(g.open_flowers(s))
+        c.update(g.discards(s))
+    return c
+
+
+def check(g: Game) -> None:
+    for seat in range(SEATS):
+        o = g.observation(seat)
+        names = {f.name for f in dataclasses.fields(o)}
+        assert names == TILE_FIELDS | OTHER_FIELDS
+        assert obs_tiles(o) == visible(g, seat)
+        assert o.hand == g.hand(seat)
+        assert o.indicator == g.indicator and o.wilds == g.wilds[seat]
+        assert o.concealed_counts == tuple(sum(g.counts(s)) for s in range(SEATS))
+        # Nothing in the observation is a wall or a hand of another seat.
+        for f in OTHER_FIELDS:
+            v = getattr(o, f)
+            assert not isinstance(v, Hand)
+            assert not (isinstance(v, tuple) and len(v) > 8)
+        for s in range(SEATS):
+            if s != seat:
+                assert o.hand != g.hand(s) or g.hand(s) == g.hand(seat)
+        if g.phase is Phase.CLAIM:
+            assert o.last_discard == g.discards(g.current)[-1]
+
+
+def test_1000_hands_observations_show_no_hidden_tile() -> None:
+    rng = random.Random(99)
+    for i in range(1000):
+        g = Game.from_seed(b"obs-%d" % i, LONGGANG, dealer=i % 4)
+        check(g)
+        step = 0
+        every = rng.randrange(5, 15)
+        while not g.is_over:
+            movers = g.to_move()
+            s = rng.choice(movers)
+            acts = g.legal_actions(s)
+            g.step(s, rng.choice(acts))
+            step += 1
+            if step % every == 0:
+                check(g)
+        check(g)
+
+
+def test_observation_of_other_seats_changes_only_with_public_events() -> None:
+    # Two hands with the same seed but a different wall order behind the deal look the same
+    # to East until something is drawn: the observation depends only on what East may know.
+    g = Game.from_seed(b"same", LONGGANG)
+    wall = list(g.wall)
+    # Swap two tiles deep in the dead wall (never seen): East's observation is unchanged.
+    a, b = g.layout.tail[15], g.layout.tail[16]
+    wall[a], wall[b] = wall[b], wall[a]
+    g2 = Game(LONGGANG, tuple(wall), g.dice, g.dealer)
+    assert g.observation(0) == g2.observation(0)
+    # And swapping two tiles between South's and West's hands changes nothing East sees.
+    head = g.layout.head
+    i, j = head[4], head[8]  # first block of South, first block of West
+    wall = list(g.wall)
+    wall[i], wall[j] = wall[j], wall[i]
+    g3 = Game(LONGGANG, tuple(wall), g.dice, g.dealer)
+    o1, o3 = g.observation(0), g3.observation(0)
+    if g.open_flowers(1) == g3.open_flowers(1) and g.open_flowers(2) == g3.open_flowers(2):
+        assert o1 == o3
