@@ -214,7 +214,8 @@ class Table:
             raise MatchError("the match is over")
         ruleset = self.ruleset
         result = outcome_dict(outcome)
-        hs = score_outcome(outcome, ruleset)
+        # The engine may have scored the win already (Game calls score_outcome): reuse it.
+        hs = outcome.scores if isinstance(outcome.scores, HandScore) else score_outcome(outcome, ruleset)
         broke_before = len(self.ledger.broke_events)
         if hs is None or outcome.winner is None:
             self.ledger.record_draw()
