@@ -281,3 +281,20 @@ def test_l25_chips_never_appear_or_vanish(match):
             assert t.payer != winner
     if not rebuy and players == 4 and led.broke_events:
         assert led.over
+
+
+def test_l25_4_five_players_rebuy_100_and_second_broke_ends():
+    led = Ledger(5)
+    assert led.chips == [95] * 5 and led.fees == 25 and led.broke_to_end == 2 and not led.after_broke
+    led.chips = [95, 10, 150, 125, 95]
+    led.record((0, 1, 2, 3), W, 100, 0, {E: 0, S: 0, N: 0}, dealer=E)
+    assert led.loans[0].chips == 100 and led.chips[1] == 100 and not led.over
+    led.chips[4] += led.chips[0] - 3
+    led.chips[0] = 3
+    led.record((4, 1, 2, 0), W, 100, 0, {E: 0, S: 0, N: 0}, dealer=E)
+    assert led.broke_events == [1, 0] and led.over and led.grand_total == 500
+
+
+def test_settlement_table_lists_transfers():
+    text = settle(S, 120, 2, {E: 0, W: 0, N: 0}, dealer=E).table()
+    assert "E    S        33  L24.2" in text and text.endswith("net: E -33  S +75  W -21  N -21")
