@@ -102,9 +102,14 @@ def test_L4_count_past_17_continues_on_the_left_neighbours_wall() -> None:
     assert lay.indicator_pos == 3 * 34 + (34 - 24) * 2
 
 
-def test_L4_opener_is_dealer_on_five_and_nine() -> None:
-    assert layout((2, 3, 1, 1), 0, 136).opener == 0
-    assert layout((4, 5, 1, 1), 2, 136).opener == 2
+def test_L4_five_counts_as_six_and_nine_as_eight() -> None:
+    # Source 坐庄: the dealer's 5 becomes 6 and 9 becomes 8 (he never opens his own wall), but the
+    # stack count uses the dice as thrown.
+    lay = layout((2, 3, 1, 1), 0, 136)
+    assert lay.opener == 1 and lay.break_count == 7
+    assert lay.indicator_pos == 1 * 34 + (17 - 7) * 2
+    assert layout((4, 5, 1, 1), 2, 136).opener == (2 + 7) % 4
+    assert layout((1, 1, 1, 1), 3, 136).opener == 0  # 2: the seat after the dealer
 
 
 def test_L4_deal_in_blocks_of_four_then_dealers_17th_and_indicator() -> None:

@@ -204,8 +204,13 @@ class Game:
         ind = self.indicator if self.indicator >= 0 else None
         self.wilds: Final = tuple(_wild_kinds(ind, s, ruleset) for s in range(SEATS))
         self._wild = [[k in self.wilds[s] for k in range(NUM_KINDS)] for s in range(SEATS)]
-        # 正财神: concealed wild tiles that are not flowers, i.e. the indicator's kind (L8).
-        self._true_wild = [[k in self.wilds[s] and not is_flower(k) for k in range(NUM_KINDS)] for s in range(SEATS)]
+        # 正财神 for 推土机 (L8): the indicator's kind; with a flower indicator also the wild
+        # flowers (docs/rules L5). Only a pre-filter and a hint: analysis.is_win decides.
+        flower_ind = is_flower(self.indicator) if self.indicator >= 0 else False
+        self._true_wild = [
+            [k in self.wilds[s] and (flower_ind or not is_flower(k)) for k in range(NUM_KINDS)]
+            for s in range(SEATS)
+        ]
         self._cnt = [[0] * NUM_KINDS for _ in range(SEATS)]
         # Isolation masks over natural (non-wild) concealed tiles: kinds held, kinds held once.
         self._present = [0] * SEATS

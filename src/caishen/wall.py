@@ -5,7 +5,7 @@ Wall positions follow :func:`caishen.fair.shuffled_wall`: position ``i`` is on s
 as seen by the seat owning that wall) and level ``i % 2`` (0 = top, 1 = bottom).
 
 L4: the dealer's roll (sum ``s1``) counts seats counter-clockwise from the dealer (the dealer
-counts 1) to pick the opener 开门人; the sum of both rolls ``s`` counts stacks clockwise along
+counts 1; 5 counts as 6 and 9 as 8, source 五变六 九变八) to pick the opener 开门人; the sum of both rolls ``s`` counts stacks clockwise along
 the opener's wall from its right end (count 1 = the opener's rightmost stack), continuing onto
 the wall of the opener's left neighbour 上家 (its rightmost stack counts 18). The counted stack
 ``s`` holds the wild indicator on its top level. Drawing walks clockwise from the stack after it
@@ -34,8 +34,11 @@ class WallLayout:
 
 
 def opener_of(dealer: int, first_roll: int) -> int:
-    """The opener 开门人: count ``first_roll`` seats counter-clockwise, the dealer counting 1."""
-    return (dealer + first_roll - 1) % SEATS
+    """The opener 开门人: count ``first_roll`` seats counter-clockwise, the dealer counting 1.
+    The source's 五变六, 九变八: a 5 counts as 6 and a 9 as 8, so the dealer never opens his
+    own wall (the stack count still uses the rolls as thrown)."""
+    n = 6 if first_roll == 5 else 8 if first_roll == 9 else first_roll
+    return (dealer + n - 1) % SEATS
 
 
 def stack_of_count(opener: int, count: int, stacks_per_side: int) -> tuple[int, int]:
