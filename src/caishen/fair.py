@@ -73,13 +73,19 @@ def _below(stream: Iterator[int], m: int) -> int:
             return value % m
 
 
+_TILE_SETS: dict[Ruleset, tuple[int, ...]] = {}
+
+
 def tile_set(ruleset: Ruleset) -> tuple[int, ...]:
     """Every tile of the ruleset in ascending kind order: 4 copies of each kind, 1 of each
     flower (L1). The starting order of the shuffle."""
-    tiles: list[int] = []
-    for k in ruleset.tile_kinds:
-        tiles.extend([k] * (1 if is_flower(k) else 4))
-    return tuple(tiles)
+    got = _TILE_SETS.get(ruleset)
+    if got is None:
+        tiles: list[int] = []
+        for k in ruleset.tile_kinds:
+            tiles.extend([k] * (1 if is_flower(k) else 4))
+        got = _TILE_SETS[ruleset] = tuple(tiles)
+    return got
 
 
 def shuffled_wall(seed: bytes, ruleset: Ruleset) -> tuple[int, ...]:
