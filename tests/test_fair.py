@@ -7,6 +7,8 @@ import hmac
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from caishen import fair
 from caishen.rules import LONGGANG, LUOYANG_GANGCI
@@ -140,3 +142,36 @@ def test_bad_seeds_are_refused() -> None:
     with pytest.raises(fair.SeedError, match="empty"):
         fair.seed_from_text("")
     assert issubclass(fair.SeedError, ValueError)
+
+
+def reference_dice(seed: bytes) -> tuple[int, ...]:
+    stream = b"".join(
+        hmac.new(seed, b"dice" + c.to_bytes(4, "big"), hashlib.sha256).digest() for c in range(4)
+    )
+    out = [b % 6 + 1 for b in stream if b < 252]
+    return tuple(out[:4])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(min_size=1, max_size=80))
+def test_wall_and_dice_match_reference_for_any_seed(seed: bytes) -> None:
+    for ruleset in (LONGGANG, LUOYANG_GANGCI):
+        assert fair.shuffled_wall(seed, ruleset) == reference_wall(seed, fair.tile_set(ruleset))
+    assert fair.dice(seed) == reference_dice(seed)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=70000), st.binary(min_size=12, max_size=12))
+def test_below_matches_reference(m: int, data: bytes) -> None:
+    # reference: read k-byte big-endian numbers, skip those >= the largest multiple of m
+    k = max(1, ((m - 1).bit_length() + 7) // 8)
+    limit = 256**k - 256**k % m
+    values = [int.from_bytes(data[i:i + k], "big") for i in range(0, len(data) - k + 1, k)]
+    accepted = [v for v in values if v < limit]
+    if m == 1:
+        assert fair._below(iter(data), 1) == 0
+    elif accepted:
+        assert fair._below(iter(data), m) == accepted[0] % m
+    else:
+        with pytest.raises(StopIteration):
+            fair._below(iter(data[: len(values) * k]), m)
