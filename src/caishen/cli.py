@@ -13,6 +13,7 @@ COMMANDS = (
     "rules",
     "analyze",
     "stats",
+    "simulate",
     "replay",
     "selfplay",
     "verify",

@@ -248,7 +248,13 @@ def hand_result(outcome: Any, ruleset: Ruleset) -> HandResult | None:
 
     def loser_total(s: int) -> int:
         h: Hand = outcome.hands[s]
-        if h.size + sum(1 for f in h.flowers if f in outcome.wilds[s]) <= ruleset.hand_size:
+        size = h.size + sum(1 for f in h.flowers if f in outcome.wilds[s])
+        if size < ruleset.hand_size:
+            # A flower not yet replaced when the hand ended (L7: replaced at the seat's
+            # turn) leaves the hand short: add a tile that joins nothing (no 胡数).
+            h = Hand(h.concealed + _fillers(h, outcome.wilds[s], ruleset.hand_size - size), h.melds, h.flowers)
+            size = ruleset.hand_size
+        if size == ruleset.hand_size:
             return score_hand(h, s, dealer, indicator, ruleset).total
         # A loser who took a sea-floor tile in 分张 holds one tile too many (L17): his hand
         # counts as the best 16 of them.
@@ -262,6 +268,27 @@ def hand_result(outcome: Any, ruleset: Ruleset) -> HandResult | None:
         w, total, tai, losers, "" if limit is None else str(limit.value),
         how == WinHow.SELF_DRAW, how == WinHow.ROB_KONG, outcome.from_seat,
     )
+
+
+def _fillers(hand: Any, wilds: frozenset[int], n: int) -> tuple[int, ...]:
+    """``n`` suited tiles far (3+ apart) from every concealed tile and not wild: they can
+    join no set or pair, so the hand's count is unchanged."""
+    held = set(hand.concealed)
+    out: list[int] = []
+    for k in range(27):
+        if k in wilds or any(j in held for j in range(max(k - 2, k - k % 9), min(k + 3, k - k % 9 + 9))):
+            continue
+        if out and out[-1] // 9 == k // 9 and k - out[-1] < 3:
+            continue
+        out.append(k)
+        if len(out) == n:
+            return tuple(out)
+    for k in range(27, 34):  # no room in the suits: lone honours of no value
+        if k not in held and k not in wilds and k not in out:
+            out.append(k)
+            if len(out) == n:
+                break
+    return tuple(out)
 
 
 def hand_chips(outcome: Any, ruleset: Ruleset) -> tuple[int, int, int, int]:
@@ -591,6 +618,23 @@ def read_rows(path: str) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- driver
 
 
+def check_settings(players: Sequence[str], games: int, workers: int, backend: str) -> None:
+    """Raise :class:`SimulationError` naming the first bad setting."""
+    from caishen.bots import BOTS
+
+    if len(players) != SEATS:
+        raise SimulationError(f"need {SEATS} players, got {len(players)}: {','.join(players)}")
+    for p in players:
+        if p not in BOTS:
+            raise SimulationError(f"unknown bot {p!r} (bots: {', '.join(BOTS)})")
+    if games < 1:
+        raise SimulationError(f"--games must be at least 1, not {games}")
+    if workers < 1:
+        raise SimulationError(f"--workers must be at least 1, not {workers}")
+    if backend not in ("local", "ray"):
+        raise SimulationError(f"unknown backend {backend!r} (local, ray)")
+
+
 def simulate(
     players: Sequence[str],
     games: int,
@@ -606,17 +650,7 @@ def simulate(
 ) -> Stats:
     """Run a simulation and return its statistics; ``on_batch`` sees every batch of rows
     in game order (to write them out or show progress)."""
-    from caishen.bots import BOTS
-
-    if len(players) != SEATS:
-        raise SimulationError(f"need {SEATS} players, got {len(players)}: {','.join(players)}")
-    for p in players:
-        if p not in BOTS:
-            raise SimulationError(f"unknown bot {p!r} (bots: {', '.join(BOTS)})")
-    if games < 1:
-        raise SimulationError(f"--games must be at least 1, not {games}")
-    if workers < 1:
-        raise SimulationError(f"--workers must be at least 1, not {workers}")
+    check_settings(players, games, workers, backend)
     config = SimConfig(tuple(players), ruleset, seed, single_hand)
     names = tuple(dict.fromkeys(players))
     stats = Stats(names, keep_per_hand=keep_per_hand)

@@ -8,6 +8,7 @@ observation (see :mod:`caishen.bots.view`); each bot's own randomness comes from
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -149,6 +150,9 @@ def _discard_order_key(k: int) -> int:
 
 
 # ---------------------------------------------------------------- bots
+
+SHANTEN_COST = 2.2  # log of the slow-down of one more step of shanten (strong bot)
+LN2 = math.log(2)
 
 
 class RandomBot:
@@ -368,26 +372,60 @@ class StrongBot(GreedyBot):
     def value_kinds(self, ev: Evaluator) -> tuple[int, ...]:
         return (seat_wind(ev.view.seat), RED, GREEN)
 
-    def slack(self, ev: Evaluator) -> int:
-        # Early in the hand, a plan worth a limit may cost one step of shanten.
-        return 1 if ev.view.wall_left > 50 else 0
+    def rank_discards(self, ev: Evaluator, tiles: Sequence[int]) -> list[tuple[float, int]]:
+        """Score = log of (speed x value): each step of shanten costs a factor ~4, more
+        improving tiles help as log(1 + n), and a plan that would double the win (a tai)
+        adds log(1 + p), p its rough chance (L21, L22)."""
+        sh = ev.shape
+        counts = sh.counts
+        firsts: list[tuple[int, int]] = []
+        for t in sorted(set(tiles)):
+            if counts[t] == 0:
+                continue
+            counts[t] -= 1
+            firsts.append((ev.shanten(counts, sh.melds), t))
+            counts[t] += 1
+        if not firsts:
+            return []
+        best = min(x for x, _ in firsts)
+        out: list[tuple[float, int]] = []
+        for x, t in firsts:
+            if x > best + 1:
+                out.append((-100.0 * x, t))
+                continue
+            counts[t] -= 1
+            u = ev.improving(counts, sh.melds, x)
+            v = self.plan_value(ev, counts)
+            counts[t] += 1
+            score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * (3 - _discard_order_key(t))
+            out.append((score, t))
+        out.sort(key=lambda y: -y[0])
+        return out
 
-    def value(self, ev: Evaluator, counts: list[int], discarded: int, s: int) -> float:
-        score = float(ev.improving(counts, ev.shape.melds, s))
+    def plan_value(self, ev: Evaluator, counts: list[int]) -> float:
+        view = ev.view
+        melds = view.hand.melds
+        late = view.wall_left < 30
+        v = 0.0
         flush, off, pong_plan = self.plans(ev, counts)
-        if flush is not None:
-            honours = sum(counts[27:34])
-            score -= 6.0 * off
-            if off <= 2 and honours == 0:
-                score += 10.0  # 清一色 is a limit hand (L22)
+        if flush is not None and off <= 4:
+            honours = sum(counts[27:34]) + sum(3 for m in melds if m.tile >= 27)
+            p = (5 - off) / 5 * (0.5 if late else 1.0)
+            factor = 4.0 if honours == 0 and off <= 1 else 2.0  # 清一色 limit / 混一色 1 tai
+            v += math.log1p(p * (factor - 1))
         if pong_plan:
-            score += 3.0 * sum(1 for k in range(NUM_NON_FLOWER) if counts[k] >= 2)
+            q = sum(1 for k in range(NUM_NON_FLOWER) if counts[k] >= 2)
+            q += sum(1 for m in melds if m.kind != MeldKind.CHOW)
+            v += math.log1p(min(1.0, (q - 3) / 3))  # 对对胡 1 tai
         for k in self.value_kinds(ev):
-            if counts[k] >= 2:
-                score += 8.0
-            elif counts[k] == 1 and ev.unseen[k] >= 2:
-                score += 2.0
-        return score
+            c = counts[k]
+            if c >= 3:
+                v += LN2  # seat wind / Red / Green triplet: 1 tai
+            elif c == 2:
+                v += math.log1p(0.5 if ev.unseen[k] or ev.shape.wilds else 0.2)
+            elif c == 1 and ev.unseen[k] >= 2 and not late:
+                v += math.log1p(0.1)
+        return v
 
     def threats(self, ev: Evaluator) -> list[tuple[int, int | None]]:
         """Seats clearly close to a big hand: (seat, flush suit or None)."""

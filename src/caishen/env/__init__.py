@@ -1,0 +1,11 @@
+"""Reinforcement-learning environments 强化学习环境 for caishen (optional extra ``rl``).
+
+* :mod:`caishen.env.longgang_v0`: PettingZoo AEC environment, four agents, one hand per
+  episode; ``from caishen.env import longgang_v0; env = longgang_v0.env()``.
+* :class:`caishen.env.single.LonggangSingleEnv`: Gymnasium single-agent wrapper in which
+  the other three seats are bots.
+* :mod:`caishen.env.encoding`: the fixed action index and observation vector (standard
+  library only), documented in ``docs/env.md``.
+
+Importing ``longgang_v0`` or ``single`` needs ``pip install 'caishen[rl]'``.
+"""

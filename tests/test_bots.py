@@ -1,0 +1,240 @@
+"""Bots (issue 5): the fast shape evaluator against caishen.analysis, exact decisions on
+set positions, and legality of every action over random games."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from caishen import fair
+from caishen.analysis import shanten as ref_shanten
+from caishen.bots import BOTS, GreedyBot, RandomBot, StrongBot, View, make_bot
+from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
+from caishen.game import PASS, WIN, Action, ActionKind, Game
+from caishen.hand import Hand, Meld
+from caishen.notation import parse_hand, parse_tile, parse_tiles
+from caishen.rules import LONGGANG
+from caishen.tiles import GREEN, RED
+
+NO_BULLDOZER = LONGGANG.replace(bulldozer=False)
+
+
+def counts_of(text: str) -> list[int]:
+    c = [0] * 34
+    for k in parse_tiles(text):
+        c[k] += 1
+    return c
+
+
+# ---------------------------------------------------------------- shape evaluator
+
+
+def test_shanten_of_known_hands_l13_l14() -> None:
+    # 5 sets + a lone tile: ready (waiting on 1s for the pair)
+    assert standard_shanten(counts_of("123456789m123456p1s"), 0, 0, 5) == 0
+    assert standard_shanten(counts_of("123456789m123456p11s"), 0, 0, 5) == -1
+    # six partial sets, no pair: 2*5 - 5 = 5
+    assert standard_shanten(counts_of("1357m2468p1357s157z"), 0, 0, 5) == 5
+    # eight pairs: ready for 八对半 (any pair becoming the triplet), L14
+    assert pairs_shanten(counts_of("11223344556677z88m"), 0) == 0
+    assert pairs_shanten(counts_of("11223344556677z888m"), 0) == -1
+
+
+def test_wilds_fill_gaps_l8() -> None:
+    # 4 sets + 45s + 79s (16 tiles): one step from ready
+    assert standard_shanten(counts_of("123456789m123p4579s"), 0, 0, 5) == 1
+    # 4 sets + 45s + 7s + one wild (16): ready (the wild completes 45s, 7s waits a pair)
+    assert standard_shanten(counts_of("123456789m123p457s"), 0, 1, 5) == 0
+    # 4 sets + 45s + two wilds (16): ready; with a third wild (17): complete
+    c = counts_of("123456789m123p45s")
+    assert standard_shanten(c, 0, 2, 5) == 0
+    assert standard_shanten(c, 0, 3, 5) == -1
+
+
+def test_bulldozer_is_complete_l8() -> None:
+    c = counts_of("1357m2468p1357s1z")
+    assert shanten_counts(c, 0, 3, 5, True, true_wilds=3, bulldozer=3) == -1
+    assert shanten_counts(c, 0, 3, 5, True, true_wilds=3, bulldozer=0) == 2
+
+
+def _random_hand(rng: random.Random) -> tuple[Hand, frozenset[int]]:
+    pool = [k for k in range(34) if k != 31 for _ in range(4)]
+    rng.shuffle(pool)
+    melds: list[Meld] = []
+    for _ in range(rng.randrange(3)):
+        k = pool.pop()
+        if pool.count(k) >= 2 and rng.random() < 0.5:
+            pool.remove(k)
+            pool.remove(k)
+            melds.append(Meld.pong(k))
+    size = 16 - 3 * len(melds) + rng.randrange(2)
+    concealed = tuple(pool[:size])
+    indicator = rng.choice([k for k in range(34) if k != 31])
+    wilds = frozenset({indicator}) if rng.random() < 0.8 else frozenset()
+    return Hand(concealed, tuple(melds)), wilds
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_shanten_matches_analysis_reference(seed: int) -> None:
+    """The bots' fast shanten equals caishen.analysis.shanten (the slow reference) on
+    random hands with melds and wilds (推土机 off: the reference counts the distance to
+    drawing three wilds, which the bots do not chase)."""
+    hand, wilds = _random_hand(random.Random(seed))
+    c = [0] * 34
+    w = 0
+    for k in hand.concealed:
+        if k in wilds:
+            w += 1
+        else:
+            c[k] += 1
+    assert shanten_counts(c, len(hand.melds), w, 5, True) == ref_shanten(hand, NO_BULLDOZER, wilds)
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def view(hand_text: str, wild: str | None = None, seat: int = 0, discards: tuple[tuple[int, ...], ...] = ((), (), (), ()),
+         melds: tuple[tuple[Meld, ...], ...] | None = None, wall_left: int = 60) -> View:
+    hand = parse_hand(hand_text)
+    ind = parse_tile(wild) if wild else None
+    wilds = frozenset({ind}) if ind is not None else frozenset()
+    all_melds = melds if melds is not None else tuple(hand.melds if s == seat else () for s in range(4))
+    return View(seat, hand, wilds, ind, LONGGANG, discards, all_melds, ((), (), (), ()), wall_left)
+
+
+class _Direct(GreedyBot):
+    """Greedy fed a View directly (tests the decision, not the observation plumbing)."""
+
+
+def decide(bot: GreedyBot, v: View, legal: list[Action]) -> Action:
+    from caishen.bots.players import Evaluator
+
+    ev = Evaluator(v)
+    if any(a.kind == ActionKind.DISCARD for a in legal):
+        return bot.own_turn(ev, legal)
+    return bot.claim(ev, legal)
+
+
+def discards_for(hand_text: str) -> list[Action]:
+    return [Action(ActionKind.DISCARD, k) for k in sorted(set(parse_hand(hand_text).concealed))]
+
+
+def test_greedy_discards_the_isolated_honour() -> None:
+    text = "123456789m123p45s7z"  # 17 tiles: Red is the only tile outside the shape
+    a = decide(GreedyBot(), view(text), discards_for(text))
+    assert a == Action(ActionKind.DISCARD, RED)
+
+
+def test_greedy_keeps_the_wait_with_more_tiles() -> None:
+    # 4 sets + 4456s + East (17 tiles). Discarding East waits on 4s/7s (2 + 4 unseen);
+    # discarding 4s waits on East alone (3 unseen): greedy discards East.
+    text = "123456789m123p4456s1z"
+    a = decide(GreedyBot(), view(text), discards_for(text))
+    assert a == Action(ActionKind.DISCARD, parse_tile("1z"))
+
+
+def test_greedy_counts_unseen_wild_copies() -> None:
+    from caishen.bots.players import Evaluator
+
+    # ready on 3s/6s; with 9p as the wild, its 3 unseen copies improve the hand too
+    v = view("123456789m123p45s11z", wild="9p")
+    ev = Evaluator(v)
+    c = ev.shape.counts[:]
+    assert ev.improving(c, 0, 0) == 4 + 4 + 3
+
+
+def test_every_bot_takes_a_win() -> None:
+    legal = [WIN, PASS, Action(ActionKind.PONG, RED)]
+    for name in BOTS:
+        bot = make_bot(name, random.Random(1))
+        assert bot.act(object(), legal) == WIN
+
+
+def test_greedy_pongs_only_when_shanten_drops() -> None:
+    # 55z pair is the only pair: ponging Green (6z) 66z... here ponging 1z (East) would
+    # use the pair and not lower the shanten of a hand already holding another pair
+    text = "123456789m12p45s66z"  # 16 tiles, pair 6z, 3 partial sets
+    pong = Action(ActionKind.PONG, parse_tile("6z"))
+    a = decide(GreedyBot(), view(text), [pong, PASS])
+    assert a == PASS  # the pair is the head: a pong makes no progress
+
+
+def test_strong_pongs_a_red_pair_at_equal_shanten_l21() -> None:
+    text = "123456789m12p45s77z"
+    pong = Action(ActionKind.PONG, RED)
+    assert decide(GreedyBot(), view(text), [pong, PASS]) == PASS
+    assert decide(StrongBot(), view(text), [pong, PASS]) == pong
+
+
+def test_strong_keeps_a_green_pair_over_a_plain_pair() -> None:
+    # two pairs of honours, one must go (17 tiles): strong keeps Green (1 tai as a triplet)
+    text = "123456789m123p4s66z22z"
+    a = decide(StrongBot(), view(text, seat=0), discards_for(text))
+    assert a.tile != GREEN
+
+
+def test_strong_defends_against_a_flush_with_three_melds() -> None:
+    # West (seat 2) shows three dot pongs: a flush threat. Strong is far from ready and
+    # throws the tile West discarded himself instead of a dot.
+    threat = (Meld.pong(parse_tile("2p")), Meld.pong(parse_tile("5p")), Meld.pong(parse_tile("8p")))
+    text = "147m369s1357p1234z5s"
+    melds = ((), (), threat, ())
+    discards = ((), (), (parse_tile("9s"),), ())
+    v = view(text, melds=melds, discards=discards)
+    a = decide(StrongBot(), v, discards_for(text))
+    assert a == Action(ActionKind.DISCARD, parse_tile("9s"))
+
+
+# ---------------------------------------------------------------- legality over games
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.sampled_from(sorted(BOTS)), min_size=4, max_size=4))
+def test_bots_only_return_legal_actions(seed: int, names: list[str]) -> None:
+    """Whole hands from random seeds with random line-ups: every action a bot returns is
+    one of the legal actions it was given, and a win is taken whenever offered."""
+    rng = random.Random(seed)
+    game = Game.from_seed(fair.hand_seed(seed.to_bytes(4, "big"), 0), LONGGANG, rng.randrange(4))
+    bots = [make_bot(n, random.Random(rng.random())) for n in names]
+    steps = 0
+    while not game.is_over:
+        for s in game.to_move():
+            legal = game.legal_actions(s)
+            a = bots[s].act(game.observation(s), legal)
+            assert a in legal
+            if WIN in legal:
+                assert a == WIN
+            game.step(s, a)
+            steps += 1
+            if game.is_over:
+                break
+    assert steps > 0
+
+
+def test_same_observation_same_decision() -> None:
+    game = Game.from_seed(b"decide", LONGGANG)
+    obs = game.observation(game.to_move()[0])
+    legal = game.legal_actions(obs.seat)
+    for name in ("greedy", "strong"):
+        a1 = make_bot(name, random.Random(5)).act(obs, legal)
+        a2 = make_bot(name, random.Random(6)).act(obs, legal)
+        assert a1 == a2 and a1 in legal
+
+
+def test_random_bot_is_seeded() -> None:
+    legal = [Action(ActionKind.DISCARD, k) for k in range(10)]
+    picks1 = [RandomBot(random.Random(3)).act(object(), legal) for _ in range(3)]
+    picks2 = [RandomBot(random.Random(3)).act(object(), legal) for _ in range(3)]
+    assert picks1 == picks2
+
+
+def test_unknown_bot_names_the_choices() -> None:
+    try:
+        make_bot("clever")
+    except ValueError as exc:
+        assert str(exc) == "unknown bot 'clever' (bots: random, greedy, strong)"
+    else:
+        raise AssertionError("no error")
