@@ -690,6 +690,7 @@ def test_L17_sea_floor_each_seat_takes_one_nobody_discards_then_draw_game() -> N
     while g.phase is Phase.TURN:
         quiet_turn(g)
     assert g.is_over and g.outcome is not None and g.outcome.is_draw
+    assert g.outcome.draw_reason == "wall" and g.outcome.scores is None
     assert g.outcome.next_dealer == 1
     # 50 tiles were drawn after the deal (46 live + 4 sea floor), the dead wall of 20 is left.
     assert len(g.wall_positions_left()) == 20
@@ -812,3 +813,71 @@ def test_L18_dealer_keeps_the_deal_only_by_winning() -> None:
     assert g.outcome is not None and g.outcome.next_dealer == 1
     g = stacked_game([S16, E17, W16, N16], dealer=1)
     assert g.current == 1 and g.counts(1) == tuple(counts_of(E17))
+
+
+# ---------------------------------------------------------------- L16 / L17 switches
+
+
+def _single_wild_flow(rs: object) -> Game:
+    """South pongs five times and is left holding only the wild 9s (财神单吊)."""
+    south = "1m1m 4p4p 7s7s 2z2z 6z6z 9s 3m 6m 8p 2s 5s"
+    east = "1m 2m5m8m 3p9p 1s4s 1z3z4z 7z 8m 9m 3p 5p 6s"
+    west = "4p 7s 2z 6z 2m5m 1p 3s 8s 1z3z4z 7z 9p 6s 5p"
+    g = stacked_game([east, south, west, ""], ruleset=rs)  # type: ignore[arg-type]
+    g.step(0, D("1m"))
+    pass_claims(g, s1=P("1m"))
+    for pong, other in (("4p", "3m"), ("7s", "6m"), ("2z", "8p"), ("6z", "2s")):
+        g.step(1, D(other))
+        pass_claims(g)
+        assert g.current == 2
+        g.step(2, D(pong))
+        pass_claims(g, s1=P(pong))
+    g.step(1, D("5s"))
+    pass_claims(g)
+    assert g.hand(1).concealed == (t("9s"),) and len(g.melds(1)) == 5
+    return g
+
+
+def test_L16_single_wild_left_wins_on_any_discard() -> None:
+    g = _single_wild_flow(LONGGANG)
+    g.step(2, D("9p"))
+    assert WIN in g.legal_actions(1)
+
+
+def test_L16_switch_single_wild_may_not_win_on_a_discard() -> None:
+    g = _single_wild_flow(LONGGANG.replace(wild_single_wait_any_tile=False))
+    g.step(2, D("9p"))
+    assert WIN not in g.legal_actions(1)
+
+
+def test_L17_switch_four_winds_in_the_first_go_round_is_a_draw() -> None:
+    rs = LONGGANG.replace(draw_on_four_winds=True)
+    for ruleset, over in ((rs, True), (LONGGANG, False)):
+        g = stacked_game([E17, S16, W16, N16], ruleset=ruleset)
+        g.step(0, D("1z"))
+        for s in (1, 2, 3):
+            pass_claims(g)
+            g.step(s, D("1z"))
+        pass_claims(g)
+        assert g.is_over is over
+        if over:
+            assert g.outcome is not None and g.outcome.draw_reason == "four_winds"
+
+
+def test_L17_switch_fourth_kong_of_several_players_is_a_draw() -> None:
+    east = "1m1m1m1m 2p2p2p2p 3s6s 1z2z3z4z 6z7z 9m"
+    south = "5m5m5m5m 8p8p8p8p 1s4s7s 1z2z3z 6z 7z"
+    rs = LONGGANG.replace(draw_on_four_kongs=True)
+    for ruleset, over in ((rs, True), (LONGGANG, False)):
+        g = stacked_game([east, south, "", ""], draws="9p", tail="3m 4m 5p 6p", ruleset=ruleset)
+        g.step(0, CONCEALED_KONGS[t("1m")])
+        g.step(0, CONCEALED_KONGS[t("2p")])
+        g.step(0, D("9m"))
+        pass_claims(g)
+        g.step(1, CONCEALED_KONGS[t("5m")])
+        g.step(1, CONCEALED_KONGS[t("8p")])
+        g.step(1, D("1s"))
+        pass_claims(g)
+        assert g.is_over is over
+        if over:
+            assert g.outcome is not None and g.outcome.draw_reason == "four_kongs"

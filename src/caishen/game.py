@@ -23,6 +23,7 @@ from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, tile
 from caishen.wall import WallLayout, layout
 
 SEATS: Final = 4
+_WINDS: Final = frozenset(range(27, 31))
 
 # Bit of each non-flower kind in the isolation masks: suits 12 bits apart, honours 3 apart, so
 # shifting by 1 or 2 never reaches another suit or honour (see Game._could_win).
@@ -120,6 +121,7 @@ class Outcome:
     sea_floor: bool = False     # won on a sea-floor tile in 分张 海底捞月 (L17)
     last_live_tile: bool = False  # won on the last live tile or its discard 河底捞月
     scores: Any = None
+    draw_reason: str | None = None  # a draw: "wall" (L17), "four_winds", "four_kongs" (switches)
 
     @property
     def is_draw(self) -> bool:
@@ -237,6 +239,10 @@ class Game:
         self._discard_last_live = False
         self._n_discards = 0
         self._n_claims = 0
+        self._first_discards: list[int] = []  # discards before any claim (四风连打)
+        self._kong_seats: list[int] = []       # who made each kong (四杠)
+        self._four_kongs = -1                  # seat that made the 4th kong of several players
+        self._draw_after = ""                  # the discard being decided on ends the hand
         self._options: dict[int, tuple[Action, ...]] = {}
         self._chosen: dict[int, Action] = {}
         self._bulldozer_claim: dict[int, bool] = {}
@@ -556,12 +562,12 @@ class Game:
             if self._can_self_win(seat):
                 return
 
-    def _draw_game(self) -> None:
+    def _draw_game(self, reason: str = "wall") -> None:
         self._phase = Phase.OVER
         self._outcome = Outcome(
             winner=None, how=None, tile=-1, from_seat=None, dealer=self.dealer,
             indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
-            wilds=self.wilds,
+            wilds=self.wilds, draw_reason=reason,
         )
 
     # ------------------------------------------------------------------ win checks
@@ -758,6 +764,10 @@ class Game:
             raise IllegalActionError(f"{a} is not a turn action")
 
     def _after_kong(self, seat: int) -> None:
+        self._kong_seats.append(seat)
+        ks = self._kong_seats
+        if self.ruleset.draw_on_four_kongs and len(ks) == 4 and len(set(ks)) > 1:
+            self._four_kongs = seat
         if self._replace(seat) and self._settle_flowers(seat):
             self._enter_turn(seat)
 
@@ -770,6 +780,16 @@ class Game:
         self._discard_tile = k
         self._discarder = seat
         self._discard_last_live = self._live() == 0
+        self._draw_after = ""
+        if self._n_claims == 0 and len(self._first_discards) < SEATS:
+            self._first_discards.append(k)
+            fd = self._first_discards
+            if (self.ruleset.draw_on_four_winds and len(fd) == SEATS and fd[0] in _WINDS
+                    and fd.count(fd[0]) == SEATS):
+                self._draw_after = "four_winds"  # 四风连打: a draw unless someone wins on it
+        if self._four_kongs == seat:
+            self._four_kongs = -1
+            self._draw_after = "four_kongs"  # 四杠: the konger's discard, if safe, ends the hand
         self._options = {}
         self._chosen = {}
         for j in range(1, SEATS):
@@ -779,6 +799,8 @@ class Game:
                 self._options[s] = opts
         if self._options:
             self._phase = Phase.CLAIM
+        elif self._draw_after:
+            self._draw_game(self._draw_after)
         else:
             self._draw((seat + 1) % SEATS)
 
@@ -805,6 +827,9 @@ class Game:
                 earthly = d == self.dealer and self._n_discards == 1 and self._n_claims == 0
                 self._win(winner, WinHow.DISCARD, tile, d, earthly=earthly,
                           last_live=self._discard_last_live)
+            return
+        if self._draw_after:
+            self._draw_game(self._draw_after)
             return
         # Restrictions for what was passed (L11).
         for s, opts in self._options.items():
