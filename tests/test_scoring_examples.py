@@ -160,3 +160,45 @@ def test_summary_chips_example_120fu_2tai():
     # S 筹码计算: "和牌为120胡2台则边家付筹码12+9 … 庄家付12*2+9"
     st = settle(S, 120, 2, {E: 0, W: 0, N: 0}, dealer=E)
     assert st.net == (-33, 75, -21, -21)
+
+
+def test_summary_closed_wait_1_3_bamboo():
+    # S 胡数计算 二: "手拿1、3条，自摸2条则算4胡，吃胡2条则2胡"
+    assert win("13s 234m 345p 567s 678m 99p", "2s", "self-draw").fu == 4
+    assert win("13s 234m 345p 567s 678m 99p", "2s").fu == 2
+
+
+@pytest.mark.parametrize(
+    ("hand", "wild", "tai", "total"),
+    [
+        ("123m 456m 78m 234m 444z 55m", "9s", 2, 120),    # 無財神 2 台
+        ("123m 456m 78m 234m 444z 5m 5p", "5p", 1, 60),   # 1 財神 1 台
+        ("123m 456m 78m 234m 444z 5m f1", "5p", 2, 120),  # 坐花 2 台
+        ("123m 456m 78m 234m 444z 5p5p", "5p", 2, 120),   # 二財神 2 台
+    ],
+)
+def test_m_half_flush_tai_with_and_without_wilds(hand, wild, tai, total):
+    # M 特殊牌型 9: "混一色1台（無財神2台，1財神1台，坐花2台，二財神2台）" (East, face fu 8: 北 pong)
+    r = win(hand, "9m", wild=wild)
+    assert (r.fu, r.tai, r.total) == (8, tai, total)
+
+
+@pytest.mark.parametrize(
+    ("hand", "wild", "tai", "total"),
+    [
+        ("[555m] [777p] 333s 888s 444z 2m", "9s", 2, 160),    # 無財神 2 台
+        ("[555m] [777p] 33s 5p 888s 444z 2m", "5p", 1, 80),   # 1 財神 1 台
+        ("[555m] [777p] 33s 888s 444z 2m f1", "5p", 2, 160),  # 坐花 2 台
+        ("[555m] [777p] 3s 5p5p 888s 444z 2m", "5p", 2, 160), # 二財神 2 台
+    ],
+)
+def test_m_all_triplets_tai_with_and_without_wilds(hand, wild, tai, total):
+    # M 特殊牌型 14: "對對胡…1台（無財神2台，1財神1台，坐花2台，二財神2台）" (face fu 2+2+4+4+8 = 20)
+    r = win(hand, "2m", wild=wild)
+    assert (r.fu, r.tai, r.total) == (20, tai, total)
+
+
+def test_m_four_flowers_loser_and_winner():
+    # M 特殊牌型 5: "坐花胡牌的，又槓了其他三個花牌的可計2台…沒胡牌的也算2台"
+    assert win("234m 678p 345s 567s 8p 55m f1234", "8p").tai == 2
+    assert lose("{1m2m3m} {1s2s3s} {1p2p3p} {7p8p9p} 55m 8s f1234", E).tai == 2

@@ -31,7 +31,8 @@ def reference_total(fu: int, tai: int, limit: bool) -> int:
 @st.composite
 def winning_hands(draw):
     seat = draw(st.integers(0, 3))
-    indicator = draw(st.sampled_from(KINDS))
+    indicator = draw(st.sampled_from(KINDS + list(FLOWERS)))
+    flower_wilds = [f for f in FLOWERS if f != indicator] if indicator in FLOWERS else []
     groups = []
     for _ in range(5):
         if draw(st.booleans()):
@@ -59,12 +60,18 @@ def winning_hands(draw):
     n_wild = draw(st.integers(0, 2))
     for _ in range(n_wild):
         i = draw(st.integers(0, len(concealed) - 1))
-        if draw(st.booleans()) and seat_flower(seat) not in flowers:
+        spare = [f for f in flower_wilds if f not in flowers]
+        if spare:  # 花财神 (L5)
+            concealed.pop(i)
+            flowers.append(draw(st.sampled_from(spare)))
+        elif draw(st.booleans()) and seat_flower(seat) not in flowers and seat_flower(seat) != indicator:
             concealed.pop(i)
             flowers.append(seat_flower(seat))
         else:
+            assume(indicator not in FLOWERS)
             concealed[i] = indicator
-    guests = draw(st.lists(st.sampled_from([f for f in FLOWERS if f != seat_flower(seat)]), unique=True, max_size=3))
+    guest_kinds = [f for f in FLOWERS if f != seat_flower(seat) and f != indicator and f not in flower_wilds]
+    guests = draw(st.lists(st.sampled_from(guest_kinds), unique=True, max_size=3)) if guest_kinds else []
     flowers.extend(guests)
     counts = {}
     for t in concealed + [t for m in melds for t in m.tiles]:
@@ -73,7 +80,7 @@ def winning_hands(draw):
     assume(counts.get(indicator, 0) <= 2)  # at most 2 true wilds: keeps the arrangements few
     full = Hand(tuple(concealed), tuple(melds), tuple(flowers))
     wilds = wild_kinds(indicator, seat, R)
-    candidates = sorted(set(concealed) | ({seat_flower(seat)} & set(flowers)))
+    candidates = sorted(set(concealed) | (wilds & set(flowers)))
     tile = draw(st.sampled_from(candidates))
     by = draw(st.sampled_from(list(WinBy)))
     assume(tile not in wilds or by.self_drawn)
