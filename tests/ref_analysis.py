@@ -10,7 +10,7 @@ with few wilds.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 from caishen.analysis import Arrangement, Form, Group, GroupKind
@@ -50,7 +50,7 @@ def set_shapes(ruleset: Ruleset) -> list[tuple[int, int, int]]:
 # ---------------------------------------------------------------- is_win
 
 
-@lru_cache(maxsize=None)
+@cache
 def _std(counts: tuple[int, ...], jokers: int, sets: int, pair: int, kinds: tuple[int, ...]) -> bool:
     i = next((k for k, n in enumerate(counts) if n), -1)
     if i < 0:
@@ -99,7 +99,7 @@ def _std(counts: tuple[int, ...], jokers: int, sets: int, pair: int, kinds: tupl
 def _pairs(counts: list[int], jokers: int, triplet: bool) -> bool:
     """7 pairs (+ 1 triplet) where any kind may give several groups."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(idx: int, j: int, pairs: int, trip: int) -> bool:
         if idx == NON_FLOWER:
             return j == 2 * pairs + 3 * trip

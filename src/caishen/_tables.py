@@ -3,11 +3,12 @@
 For every count vector of one suit (9 counts 0-4, index = base-5 number, count of
 value v times 5**(v-1)) two numbers: the fewest wilds that complete the vector into
 sets only (``N0``) and into sets plus exactly one pair (``N1``); ``D1 = N1 - N0 + 1``
-(always 0..3). Honours (7 counts, no sequences) get the same three tables.
+(always 0..3); ``PO`` = 2 * (number of odd counts) + (1 if some count is 3), for the
+pairs forms. Honours (7 counts, no sequences) get the same four tables.
 
-The tables ship compressed in ``caishen/data/tables-v1.zlib`` (checked against a
+The tables ship compressed in ``caishen/data/tables-v2.zlib`` (checked against a
 SHA-256 digest); if that file is missing or wrong they are rebuilt, which takes
-under a second. ``python -m caishen._tables`` rewrites the file.
+about a second. ``python -m caishen._tables`` rewrites the file.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from typing import Final
 
 SUIT_KEYS: Final = 5**9
 HONOUR_KEYS: Final = 5**7
-DATA_NAME: Final = "tables-v1.zlib"
-# SHA-256 of the uncompressed N0 + N1 + D1 + H0 + H1 + HD1.
-DIGEST: Final = "0f4cf2581facc62b81a88d7146561b5711827e39fa18d05448064f811e57cd89"
+DATA_NAME: Final = "tables-v2.zlib"
+# SHA-256 of the uncompressed N0 + N1 + D1 + H0 + H1 + HD1 + PO + HPO.
+DIGEST: Final = "c0ecabeab68f1fe8d0656fe37d4cd2b15431b8db7d81a045be1d156bb883a56e"
 
 
 def _build(digits: int, sequences: bool) -> tuple[bytes, bytes, bytes]:
@@ -91,18 +92,29 @@ def _build(digits: int, sequences: bool) -> tuple[bytes, bytes, bytes]:
     return bytes(n0), bytes(n1), d1
 
 
+def _build_odd(digits: int) -> bytes:
+    """Per key: 2 * (number of odd counts) + (1 if some count is 3), for the pairs forms."""
+    po = bytearray(5**digits)
+    for k in range(1, 5**digits):
+        d = k % 5
+        up = po[k // 5]
+        po[k] = ((up >> 1) + (d & 1)) * 2 + ((up & 1) | (d == 3))
+    return bytes(po)
+
+
 def build_all() -> bytes:
     """All six tables, concatenated (suits then honours)."""
     s = _build(9, True)
     h = _build(7, False)
-    return b"".join((*s, *h))
+    return b"".join((*s, *h, _build_odd(9), _build_odd(7)))
 
 
-def _split(blob: bytes) -> tuple[tuple[bytes, bytes, bytes], tuple[bytes, bytes, bytes]]:
+def _split(blob: bytes) -> tuple[tuple[bytes, bytes, bytes, bytes], tuple[bytes, bytes, bytes, bytes]]:
     s, h = SUIT_KEYS, HONOUR_KEYS
-    parts = (blob[0:s], blob[s : 2 * s], blob[2 * s : 3 * s])
-    o = 3 * s
-    hparts = (blob[o : o + h], blob[o + h : o + 2 * h], blob[o + 2 * h : o + 3 * h])
+    o = 3 * s + 3 * h
+    parts = (blob[0:s], blob[s : 2 * s], blob[2 * s : 3 * s], blob[o : o + s])
+    o2 = 3 * s
+    hparts = (blob[o2 : o2 + h], blob[o2 + h : o2 + 2 * h], blob[o2 + 2 * h : o2 + 3 * h], blob[o + s : o + s + h])
     return parts, hparts
 
 
@@ -121,13 +133,13 @@ _BLOB: Final = _load()
 _SUITS, _HONOURS = _split(_BLOB)
 
 
-def suit_tables() -> tuple[bytes, bytes, bytes]:
-    """(N0, N1, D1) indexed by a suit's base-5 key."""
+def suit_tables() -> tuple[bytes, bytes, bytes, bytes]:
+    """(N0, N1, D1, PO) indexed by a suit's base-5 key."""
     return _SUITS
 
 
-def honour_tables() -> tuple[bytes, bytes, bytes]:
-    """(H0, H1, HD1) indexed by the honours' base-5 key."""
+def honour_tables() -> tuple[bytes, bytes, bytes, bytes]:
+    """(H0, H1, HD1, HPO) indexed by the honours' base-5 key."""
     return _HONOURS
 
 

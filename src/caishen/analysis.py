@@ -110,15 +110,15 @@ def wild_kinds(indicator: int | None, seat: int | None, ruleset: Ruleset) -> fro
 
 # --------------------------------------------------------------------------- tables
 
-_N0, _N1, _D1 = _tables.suit_tables()
-_H0, _H1, _HD1 = _tables.honour_tables()
+_N0, _N1, _D1, _PO = _tables.suit_tables()
+_H0, _H1, _HD1, _HPO = _tables.honour_tables()
 
 # Per kind: which key it adds to (0-2 suits, 3 honours) and the base-5 power.
 _SLOT: Final = tuple(k // 9 if k < NUM_SUITED else 3 for k in range(NUM_NON_FLOWER))
 _POW: Final = tuple(5 ** (k % 9) if k < NUM_SUITED else 5 ** (k - NUM_SUITED) for k in range(NUM_NON_FLOWER))
 
 # Slot tables per wild set: wild kinds go to slot 4 with weight 1 (a plain count).
-_slot_cache: dict[frozenset[int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_slot_cache: dict[frozenset[int], tuple[tuple[int, ...], tuple[int, ...]]] = {_EMPTY: (_SLOT, _POW)}
 
 
 def _slots_for(wilds: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -152,6 +152,28 @@ class _Info:
 
 
 _info_cache: dict[int, _Info] = {}
+# (ruleset, sets needed, pairs form 0 none / 1 七对 / 2 八对半, 正财神 for 推土机 or 0)
+_fast_cache: dict[int, tuple[Ruleset, int, int, int]] = {}
+
+
+def _fast(r: Ruleset) -> tuple[Ruleset, int, int, int]:
+    info = _info(r)
+    got = (r, info.sets, 2 if info.eight_half else 1 if info.seven else 0, info.bulldozer)
+    if len(_fast_cache) > 256:
+        _fast_cache.clear()
+    _fast_cache[id(r)] = got
+    return got
+
+
+_big_cache: dict[frozenset[int], tuple[int, ...]] = {}
+
+
+def _big_for(wilds: frozenset[int]) -> tuple[int, ...]:
+    slot, power = _slots_for(wilds)
+    got = tuple(1 << 84 if slot[k] == 4 else power[k] << (21 * slot[k]) for k in range(NUM_NON_FLOWER))
+    if len(_big_cache) < 4096:
+        _big_cache[wilds] = got
+    return got
 
 
 def _info(r: Ruleset) -> _Info:
@@ -175,37 +197,6 @@ def _std_ok(k0: int, k1: int, k2: int, k3: int, w: int) -> bool:
     return b + d <= w
 
 
-def _pairs_ok(conc: Sequence[int], slot: Sequence[int], w: int, triplet: bool) -> bool:
-    """七对 (``triplet`` False) or 八对半 (7 pairs + 1 triplet, L14) with ``w`` wilds; four equal
-    tiles may be two pairs. ``conc`` is sorted."""
-    odd = 0
-    has3 = False
-    any_real = False
-    prev = -1
-    run = 0
-    for t in conc:
-        if slot[t] == 4:
-            continue
-        if t == prev:
-            run += 1
-        else:
-            if run:
-                odd += run & 1
-                has3 = has3 or run == 3
-            prev = t
-            run = 1
-            any_real = True
-    if run:
-        odd += run & 1
-        has3 = has3 or run == 3
-    if not triplet:
-        return odd <= w
-    # The triplet takes three of one kind: a 3 leaves a pair (odd - 1); any other kind
-    # present costs one wild more; a triplet of wilds costs three.
-    cost = odd - 1 if has3 else (odd + 1 if any_real else odd + 3)
-    return cost <= w
-
-
 def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool:
     """Whether ``hand`` (winning tile included) is a complete hand 胡牌.
 
@@ -215,33 +206,67 @@ def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool
     ``bulldozer_wilds`` concealed wild tiles = 正财神; own flowers do not count; any size).
     A hand of the wrong size for the shapes is not a win.
     """
-    info = _info(ruleset)
+    # Hot path, everything inlined: one integer accumulates all four base-5 slot keys
+    # in 21-bit fields (honours at bit 63) and the wild count at bit 84.
+    fast = _fast_cache.get(id(ruleset))
+    if fast is None or fast[0] is not ruleset:
+        fast = _fast(ruleset)
+    big = _big_cache.get(wilds)
+    if big is None:
+        big = _big_for(wilds)
     conc = hand.concealed
-    slot, power = _slots_for(wilds)
-    keys = [0, 0, 0, 0, 0]
+    acc = 0
     for t in conc:
-        keys[slot[t]] += power[t]
-    zheng = keys[4]
+        acc += big[t]
+    zheng = acc >> 84
     w = zheng
-    if wilds:
+    if zheng or wilds:
+        bull = fast[3]
+        if bull and zheng >= bull:
+            return True
         for f in hand.flowers:
             if f in wilds:
                 w += 1
-    if info.bulldozer and zheng >= info.bulldozer:
-        return True
-    melds = len(hand.melds)
-    size = len(conc) + w - zheng
-    sets = info.sets - melds
-    if sets < 0 or size != 3 * sets + 2:
+    melds = hand.melds
+    sets = fast[1] - len(melds)
+    if len(conc) + w - zheng != 3 * sets + 2 or sets < 0:
         return False
-    if _std_ok(keys[0], keys[1], keys[2], keys[3], w):
-        return True
-    if melds == 0:
-        if info.eight_half:
-            return _pairs_ok(conc, slot, w, True)
-        if info.seven:
-            return _pairs_ok(conc, slot, w, False)
-    return False
+    k0 = acc & 0x1FFFFF
+    k1 = (acc >> 21) & 0x1FFFFF
+    k2 = (acc >> 42) & 0x1FFFFF
+    k3 = (acc >> 63) & 0x1FFFFF
+    n0 = _N0
+    b = n0[k0] + n0[k1] + n0[k2] + _H0[k3]
+    if b <= w + 1:  # a pair lowers the need by at most one
+        d1 = _D1
+        if b + min(d1[k0], d1[k1], d1[k2], _HD1[k3], 3) - 1 <= w:
+            return True
+    mode = fast[2]
+    if melds or not mode:
+        return False
+    po = _PO
+    pa, pb, pc, pd = po[k0], po[k1], po[k2], _HPO[k3]
+    odd = (pa >> 1) + (pb >> 1) + (pc >> 1) + (pd >> 1)
+    if mode == 1:  # seven pairs
+        return odd <= w
+    if (pa | pb | pc | pd) & 1:  # 八对半: the triplet from a kind held 3 times
+        return odd - 1 <= w
+    return odd + 1 <= w  # else the triplet costs a wild more (3 wilds if no tile at all: size rules it out)
+
+
+def _pairs_cost(k0: int, k1: int, k2: int, k3: int, triplet: bool) -> int:
+    """Wilds needed for 七对 (``triplet`` False) or 八对半 (7 pairs + 1 triplet, L14);
+    four equal tiles may be two pairs. Size already checked."""
+    po = _PO
+    a, b, c, d = po[k0], po[k1], po[k2], _HPO[k3]
+    odd = (a >> 1) + (b >> 1) + (c >> 1) + (d >> 1)
+    if not triplet:
+        return odd
+    # The triplet takes three of one kind: a 3 leaves a pair (odd - 1); any other kind
+    # present costs one wild more; a triplet of wilds costs three.
+    if (a | b | c | d) & 1:
+        return odd - 1
+    return odd + 1 if k0 or k1 or k2 or k3 else odd + 3
 
 
 def _held(hand: Hand) -> list[int]:
@@ -302,7 +327,7 @@ def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple
                 wild_in = bull > 0 and zheng >= bull
                 if not wild_in and std_size:
                     wild_in = _std_ok(k0, k1, k2, k3, w + 1) or (
-                        pairs and _pairs_ok(conc, slot, w + 1, info.eight_half)
+                        pairs and _pairs_cost(k0, k1, k2, k3, info.eight_half) <= w + 1
                     )
             if wild_in:
                 out.append(k)
@@ -313,16 +338,16 @@ def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple
         if not std_size:
             continue
         p = power[k]
+        a0, a1, a2, a3 = k0, k1, k2, k3
         if s == 0:
-            ok = _std_ok(k0 + p, k1, k2, k3, w)
+            a0 += p
         elif s == 1:
-            ok = _std_ok(k0, k1 + p, k2, k3, w)
+            a1 += p
         elif s == 2:
-            ok = _std_ok(k0, k1, k2 + p, k3, w)
+            a2 += p
         else:
-            ok = _std_ok(k0, k1, k2, k3 + p, w)
-        if not ok and pairs:
-            ok = _pairs_ok(sorted((*conc, k)), slot, w, info.eight_half)
+            a3 += p
+        ok = _std_ok(a0, a1, a2, a3, w) or (pairs and _pairs_cost(a0, a1, a2, a3, info.eight_half) <= w)
         if ok:
             out.append(k)
     return tuple(out)

@@ -17,7 +17,7 @@ from caishen._tables import suit_tables
 __all__ = ["SUPPORTED_TILES", "every_tile_wins_with_kongs", "pairs_form_distinct", "single_suit_stats"]
 
 SUPPORTED_TILES: Final = (13, 16)
-_N0, _N1, _ = suit_tables()
+_N1: Final = suit_tables()[1]
 _P5: Final = tuple(5**v for v in range(9))
 
 
@@ -157,8 +157,8 @@ def every_tile_wins_with_kongs(tiles: int, kongs: int) -> dict[int, list[str]]:
                     f"[{str(v + 1) * 4}]" if v in banned else str(v + 1) * counts[v] for v in range(9)
                 )
                 out.setdefault(n, []).append(text)
-    for v in out.values():
-        v.sort()
+    for hands in out.values():
+        hands.sort()
     return out
 
 
