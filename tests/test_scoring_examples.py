@@ -202,3 +202,15 @@ def test_m_four_flowers_loser_and_winner():
     # M 特殊牌型 5: "坐花胡牌的，又槓了其他三個花牌的可計2台…沒胡牌的也算2台"
     assert win("234m 678p 345s 567s 8p 55m f1234", "8p").tai == 2
     assert lose("{1m2m3m} {1s2s3s} {1p2p3p} {7p8p9p} 55m 8s f1234", E).tai == 2
+
+
+def test_record_scores_in_a_ledger_after_bulldozer():
+    from caishen.scoring import record_scores
+    from caishen.settlement import Ledger
+
+    led = Ledger(5)
+    r = win("5p5p5p 234m 678p 345s 567s 8p", "9m", "self-draw", seat=S, wild="5p")
+    losers = {s: lose("111m 24m 68m 13p 57p 9p 24s 68s", s, wild="5p") for s in (E, W, N)}
+    st = record_scores(led, (4, 0, 1, 2), r, losers, dealer=E)
+    assert st.net == (-72, 156, -42, -42)
+    assert led.chips == [95 + 156, 95 - 42, 95 - 42, 95, 95 - 72] and led.grand_total == 500

@@ -18,7 +18,7 @@ from caishen.analysis import Arrangement, Form, Group, GroupKind, arrangements, 
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import format_hand, format_meld, format_tiles
 from caishen.rules import LONGGANG, Ruleset
-from caishen.settlement import Settlement, bonus_fu, settle
+from caishen.settlement import Ledger, Settlement, bonus_fu, settle
 from caishen.tiles import (
     GREEN,
     RED,
@@ -47,6 +47,7 @@ __all__ = [
     "WinContext",
     "score_arrangement",
     "score_hand",
+    "record_scores",
     "score_win",
     "settle_scores",
 ]
@@ -752,3 +753,19 @@ def settle_scores(
         chips=None if chips is None else list(chips),
     )
 
+
+def record_scores(
+    ledger: Ledger,
+    seat_players: Iterable[int],
+    winner: ScoreResult,
+    losers: Mapping[int, ScoreResult],
+    dealer: int,
+) -> Settlement:
+    """Record a scored hand in a match :class:`~caishen.settlement.Ledger` (L24-L25), with
+    losers counting 0 after 推土机/天胡/地胡 (L23.9)."""
+    zero = winner.limit in LOSERS_COUNT_ZERO
+    totals = {s: (0 if zero else r.total) for s, r in losers.items()}
+    return ledger.record(
+        tuple(seat_players), winner.seat, winner.total, winner.bonus_tai, totals, dealer,
+        limit=winner.limit is not None,
+    )
