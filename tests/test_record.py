@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import caishen
 from caishen import fair
 from caishen.game import (
     ADDED_KONGS,
@@ -62,6 +63,8 @@ def edited(rec: MatchRecord, change: Any) -> MatchRecord:
 def test_record_header_and_round_trip(rec: MatchRecord) -> None:
     data = json.loads(rec.dumps())
     assert data["format"] == FORMAT == "caishen-record" and data["version"] == VERSION == 1
+    assert list(data) == ["format", "version", "caishen", "ruleset", "players", "seed", "hands", "result"]
+    assert data["caishen"] == caishen.__version__
     assert data["ruleset"]["name"] == "longgang" and data["ruleset"]["bonus_fu"] == [30, 60, 90, 120]
     assert set(data["ruleset"]) == {name for name, _, _, _ in LONGGANG.switches()}
     assert data["players"] == ["random-0", "random-1", "random-2", "random-3"]

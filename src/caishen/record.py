@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from caishen import fair
+from caishen import __version__, fair
 from caishen.game import (
     ADDED_KONGS,
     CHOWS,
@@ -246,6 +246,7 @@ class MatchRecord:
         return {
             "format": FORMAT,
             "version": VERSION,
+            "caishen": __version__,  # the writer, for bug reports (not checked)
             "ruleset": {name: (list(v) if isinstance(v, tuple) else v) for name, v, _, _ in self.ruleset.switches()},
             "players": list(self.players),
             "seed": None if self.seed is None else self.seed.hex(),
