@@ -198,6 +198,7 @@ class Game:
         self.indicator: Final = wall[lay.indicator_pos] if lay.indicator_pos >= 0 else -1
         self._head = lay.head
         self._tail = lay.tail
+        self._live_base = len(lay.head) - 2 * ruleset.dead_wall_stacks - ruleset.sea_floor_tiles
         self._hi = 0
         self._ti = 0
         self._in_wall = bytearray(b"\x01" * len(wall))
@@ -217,8 +218,12 @@ class Game:
         # Isolation masks over natural (non-wild) concealed tiles: kinds held, kinds held once.
         self._present = [0] * SEATS
         self._single = [0] * SEATS
-        self._wild_list = [tuple(k for k in range(NUM_KINDS) if self._wild[s][k]) for s in range(SEATS)]
-        self._true_list = [tuple(k for k in range(NUM_KINDS) if self._true_wild[s][k]) for s in range(SEATS)]
+        self._iso = [-1] * SEATS  # isolated natural singles of the hand as it is (-1: unknown)
+        self._n = [0] * SEATS   # concealed tiles held (flowers held included)
+        self._win_size = ruleset.hand_size + 1
+        self._bulldozer_need = ruleset.bulldozer_wilds if ruleset.bulldozer else 99
+        self._w = [0] * SEATS   # wild tiles held
+        self._tw = [0] * SEATS  # 正财神 held
         self._melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self._pongs = [0] * SEATS          # bitmask of ponged kinds (for added kongs)
         self._open_flowers: list[list[int]] = [[] for _ in range(SEATS)]
@@ -313,9 +318,12 @@ class Game:
     def hand(self, seat: int) -> Hand:
         """The full hand of a seat (referee view): concealed tiles, melds, all its flowers."""
         c = self._cnt[seat]
-        concealed = tuple(k for k in range(NUM_NON_FLOWER) for _ in range(c[k]))
+        concealed: list[int] = []
+        for k in range(NUM_NON_FLOWER):
+            if c[k]:
+                concealed.extend((k,) * c[k])
         held = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k]]
-        return Hand(concealed, tuple(self._melds[seat]), tuple(held + self._open_flowers[seat]))
+        return Hand(tuple(concealed), tuple(self._melds[seat]), tuple(held + self._open_flowers[seat]))
 
     def counts(self, seat: int) -> tuple[int, ...]:
         """Concealed tile counts of a seat per kind (referee view; flowers held included)."""
@@ -352,9 +360,10 @@ class Game:
             tuple(self._melds[seat]),
             tuple(own_flowers),
         )
-        sea_left = len(self._sea) - self._sea_i if self._phase is Phase.SEA_FLOOR else (
-            0 if self._phase is Phase.OVER and self._sea else self.ruleset.sea_floor_tiles
-        )
+        if self._sea:  # 分张 under way (or over): tiles not yet handed out
+            sea_left = max(len(self._sea) - self._sea_i - 1, 0) if self._phase is Phase.SEA_FLOOR else 0
+        else:
+            sea_left = self.ruleset.sea_floor_tiles
         return Observation(
             seat=seat,
             dealer=self.dealer,
@@ -415,7 +424,8 @@ class Game:
         return 2 * self.ruleset.dead_wall_stacks + (self._ti & 1)
 
     def _live(self) -> int:
-        return len(self._head) - self._hi - self._ti - self._dead() - self.ruleset.sea_floor_tiles
+        ti = self._ti
+        return self._live_base - self._hi - ti - (ti & 1)
 
     def _take(self, seat: int, pos: int) -> int:
         k = self.wall[pos]
@@ -428,7 +438,13 @@ class Game:
         c = self._cnt[seat]
         n = c[k] + d
         c[k] = n
-        if k < NUM_NON_FLOWER and not self._wild[seat][k]:
+        self._n[seat] += d
+        self._iso[seat] = -1
+        if self._wild[seat][k]:
+            self._w[seat] += d
+            if self._true_wild[seat][k]:
+                self._tw[seat] += d
+        elif k < NUM_NON_FLOWER:
             b = _BIT[k]
             if n:
                 self._present[seat] |= b
@@ -579,16 +595,11 @@ class Game:
         """Cheap necessary condition for a win with ``extra`` added (-1: none): enough 正财神
         for 推土机 (L8), or the right size and every isolated natural tile (held once, no
         natural tile within two of it in its suit) paired with a wild of its own."""
-        c = self._cnt[seat]
-        tw = 0
-        for k in self._true_list[seat]:
-            tw += c[k]
-        w = 0
-        for k in self._wild_list[seat]:
-            w += c[k]
+        tw = self._tw[seat]
+        w = self._w[seat]
         present = self._present[seat]
         single = self._single[seat]
-        size = sum(c) + 3 * len(self._melds[seat])
+        size = self._n[seat] + 3 * len(self._melds[seat])
         if extra >= 0:
             size += 1
             if self._wild[seat][extra]:
@@ -597,20 +608,20 @@ class Game:
                     tw += 1
             elif extra < NUM_NON_FLOWER:
                 b = _BIT[extra]
-                n = c[extra]
+                n = self._cnt[seat][extra]
                 present |= b
                 if n == 0:
                     single |= b
                 elif n == 1:
                     single &= ~b
-        if self.ruleset.bulldozer and tw >= self.ruleset.bulldozer_wilds:
+        if tw >= self._bulldozer_need:
             return True
-        if size != self.ruleset.hand_size + 1:
+        if size != self._win_size:
             return False
-        if self._pending_flowers[seat] and any(
-            c[k] and not self._wild[seat][k] for k in range(NUM_NON_FLOWER, NUM_KINDS)
-        ):
-            return False  # a flower still to be replaced: the hand is short
+        if self._pending_flowers[seat]:
+            c = self._cnt[seat]
+            if any(c[k] and not self._wild[seat][k] for k in range(NUM_NON_FLOWER, NUM_KINDS)):
+                return False  # a flower still to be replaced: the hand is short
         near = (present << 1) | (present << 2) | (present >> 1) | (present >> 2)
         return (single & ~near).bit_count() <= w
 
@@ -626,14 +637,10 @@ class Game:
         return self._wins_with(seat, -1)
 
     def _has_bulldozer(self, seat: int) -> bool:
-        if not self.ruleset.bulldozer:
-            return False
-        c = self._cnt[seat]
-        return sum(c[k] for k in self._true_list[seat]) >= self.ruleset.bulldozer_wilds
+        return self._tw[seat] >= self._bulldozer_need
 
     def _single_wild_left(self, seat: int) -> bool:
-        c = self._cnt[seat]
-        return sum(c) == 1 and any(c[k] and self._wild[seat][k] for k in range(NUM_KINDS))
+        return self._n[seat] == 1 and self._w[seat] == 1
 
     def _may_win_on(self, seat: int, tile: int, robbing: bool) -> bool:
         """Win on another seat's discard (or robbed kong) is allowed and possible."""
@@ -675,19 +682,18 @@ class Game:
         if self._can_self_win(seat):
             out.append(WIN)
         pongs = self._pongs[seat]
-        addable = 0
+        discards: list[Action] = []
         for k in range(NUM_NON_FLOWER):
             n = c[k]
             if n and not wild[k]:
                 if n == 4:
                     out.append(CONCEALED_KONGS[k])
                 if pongs >> k & 1:
+                    # Source 补杠: the fourth of one's own pong is konged, not discarded.
                     out.append(ADDED_KONGS[k])
-                    addable |= 1 << k
-        for k in range(NUM_NON_FLOWER):
-            # Source 补杠: the fourth tile of one's own pong is konged, not discarded.
-            if c[k] and not wild[k] and not addable >> k & 1:
-                out.append(DISCARDS[k])
+                else:
+                    discards.append(DISCARDS[k])
+        out.extend(discards)
         return tuple(out)
 
     def _discard_left_after(self, seat: int, used: tuple[int, ...], forbid: tuple[int, int]) -> bool:
@@ -705,6 +711,18 @@ class Game:
 
     def _claim_options(self, seat: int, tile: int, discarder: int) -> tuple[Action, ...]:
         c = self._cnt[seat]
+        n = c[tile]
+        chow_seat = seat == (discarder + 1) % SEATS and self.ruleset.allow_chow
+        if n < 2 and not chow_seat and self._tw[seat] < self._bulldozer_need:
+            # Fast path (most seats on most discards): only a win could be claimed. One more tile
+            # removes at most 4 isolated singles (its neighbours within two), see _could_win.
+            iso = self._iso[seat]
+            if iso < 0:
+                p = self._present[seat]
+                iso = (self._single[seat] & ~((p << 1) | (p << 2) | (p >> 1) | (p >> 2))).bit_count()
+                self._iso[seat] = iso
+            if iso - 4 > self._w[seat] or not self._could_win(seat, tile):
+                return ()
         wild = self._wild[seat]
         out: list[Action] = []
         bulldozer = self._has_bulldozer(seat) and self._wins_with(seat, -1)
@@ -716,7 +734,6 @@ class Game:
             out.append(WIN)
         if wild[tile]:
             return (*out, PASS) if out else ()
-        n = c[tile]
         if n == 3:
             out.append(EXPOSED_KONGS[tile])
         if n >= 2 and not self._pong_ban[seat] >> tile & 1 and self._discard_left_after(
@@ -724,8 +741,7 @@ class Game:
         ):
             out.append(PONGS[tile])
         if (
-            self.ruleset.allow_chow
-            and seat == (discarder + 1) % SEATS
+            chow_seat
             and tile < NUM_SUITED
             and tile != self._last_discard[seat]  # source (五)f: not the kind just discarded
         ):
