@@ -276,6 +276,7 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
     ]
     return {
         "winner": outcome.winner,
+        "draw": getattr(outcome, "draw_reason", None),  # "wall" (L17) or a draw switch
         "how": None if outcome.how is None else outcome.how.value,
         "tile": tile_name(outcome.tile) if outcome.tile >= 0 else None,
         "from": outcome.from_seat,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from caishen.cli import CommandError
 from caishen.notation import format_hand
@@ -20,39 +21,41 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     record = load(args.file)
     if args.hand is not None and not 0 <= args.hand < len(record.hands):
         raise CommandError(f"--hand {args.hand}: the record has hands 0-{len(record.hands) - 1}")
     console = Console(width=140, highlight=False)
-    console.print(f"[bold]{args.file}[/]: ruleset {record.ruleset.name}, players {', '.join(record.players)}, "
-                  f"{len(record.hands)} hands")
+    console.print(f"[bold]{escape(str(args.file))}[/]: ruleset {escape(record.ruleset.name)}, "
+                  f"players {escape(', '.join(record.players))}, {len(record.hands)} hands")
     hands = record.hands if args.hand is None else (record.hands[args.hand],)
     for hand in hands:
         _print_hand(console, record, hand, args.draws)
-    summary = replay(record)  # raises ReplayError (exit 2) at the first difference
+    summary = replay(record)  # ReplayError (exit 2) at the first difference
     r = summary.result
-    console.print(f"[bold]match[/]: {r['hands']} hands, ended by {r['ended_by'] or 'not over'}; chips {r['chips']}"
-                  + (f", broke {r['broke']}" if r["broke"] else ""))
+    console.print(f"[bold]match[/]: {r['hands']} hands, ended by {r['ended_by'] or 'not over'}; "
+                  f"chips per player {r['chips']}" + (f", broke {r['broke']}" if r["broke"] else ""))
     console.print(f"[green]replay reproduces all {summary.hands} hands ({summary.actions} actions, "
                   f"{summary.draws} draws), every result and the chips[/]")
     return 0
 
 
 def _who(record: MatchRecord, hand: HandRecord, seat: int) -> str:
-    return f"{SEAT_LETTERS[seat]}({record.players[hand.seats[seat]]})"
+    from rich.markup import escape
+
+    return escape(f"{SEAT_LETTERS[seat]}({record.players[hand.seats[seat]]})")
 
 
-def _print_hand(console: object, record: MatchRecord, hand: HandRecord, draws: bool) -> None:
-    from rich.console import Console
+def _print_hand(console: Any, record: MatchRecord, hand: HandRecord, draws: bool) -> None:
+    from rich.markup import escape
 
-    assert isinstance(console, Console)
     console.rule(f"hand {hand.index}  commitment {hand.commitment[:16]}…  dice {list(hand.dice)}")
     for game, step in iter_hand(hand, record.ruleset):
         if step is None:
             console.print(f"indicator {tile_name(game.indicator) if game.indicator >= 0 else '-'}; dealt:")
             for s in range(4):
-                console.print(f"  {_who(record, hand, s):<16} {format_hand(game.hand(s))}")
+                console.print(f"  {_who(record, hand, s):<16} {escape(format_hand(game.hand(s)))}")
             continue
         line = f"{step.index:>4}  {_who(record, hand, step.seat):<16} {action_text(step.action)}"
         if draws and step.draws:
@@ -61,14 +64,15 @@ def _print_hand(console: object, record: MatchRecord, hand: HandRecord, draws: b
         console.print(line)
     res = hand.result
     if res["winner"] is None:
-        console.print("[yellow]draw 流局: nobody pays (L17)[/]")
+        reason = res.get("draw") or "wall"
+        console.print(f"[yellow]draw 流局 ({escape(str(reason))}): nobody pays (L17)[/]")
     else:
         sc = res["score"]["winner"]
         console.print(
-            f"[bold green]{_who(record, hand, res['winner'])} wins[/] by {res['how']}"
-            + (f" on {res['tile']}" if res["tile"] else "")
+            f"[bold green]{_who(record, hand, res['winner'])} wins[/] by {escape(str(res['how']))}"
+            + (f" on {escape(str(res['tile']))}" if res["tile"] else "")
             + f": fu {sc['fu']}, tai {sc['tai']}, total {sc['total']}"
-            + (f", limit {sc['limit']}" if sc["limit"] else "")
+            + (f", limit {escape(str(sc['limit']))}" if sc["limit"] else "")
         )
-        console.print("  hands: " + " | ".join(res["hands"]))
+        console.print("  hands: " + escape(" | ".join(res["hands"])))
     console.print("  chips: " + "  ".join(f"{_who(record, hand, s)} {c:+d}" for s, c in enumerate(res["chips"])))

@@ -38,9 +38,11 @@ def run(args: argparse.Namespace) -> int:
     if args.quiet:
         return 0
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"selfplay: {len(record.hands)} hands, {ruleset.name}" + (f", seed {args.seed!r}" if args.seed else ""))
+    title = f"selfplay: {len(record.hands)} hands, {ruleset.name}" + (f", seed {args.seed!r}" if args.seed else "")
+    table = Table(title=escape(title))
     table.add_column("hand", justify="right")
     table.add_column("commitment")
     table.add_column("E S W N")
@@ -61,10 +63,10 @@ def run(args: argparse.Namespace) -> int:
     console = Console(width=140)
     console.print(table)
     r = record.result
-    console.print(
+    console.print(escape(
         f"chips per player: {r['chips']}  fees {r['fees']}  ended by {r['ended_by']}"
         + (f"  broke: {r['broke']}" if r["broke"] else "")
-    )
+    ))
     if args.record:
-        console.print(f"record written to {args.record}")
+        console.print(f"record written to {escape(args.record)}", highlight=False)
     return 0
