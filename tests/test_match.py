@@ -98,8 +98,9 @@ def test_chips_are_conserved_and_each_hand_sums_to_zero(matches: list[MatchRecor
             assert sum(h.result["chips"]) == 0
             if h.result["winner"] is None:
                 assert h.result["chips"] == [0, 0, 0, 0] and h.result["score"] is None
+                assert h.result["draw"] == "wall"  # L17; the four-winds/four-kongs switches are off
             else:
-                assert h.result["chips"][h.result["winner"]] > 0
+                assert h.result["chips"][h.result["winner"]] > 0 and h.result["draw"] is None
 
 
 def test_hand_seeds_are_derived_from_the_match_seed(matches: list[MatchRecord]) -> None:
