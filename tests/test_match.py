@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from caishen import fair
 from caishen.game import Action, ActionKind, Observation
@@ -183,3 +185,35 @@ def test_random_player_takes_a_win_and_otherwise_picks_a_legal_action() -> None:
 def test_names_must_match_players() -> None:
     with pytest.raises(MatchError, match="3 names for 4 players"):
         Match(LONGGANG, [RandomPlayer(player_rng(b"n", i)) for i in range(4)], names=["a", "b", "c"])
+
+
+def chairs_reference(players: int, dealer_wins: list[bool]) -> list[tuple[int, ...]]:
+    """Slow model of the table: four physical chairs counter-clockwise; the dealer's chair is
+    East, the next chair South... (L2). When the deal passes (L18) the next chair becomes the
+    dealer's, and a waiting player sits down in the chair the old dealer leaves (替补)."""
+    occupant = [0, 1, 2, 3]
+    queue = list(range(4, players))
+    dealer_chair = 0
+    out = []
+    for keeps in dealer_wins:
+        out.append(tuple(occupant[(dealer_chair + s) % 4] for s in range(4)))
+        if not keeps:
+            old = dealer_chair
+            dealer_chair = (dealer_chair + 1) % 4
+            if queue:
+                queue.append(occupant[old])
+                occupant[old] = queue.pop(0)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=4, max_value=6), st.lists(st.booleans(), max_size=30))
+def test_L2_L18_seating_matches_the_chair_model(players: int, dealer_wins: list[bool]) -> None:
+    seats: tuple[int, int, int, int] = (0, 1, 2, 3)
+    waiting = tuple(range(4, players))
+    got = []
+    for keeps in dealer_wins:
+        got.append(seats)
+        seats, waiting = next_seating(seats, waiting, keeps)
+        assert sorted(seats + waiting) == list(range(players))
+    assert got == chairs_reference(players, dealer_wins)
