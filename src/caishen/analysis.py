@@ -428,8 +428,8 @@ def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int
     """Tiles away from ready 向听数: -1 complete, 0 ready, 1 one exchange from ready, ...
 
     Wild-aware (each wild fills any gap). Counts the standard form, 八对半 / seven
-    pairs (switches, no melds) and 推土机. Ignores whether the missing tiles are still
-    unseen. Raises ValueError if the hand has more tiles than a complete hand.
+    pairs (switches, no melds) and 推土机 (only when complete or one 正财神 away).
+    Ignores whether the missing tiles are still unseen. Raises ValueError if the hand has more tiles than a complete hand.
     """
     info = _info(ruleset)
     conc = hand.concealed
@@ -459,7 +459,9 @@ def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int
             if slot[t] != 4:
                 counts[t] = counts.get(t, 0) + 1
         best = min(best, target - w - _pairs_cover(list(counts.values()), info.eight_half) - 1)
-    if info.bulldozer:
+    # 推土机 counts only when complete or one 正财神 away (so that shanten <= 0 agrees with
+    # is_win and waits); further out it would make every hand look 2 from ready.
+    if info.bulldozer and zheng >= info.bulldozer - 1:
         best = min(best, info.bulldozer - zheng - 1)
     return max(best, -1)
 
@@ -693,9 +695,6 @@ def arrangements(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -
     tiles are a triplet plus one, L19); a wild may stand for any kind of the ruleset (L8),
     itself included (财神归位, shown as ``(w, w)``). 推土机 is one arrangement with no groups.
     """
-    if not is_win(hand, ruleset, wilds):
-        return ()
-    info = _info(ruleset)
     counts = [0] * NUM_NON_FLOWER
     wild_tiles: list[int] = []
     for t in hand.concealed:
@@ -705,6 +704,9 @@ def arrangements(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -
             counts[t] += 1
     if max(counts) > 4:
         raise ValueError(f"the hand holds {max(counts)} tiles of one kind; there are 4")
+    if not is_win(hand, ruleset, wilds):
+        return ()
+    info = _info(ruleset)
     zheng = len(wild_tiles)
     wild_tiles.extend(f for f in hand.flowers if f in wilds)
     wild_tiles.sort()
