@@ -68,6 +68,11 @@ def check(g: Game) -> None:
                 assert o.hand != g.hand(s) or g.hand(s) == g.hand(seat)
         if g.phase is Phase.CLAIM:
             assert o.last_discard == g.discards(g.current)[-1]
+        if g.phase in (Phase.CLAIM, Phase.ROB):
+            # Who else may claim is hidden: a seat only learns whether it is asked itself.
+            assert o.to_move == ((seat,) if seat in g.to_move() else ())
+        else:
+            assert o.to_move == g.to_move()
 
 
 def test_1000_hands_observations_show_no_hidden_tile() -> None:

@@ -145,7 +145,7 @@ class Observation:
     wilds: frozenset[int]                  # kinds wild for this seat
     phase: Phase
     current: int                           # the seat whose turn it is (or who discarded)
-    to_move: tuple[int, ...]
+    to_move: tuple[int, ...]               # seats to move that this seat may know of
     hand: Hand                             # own concealed tiles, melds, all own flowers
     melds: tuple[tuple[Meld, ...], ...]    # every seat's declared melds
     flowers: tuple[tuple[int, ...], ...]   # every seat's flowers laid open 客花
@@ -372,7 +372,7 @@ class Game:
             wilds=self.wilds[seat],
             phase=self._phase,
             current=self.current if self._phase is not Phase.OVER else self._turn,
-            to_move=self.to_move(),
+            to_move=self._public_to_move(seat),
             hand=own,
             melds=tuple(tuple(m) for m in self._melds),
             flowers=tuple(tuple(f) for f in self._open_flowers),
@@ -384,6 +384,13 @@ class Game:
             sea_floor_tiles=sea_left,
             dead_wall_tiles=self._dead(),
         )
+
+    def _public_to_move(self, seat: int) -> tuple[int, ...]:
+        """Who must move, as ``seat`` may know it: whose turn it is; on a discard or kong only
+        whether ``seat`` itself is asked (who else may claim is hidden information)."""
+        if self._phase is Phase.CLAIM or self._phase is Phase.ROB:
+            return (seat,) if seat in self._options and seat not in self._chosen else ()
+        return self.to_move()
 
     # ------------------------------------------------------------------ stepping
 
