@@ -18,6 +18,7 @@ __all__ = ["SUPPORTED_TILES", "every_tile_wins_with_kongs", "pairs_form_distinct
 
 SUPPORTED_TILES: Final = (13, 16)
 _N1: Final = suit_tables()[1]
+_PO: Final = suit_tables()[3]
 _P5: Final = tuple(5**v for v in range(9))
 
 
@@ -65,8 +66,11 @@ def single_suit_stats(tiles: int) -> dict[str, Any]:
     """
     if tiles not in SUPPORTED_TILES:
         raise ValueError(f"--tiles must be 13 or 16, not {tiles}")
-    eight_half = tiles == 16
+    # PO = 2 * (odd counts) + (some count is 3): seven pairs wants no odd count (0);
+    # 八对半 exactly one odd count, the 3 of the triplet (2 * 1 + 1)
+    pairs_ok = 3 if tiles == 16 else 0
     n1 = _N1
+    po = _PO
     hands = 0
     tenpai_by: dict[int, int] = dict.fromkeys(range(1, 10), 0)
     std_by: dict[int, int] = dict.fromkeys(range(1, 10), 0)
@@ -84,10 +88,9 @@ def single_suit_stats(tiles: int) -> dict[str, Any]:
             if c >= 4:  # L3: a value held 4 times is never a wait
                 continue
             holdable += 1
-            std = n1[key + _P5[v]] == 0
-            counts[v] = c + 1
-            prs = _pairs_win(counts, eight_half)
-            counts[v] = c
+            k = key + _P5[v]
+            std = n1[k] == 0
+            prs = po[k] == pairs_ok
             if std:
                 n_std += 1
             if prs:
@@ -104,9 +107,9 @@ def single_suit_stats(tiles: int) -> dict[str, Any]:
         if has_pairs:
             pairs_tenpai += 1
     wins = std_wins = pairs_wins = 0
-    for key, counts in _vectors(tiles + 1):
+    for key, _counts in _vectors(tiles + 1):
         std = n1[key] == 0
-        prs = _pairs_win(counts, eight_half)
+        prs = po[key] == pairs_ok
         wins += std or prs
         std_wins += std
         pairs_wins += prs
