@@ -718,85 +718,127 @@ def _sea_case(flower_at: int, dealt_flower: bool, **kw: object) -> Game:
     return stacked_game([east, S16, W16, N16], head_at={flower_at: flower}, **kw)  # type: ignore[arg-type]
 
 
+def _gained(g: Game, before: list[list[int]]) -> list[list[int]]:
+    """Tiles each seat gained since ``before`` (its counts plus flowers laid open)."""
+    out = []
+    for s in range(4):
+        now = list(g.counts(s))
+        for k in g.open_flowers(s):
+            now[k] += 1
+        out.append(sorted(k for k in range(38) for _ in range(max(now[k] - before[s][k], 0))))
+    return out
+
+
+def _snapshot(g: Game) -> list[list[int]]:
+    snap = []
+    for s in range(4):
+        c = list(g.counts(s))
+        for k in g.open_flowers(s):
+            c[k] += 1
+        snap.append(c)
+    return snap
+
+
+def _finish_sea_floor(g: Game) -> None:
+    while g.phase is Phase.SEA_FLOOR:
+        g.step(g.current, PASS)
+    assert g.is_over and g.outcome is not None and g.outcome.draw_reason == "wall"
+
+
 def test_L17_case_I_flower_on_the_river_tile_dead_wall_21() -> None:
-    # The dealt flower split the tail: 21 kept back, live 44 (head 65..108). The river tile
-    # (head 108) is a flower: the replacement comes from the tail single, a discard, then 分张.
+    # The dealt flower split the tail: 21 kept back, live 44 (head 65..108). East draws the
+    # river tile (head 108), a flower: the tail single (tail 1) replaces it, East discards, then
+    # 分张 from South: head 109, 110, 111, 112.
     g = _sea_case(108, True)
     play_quietly_until(g, 1)
-    assert g.live_tiles == 1 and g.dead_wall_tiles == 21
+    assert g.live_tiles == 1 and g.dead_wall_tiles == 21 and g.current == 3
     quiet_turn(g)
-    s = g.current
-    assert g.phase is Phase.TURN and g.live_tiles == 0 and g.dead_wall_tiles == 20
-    assert t("f4") in g.open_flowers(s)
+    assert g.phase is Phase.TURN and g.current == 0
+    assert g.live_tiles == 0 and g.dead_wall_tiles == 20
+    assert g.open_flowers(0) == (t("f2"), t("f4")) and g.counts(0)[g.wall[g.layout.tail[1]]] >= 1
+    before = _snapshot(g)
     quiet_turn(g)
-    assert g.phase in (Phase.SEA_FLOOR, Phase.OVER)
-    assert len(g.wall_positions_left()) == 20 - 4 or g.is_over
+    _finish_sea_floor(g)
+    head = g.layout.head
+    gained = _gained(g, before)
+    for seat, idx in ((1, 109), (2, 110), (3, 111)):
+        assert gained[seat] == [g.wall[head[idx]]]
+    assert len(g.wall_positions_left()) == 20
 
 
 def test_L17_case_I_flower_on_the_river_tile_dead_wall_20() -> None:
-    # No replacement before: live 46 (head 65..110), the river tile head 110 is a flower. With
-    # 20 kept back the replacement is the last sea-floor tile (head 114); the next seats take
-    # head 111, 112, 113; nobody discards.
-    g = _sea_case(110, False, tail="")
+    # No replacement before: live 46 (head 65..110). West draws the river tile (head 110), a
+    # flower; with 20 kept back its replacement is the last sea-floor tile (head 114), no
+    # discard, and North, East, South take head 111, 112, 113.
+    g = _sea_case(110, False)
     play_quietly_until(g, 1)
-    seat = g.current
-    quiet_turn(g)  # the seat before draws head 109 ... the river tile is drawn next
-    assert g.live_tiles == 0
-    seat = (seat + 1) % 4
-    while g.phase is Phase.SEA_FLOOR:
-        g.step(g.current, PASS)
-    assert g.is_over and g.outcome is not None and g.outcome.is_draw
+    assert g.current == 1 and g.dead_wall_tiles == 20
+    before = _snapshot(g)
+    quiet_turn(g)  # South discards; West draws the river tile ...
+    _finish_sea_floor(g)
     head = g.layout.head
-    left = set(g.wall_positions_left())
-    assert all(head[i] not in left for i in (110, 111, 112, 113, 114))
-    assert len(left) == 20  # the dead wall untouched
-    assert t("f4") in g.open_flowers(seat)
+    gained = _gained(g, before)
+    assert gained[2] == sorted([t("f4"), g.wall[head[114]]])
+    assert gained[3] == [g.wall[head[111]]] and gained[0] == [g.wall[head[112]]]
+    assert len(g.wall_positions_left()) == 20 and g.layout.tail[0] in g.wall_positions_left()
 
 
 def test_L17_case_I_variant_replacement_from_the_tail_without_discard() -> None:
+    # sea_floor_kong_no_discard: West's replacement comes from the tail (tail 0), North, East,
+    # South take head 111-113, the last sea-floor tile (head 114) stays.
     rs = LONGGANG.replace(sea_floor_kong_no_discard=True)
     g = _sea_case(110, False, ruleset=rs)
     play_quietly_until(g, 1)
+    before = _snapshot(g)
     quiet_turn(g)
-    while g.phase is Phase.SEA_FLOOR:
-        g.step(g.current, PASS)
+    _finish_sea_floor(g)
     head = g.layout.head
+    gained = _gained(g, before)
+    assert gained[2] == sorted([t("f4"), g.wall[g.layout.tail[0]]])
+    assert gained[3] == [g.wall[head[111]]] and gained[0] == [g.wall[head[112]]]
     left = set(g.wall_positions_left())
-    assert head[114] in left and g.layout.tail[0] not in left  # the last sea tile stays
-    assert len(left) == 20
+    assert head[114] in left and g.layout.tail[0] not in left and len(left) == 20
 
 
 def test_L17_case_II_flower_before_the_river_tile_dead_wall_20() -> None:
-    # Head 109 (the tile before the river tile) is a flower: replacement from the tail, no
-    # discard, the other three share the next three tiles (head 110, 111, 112).
+    # South draws head 109 (the tile before the river tile), a flower; with 20 kept back the
+    # dead wall moves up: the replacement comes from the tail (tail 0), no discard, and West,
+    # North, East share head 110, 111, 112 (a sea floor of 3); head 113-114 stay dead.
     g = _sea_case(109, False)
     play_quietly_until(g, 2)
-    quiet_turn(g)
-    assert g.live_tiles == 2 or g.phase is not Phase.TURN
-    while g.phase is Phase.TURN:
-        quiet_turn(g)
-    while g.phase is Phase.SEA_FLOOR:
-        g.step(g.current, PASS)
+    assert g.current == 0 and g.live_tiles == 2
+    before = _snapshot(g)
+    quiet_turn(g)  # East discards; South draws the flower ...
+    _finish_sea_floor(g)
     head = g.layout.head
+    gained = _gained(g, before)
+    assert gained[1] == sorted([t("f4"), g.wall[g.layout.tail[0]]])
+    assert gained[2] == [g.wall[head[110]]]
+    assert gained[3] == [g.wall[head[111]]]
+    assert head[112] not in g.wall_positions_left()  # East's
     left = set(g.wall_positions_left())
-    assert g.layout.tail[0] not in left
-    assert all(head[i] not in left for i in (109, 110, 111, 112))
-    assert head[113] in left and head[114] in left
-    assert len(left) == 21
+    assert head[113] in left and head[114] in left and len(left) == 21
 
 
 def test_L17_case_II_flower_before_the_river_tile_dead_wall_21() -> None:
-    # With 21 kept back the tail single is the replacement, a discard, and play goes on: the
-    # next seat draws the river tile, then 分张.
+    # 21 kept back: North draws head 107, a flower; the tail single (tail 1) replaces it, North
+    # discards, East draws the river tile (head 108), then 分张 from South (head 109-112).
     g = _sea_case(107, True)
-    play_quietly_until(g, 1)
-    assert g.phase is Phase.TURN
-    while g.phase is Phase.TURN:
-        quiet_turn(g)
-    while g.phase is Phase.SEA_FLOOR:
-        g.step(g.current, PASS)
-    left = set(g.wall_positions_left())
-    assert len(left) == 20 and g.layout.tail[1] not in left
+    play_quietly_until(g, 2)
+    assert g.current == 2 and g.dead_wall_tiles == 21
+    quiet_turn(g)
+    assert g.current == 3 and g.live_tiles == 1 and g.dead_wall_tiles == 20
+    assert t("f3") in g.open_flowers(3)
+    quiet_turn(g)  # North discards
+    assert g.current == 0 and g.live_tiles == 0 and g._drawn == g.wall[g.layout.head[108]]
+    before = _snapshot(g)
+    quiet_turn(g)
+    _finish_sea_floor(g)
+    gained = _gained(g, before)
+    head = g.layout.head
+    for seat, idx in ((1, 109), (2, 110), (3, 111)):
+        assert gained[seat] == [g.wall[head[idx]]]
+    assert len(g.wall_positions_left()) == 20
 
 
 # ---------------------------------------------------------------- L18 dealer
