@@ -67,7 +67,9 @@ def test_stats_16_every_tile_wins_hands_wait_on_every_value_by_reference() -> No
     assert data["hands"] == 162585
     assert data["tenpai"] + data["not_tenpai"] == data["hands"]
     assert sum(data["tenpai_by_wait_count"].values()) == data["tenpai"]
+    # source: 清一色纯正九门听 15 hands (九龍飛天 2, 九蓮寶燈 5, 八對半 4, 四暗刻 4); 八面玲瓏 53
     assert data["every_tile_wins_by_wait_count"] == {"6": 10, "7": 55, "8": 53, "9": 15}
+    assert data["tenpai_by_wait_count"]["9"] == 15
     assert len(data["every_tile_wins"]) == 133
     for text in data["every_tile_wins"][::7]:  # the slow reference on a sample
         tiles = tuple(int(c) - 1 for c in text)
