@@ -841,6 +841,29 @@ def test_L17_case_II_flower_before_the_river_tile_dead_wall_21() -> None:
     assert len(g.wall_positions_left()) == 20
 
 
+def test_L17_case_I_exposed_kong_on_the_last_discard() -> None:
+    # West discards the river tile 5s; North konges it with 20 kept back: North's replacement
+    # is the last sea-floor tile (head 114), no discard, then East, South, West take head
+    # 111, 112, 113 (source (I)②: "下家摸首张").
+    north = "1m4m7m 2p5p8p 5s5s5s 1z2z3z4z 6z7z 9p"
+    west = "3m6m 1p4p7p 2s8s 1z2z3z4z 6z7z 2m 4p 7s"
+    g = stacked_game([E17, S16, west, north], head_at={110: "5s"})
+    play_quietly_until(g, 1)
+    quiet_turn(g)
+    assert g.current == 2 and g._drawn == t("5s") and g.live_tiles == 0
+    g.step(2, D("5s"))
+    assert EXPOSED_KONGS[t("5s")] in g.legal_actions(3)
+    before = _snapshot(g)
+    pass_claims(g, s3=EXPOSED_KONGS[t("5s")])
+    _finish_sea_floor(g)
+    head = g.layout.head
+    gained = _gained(g, before)
+    assert g.melds(3) == (Meld.kong(t("5s"), MeldKind.EXPOSED_KONG),)
+    assert gained[0] == [g.wall[head[111]]] and gained[1] == [g.wall[head[112]]]
+    assert gained[2] == [g.wall[head[113]]]
+    assert head[114] not in g.wall_positions_left() and len(g.wall_positions_left()) == 20
+
+
 # ---------------------------------------------------------------- L18 dealer
 
 
