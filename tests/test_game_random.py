@@ -67,6 +67,9 @@ def check_cheap(g: Game, ruleset: Ruleset) -> None:
 
 def check_expensive(g: Game, ruleset: Ruleset) -> None:
     assert census(g) == FULL
+    for s in range(SEATS):  # the engine's unchecked Hand for is_win equals the checked one
+        assert g._win_hand(s, -1) == g.hand(s)
+        assert g._win_hand(s, 5) == g.hand(s).with_tile(5) or g.hand(s).all_tiles().count(5) >= 4
     # The engine's cheap pre-filter never hides a win (slow reference: is_win on every tile).
     for s in range(SEATS):
         if size(g, s) != ruleset.hand_size:

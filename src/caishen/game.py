@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import importlib
+from bisect import insort
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -635,10 +636,28 @@ class Game:
     def _wins_with(self, seat: int, extra: int) -> bool:
         if not self._could_win(seat, extra):
             return False
-        h = self.hand(seat)
-        if extra >= 0:
-            h = h.with_tile(extra)
-        return bool(_is_win(h, self.ruleset, self.wilds[seat]))
+        return bool(_is_win(self._win_hand(seat, extra), self.ruleset, self.wilds[seat]))
+
+    def _win_hand(self, seat: int, extra: int) -> Hand:
+        """The seat's hand with ``extra`` added, for is_win. Built without Hand's checks: the
+        engine's counts are valid by construction and the tuples come out sorted."""
+        c = self._cnt[seat]
+        conc: list[int] = []
+        for k in range(NUM_NON_FLOWER):
+            n = c[k]
+            if n:
+                conc.extend((k,) * n)
+        flowers = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k]]
+        flowers.extend(self._open_flowers[seat])
+        if extra >= NUM_NON_FLOWER:
+            flowers.append(extra)
+        elif extra >= 0:
+            insort(conc, extra)
+        h = object.__new__(Hand)
+        object.__setattr__(h, "concealed", tuple(conc))
+        object.__setattr__(h, "melds", tuple(self._melds[seat]))
+        object.__setattr__(h, "flowers", tuple(sorted(flowers)))
+        return h
 
     def _can_self_win(self, seat: int) -> bool:
         return self._wins_with(seat, -1)
@@ -815,8 +834,20 @@ class Game:
             self._draw_after = "four_kongs"  # 四杠: the konger's discard, if safe, ends the hand
         self._options = {}
         self._chosen = {}
+        nxt = (seat + 1) % SEATS
+        chow = self.ruleset.allow_chow and k < NUM_SUITED
+        b = _BIT[k]  # a discard is never wild for anyone: wild kinds are never discarded (L8)
         for j in range(1, SEATS):
             s = (seat + j) % SEATS
+            if self._cnt[s][k] < 2 and not (chow and s == nxt) and self._tw[s] < self._bulldozer_need:
+                # Inline fast path of _claim_options/_could_win: only a win is possible.
+                if self._pass_win[s] or k == self._last_discard[s]:
+                    continue
+                p = self._present[s] | b
+                single = self._single[s]
+                single = single | b if not self._cnt[s][k] else single & ~b
+                if (single & ~((p << 1) | (p << 2) | (p >> 1) | (p >> 2))).bit_count() > self._w[s]:
+                    continue
             opts = self._claim_options(s, k, seat)
             if opts:
                 self._options[s] = opts
