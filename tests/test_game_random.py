@@ -137,7 +137,7 @@ def test_random_play_2000_hands() -> None:
     for i in range(2000):
         seed = b"random-play-%d" % i
         g = Game.from_seed(seed, LONGGANG, dealer=i % 4)
-        play(g, rng, LONGGANG, expensive=i < 150)
+        play(g, rng, LONGGANG, expensive=i < 200)
         o = g.outcome
         assert o is not None
         if o.winner is None:

@@ -62,9 +62,9 @@ class Action:
     def __str__(self) -> str:
         name = self.kind.name.lower()
         if self.kind is ActionKind.CHOW:
-            return f"chow {tile_name(self.tile)} as {tile_name(self.chow_low)}-{tile_name(self.chow_low + 2)}"
+            return f"chow {_name(self.tile)} as {_name(self.chow_low)}-{_name(self.chow_low + 2)}"
         if self.tile >= 0:
-            return f"{name} {tile_name(self.tile)}"
+            return f"{name} {_name(self.tile)}"
         return name
 
 
@@ -1004,6 +1004,8 @@ class Game:
         if seat not in range(SEATS):
             return f"no seat {seat!r}"
         if seat not in movers:
+            if ph is Phase.CLAIM or ph is Phase.ROB:  # who else is asked stays hidden
+                return f"seat {seat} has nothing to decide on this {'discard' if ph is Phase.CLAIM else 'kong'}"
             return f"seat {seat} has nothing to decide now ({ph.value}; to move: {list(movers)})"
         k = a.tile
         if k >= NUM_KINDS:
@@ -1067,7 +1069,15 @@ class Game:
                 return f"chow only from the player on the left: seat {seat} is not next after seat {self._discarder} (L9)"
             if tile == self._last_discard[seat]:
                 return f"seat {seat} discarded {_name(tile)} this go-round and may not chow it (source (五)f)"
-            return f"seat {seat} cannot chow {_name(tile)} as {_name(a.chow_low)}-{_name(a.chow_low + 2)} (L8, L9)"
+            low = a.chow_low
+            if not (0 <= low < NUM_SUITED and low % 9 <= 6 and low <= tile <= low + 2):
+                return f"{_name(tile)} is not in a sequence starting at {_name(low)}"
+            for x in (low, low + 1, low + 2):
+                if x != tile and wild[x]:
+                    return f"{_name(x)} is wild (财神) and cannot be used in a chow (L8)"
+                if x != tile and not c[x]:
+                    return f"seat {seat} holds no {_name(x)} for that chow (L9)"
+            return "that chow would leave no tile that may be discarded (L8, L9): win instead"
         if a.kind is ActionKind.PASS and not opts:
             return "nothing to pass on"
         return f"{a} is not allowed now"
