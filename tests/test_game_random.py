@@ -11,9 +11,12 @@ from caishen.hand import Hand
 from caishen.rules import LONGGANG, Ruleset
 from caishen.tiles import NUM_KINDS
 
-FULL = [0] * NUM_KINDS
-for _k in fair.tile_set(LONGGANG):
-    FULL[_k] += 1
+
+def full(ruleset: Ruleset) -> list[int]:
+    c = [0] * NUM_KINDS
+    for k in fair.tile_set(ruleset):
+        c[k] += 1
+    return c
 
 
 def census(g: Game) -> list[int]:
@@ -66,7 +69,7 @@ def check_cheap(g: Game, ruleset: Ruleset) -> None:
 
 
 def check_expensive(g: Game, ruleset: Ruleset) -> None:
-    assert census(g) == FULL
+    assert census(g) == full(ruleset)
     for s in range(SEATS):  # the engine's unchecked Hand for is_win equals the checked one
         assert g._win_hand(s, -1) == g.hand(s)
         assert g._win_hand(s, 5) == g.hand(s).with_tile(5) or g.hand(s).all_tiles().count(5) >= 4
@@ -95,7 +98,7 @@ def check_expensive(g: Game, ruleset: Ruleset) -> None:
 def check_outcome(g: Game, ruleset: Ruleset) -> None:
     o = g.outcome
     assert o is not None
-    assert census(g) == FULL
+    assert census(g) == full(ruleset)
     if o.winner is None:
         assert o.scores is None
         return
@@ -104,7 +107,7 @@ def check_outcome(g: Game, ruleset: Ruleset) -> None:
     # Scores consistent: the winner's result, one per loser, totals in 0..300 in tens (L23).
     sc = o.scores
     assert sc is not None and sc.winner.winner and sc.winner.seat == o.winner
-    assert 30 <= sc.winner.total <= ruleset.max_total and sc.winner.total % 10 == 0
+    assert ruleset.base_fu <= sc.winner.total <= ruleset.max_total and sc.winner.total % 10 == 0
     assert (sc.winner.total == ruleset.max_total) or sc.winner.limit is None
     assert sorted(sc.loser_totals) == [s for s in range(SEATS) if s != o.winner]
     assert all(0 <= v <= ruleset.max_total and v % 10 == 0 for v in sc.loser_totals.values())
@@ -176,3 +179,24 @@ def test_hand_value_roundtrip() -> None:
     g = Game.from_seed(b"x", LONGGANG)
     h = g.hand(g.dealer)
     assert isinstance(h, Hand) and h.size == LONGGANG.hand_size + 1
+
+
+def test_random_play_other_rulesets() -> None:
+    # The engine is driven by the ruleset: 13-tile hands with seven pairs, no chow, no wild
+    # indicator, no flowers with White, a shorter dead wall.
+    variants = [
+        LONGGANG.replace(hand_size=13, eight_and_half_pairs=False, seven_pairs=True),
+        LONGGANG.replace(allow_chow=False, own_flower_wild=False),
+        LONGGANG.replace(wild_indicator=False),
+        LONGGANG.replace(has_flowers=False, has_white=True),
+        LONGGANG.replace(bulldozer=False, dead_wall_stacks=8),
+    ]
+    rng = random.Random(3)
+    for rs in variants:
+        for i in range(40):
+            g = Game.from_seed(b"variant-%d" % i, rs, dealer=i % 4)
+            play(g, rng, rs, expensive=i < 10)
+            if not rs.allow_chow:
+                assert all(m.kind.name != "CHOW" for s in range(SEATS) for m in g.melds(s))
+            if not rs.has_flowers:
+                assert all(g.open_flowers(s) == () for s in range(SEATS))
