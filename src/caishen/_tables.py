@@ -4,9 +4,10 @@ For every count vector of one suit (9 counts 0-4, index = base-5 number, count o
 value v times 5**(v-1)) two numbers: the fewest wilds that complete the vector into
 sets only (``N0``) and into sets plus exactly one pair (``N1``); ``D1 = N1 - N0 + 1``
 (always 0..3); ``PO`` = 2 * (number of odd counts) + (1 if some count is 3), for the
-pairs forms. Honours (7 counts, no sequences) get the same four tables.
+pairs forms; ``LB = min(N0, odd counts)``, a lower bound over both forms for a quick
+reject. Honours (7 counts, no sequences) get the same five tables.
 
-The tables ship compressed in ``caishen/data/tables-v2.zlib`` (checked against a
+The tables ship compressed in ``caishen/data/tables-v3.zlib`` (checked against a
 SHA-256 digest); if that file is missing or wrong they are rebuilt, which takes
 about a second. ``python -m caishen._tables`` rewrites the file.
 """
@@ -21,9 +22,9 @@ from typing import Final
 
 SUIT_KEYS: Final = 5**9
 HONOUR_KEYS: Final = 5**7
-DATA_NAME: Final = "tables-v2.zlib"
-# SHA-256 of the uncompressed N0 + N1 + D1 + H0 + H1 + HD1 + PO + HPO.
-DIGEST: Final = "c0ecabeab68f1fe8d0656fe37d4cd2b15431b8db7d81a045be1d156bb883a56e"
+DATA_NAME: Final = "tables-v3.zlib"
+# SHA-256 of the uncompressed N0 N1 D1 H0 H1 HD1 PO HPO LB HLB.
+DIGEST: Final = "db900d9677bce4750731a0da00853fa4559c72303c7ebcfa0b9020677af88810"
 
 
 def _build(digits: int, sequences: bool) -> tuple[bytes, bytes, bytes]:
@@ -106,15 +107,29 @@ def build_all() -> bytes:
     """All six tables, concatenated (suits then honours)."""
     s = _build(9, True)
     h = _build(7, False)
-    return b"".join((*s, *h, _build_odd(9), _build_odd(7)))
+    po, hpo = _build_odd(9), _build_odd(7)
+    # lower bound over both forms: min(N0, odd counts), for a quick reject
+    lb = bytes(min(a, b >> 1) for a, b in zip(s[0], po, strict=True))
+    hlb = bytes(min(a, b >> 1) for a, b in zip(h[0], hpo, strict=True))
+    return b"".join((*s, *h, po, hpo, lb, hlb))
 
 
-def _split(blob: bytes) -> tuple[tuple[bytes, bytes, bytes, bytes], tuple[bytes, bytes, bytes, bytes]]:
+_Five = tuple[bytes, bytes, bytes, bytes, bytes]
+
+
+def _split(blob: bytes) -> tuple[_Five, _Five]:
     s, h = SUIT_KEYS, HONOUR_KEYS
-    o = 3 * s + 3 * h
-    parts = (blob[0:s], blob[s : 2 * s], blob[2 * s : 3 * s], blob[o : o + s])
-    o2 = 3 * s
-    hparts = (blob[o2 : o2 + h], blob[o2 + h : o2 + 2 * h], blob[o2 + 2 * h : o2 + 3 * h], blob[o + s : o + s + h])
+    o = 3 * s + 3 * h  # after N0 N1 D1 H0 H1 HD1
+    o2 = o + s + h  # after PO HPO
+    parts = (blob[0:s], blob[s : 2 * s], blob[2 * s : 3 * s], blob[o : o + s], blob[o2 : o2 + s])
+    o3 = 3 * s
+    hparts = (
+        blob[o3 : o3 + h],
+        blob[o3 + h : o3 + 2 * h],
+        blob[o3 + 2 * h : o3 + 3 * h],
+        blob[o + s : o + s + h],
+        blob[o2 + s : o2 + s + h],
+    )
     return parts, hparts
 
 
@@ -133,13 +148,13 @@ _BLOB: Final = _load()
 _SUITS, _HONOURS = _split(_BLOB)
 
 
-def suit_tables() -> tuple[bytes, bytes, bytes, bytes]:
-    """(N0, N1, D1, PO) indexed by a suit's base-5 key."""
+def suit_tables() -> _Five:
+    """(N0, N1, D1, PO, LB) indexed by a suit's base-5 key."""
     return _SUITS
 
 
-def honour_tables() -> tuple[bytes, bytes, bytes, bytes]:
-    """(H0, H1, HD1, HPO) indexed by the honours' base-5 key."""
+def honour_tables() -> _Five:
+    """(H0, H1, HD1, HPO, HLB) indexed by the honours' base-5 key."""
     return _HONOURS
 
 

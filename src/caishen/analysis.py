@@ -110,8 +110,8 @@ def wild_kinds(indicator: int | None, seat: int | None, ruleset: Ruleset) -> fro
 
 # --------------------------------------------------------------------------- tables
 
-_N0, _N1, _D1, _PO = _tables.suit_tables()
-_H0, _H1, _HD1, _HPO = _tables.honour_tables()
+_N0, _N1, _D1, _PO, _LB = _tables.suit_tables()
+_H0, _H1, _HD1, _HPO, _HLB = _tables.honour_tables()
 
 # Per kind: which key it adds to (0-2 suits, 3 honours) and the base-5 power.
 _SLOT: Final = tuple(k // 9 if k < NUM_SUITED else 3 for k in range(NUM_NON_FLOWER))
@@ -152,28 +152,41 @@ class _Info:
 
 
 _info_cache: dict[int, _Info] = {}
-# (ruleset, sets needed, pairs form 0 none / 1 七对 / 2 八对半, 正财神 for 推土机 or 0)
-_fast_cache: dict[int, tuple[Ruleset, int, int, int]] = {}
+
+# For is_win: (ruleset, concealed size by number of melds (-1 = impossible), pairs form
+# 0 none / 1 七对 / 2 八对半, 推土机 threshold on the accumulator, lower-bound tables).
+_Fast = tuple[Ruleset | None, tuple[int, ...], int, int, bytes, bytes]
+_last_fast: list[_Fast] = [(None, (), 0, 0, b"", b"")]
 
 
-def _fast(r: Ruleset) -> tuple[Ruleset, int, int, int]:
+def _fast(r: Ruleset) -> _Fast:
     info = _info(r)
-    got = (r, info.sets, 2 if info.eight_half else 1 if info.seven else 0, info.bulldozer)
-    if len(_fast_cache) > 256:
-        _fast_cache.clear()
-    _fast_cache[id(r)] = got
+    sizes = tuple(3 * (info.sets - m) + 2 if m <= info.sets else -1 for m in range(16))
+    mode = 2 if info.eight_half else 1 if info.seven else 0
+    bull = info.bulldozer << 84 if info.bulldozer else 1 << 200
+    lb, hlb = (_LB, _HLB) if mode else (_N0, _H0)
+    got: _Fast = (r, sizes, mode, bull, lb, hlb)
+    _last_fast[0] = got
     return got
 
 
-_big_cache: dict[frozenset[int], tuple[int, ...]] = {}
+# For is_win: (wild set, per-kind accumulator increments, some flower is wild).
+_Big = tuple[frozenset[int] | None, tuple[int, ...], bool]
+_last_big: list[_Big] = [(None, (), False)]
+_big_cache: dict[frozenset[int], tuple[tuple[int, ...], bool]] = {}
 
 
-def _big_for(wilds: frozenset[int]) -> tuple[int, ...]:
-    slot, power = _slots_for(wilds)
-    got = tuple(1 << 84 if slot[k] == 4 else power[k] << (21 * slot[k]) for k in range(NUM_NON_FLOWER))
-    if len(_big_cache) < 4096:
-        _big_cache[wilds] = got
-    return got
+def _big(wilds: frozenset[int]) -> _Big:
+    got = _big_cache.get(wilds)
+    if got is None:
+        slot, power = _slots_for(wilds)
+        incs = tuple(1 << 84 if slot[k] == 4 else power[k] << (21 * slot[k]) for k in range(NUM_NON_FLOWER))
+        got = (incs, any(k >= NUM_NON_FLOWER for k in wilds))
+        if len(_big_cache) < 4096:
+            _big_cache[wilds] = got
+    last: _Big = (wilds, got[0], got[1])
+    _last_big[0] = last
+    return last
 
 
 def _info(r: Ruleset) -> _Info:
@@ -207,34 +220,36 @@ def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool
     A hand of the wrong size for the shapes is not a win.
     """
     # Hot path, everything inlined: one integer accumulates all four base-5 slot keys
-    # in 21-bit fields (honours at bit 63) and the wild count at bit 84.
-    fast = _fast_cache.get(id(ruleset))
-    if fast is None or fast[0] is not ruleset:
+    # in 21-bit fields (honours at bit 63) and the wild count from bit 84.
+    fast = _last_fast[0]
+    if fast[0] is not ruleset:
         fast = _fast(ruleset)
-    big = _big_cache.get(wilds)
-    if big is None:
-        big = _big_for(wilds)
+    bw = _last_big[0]
+    if bw[0] is not wilds:
+        bw = _big(wilds)
+    big = bw[1]
     conc = hand.concealed
     acc = 0
     for t in conc:
         acc += big[t]
-    zheng = acc >> 84
-    w = zheng
-    if zheng or wilds:
-        bull = fast[3]
-        if bull and zheng >= bull:
-            return True
+    if acc >= fast[3]:  # 推土机 (L8): 正财神 count at bit 84
+        return True
+    n = len(conc)
+    if bw[2] and hand.flowers:  # wild flowers count as tiles
         for f in hand.flowers:
             if f in wilds:
-                w += 1
+                n += 1
     melds = hand.melds
-    sets = fast[1] - len(melds)
-    if len(conc) + w - zheng != 3 * sets + 2 or sets < 0:
+    if n != fast[1][len(melds)]:
         return False
     k0 = acc & 0x1FFFFF
     k1 = (acc >> 21) & 0x1FFFFF
     k2 = (acc >> 42) & 0x1FFFFF
     k3 = (acc >> 63) & 0x1FFFFF
+    w = (acc >> 84) + n - len(conc)
+    lb, hlb = fast[4], fast[5]  # lower bound over the forms in play: quick reject
+    if lb[k0] + lb[k1] + lb[k2] + hlb[k3] > w + 1:
+        return False
     n0 = _N0
     b = n0[k0] + n0[k1] + n0[k2] + _H0[k3]
     if b <= w + 1:  # a pair lowers the need by at most one
@@ -406,22 +421,43 @@ def _cover(key: int, honours: bool) -> tuple[int, ...]:
     return got
 
 
-def _combine(a: Sequence[int], b: Sequence[int], top: int) -> list[int]:
+def _combine(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    """Max-plus product of two slots' cover tables (m sets split, at most one pair)."""
     out = [0] * (2 * _M)
-    for m in range(top + 1):
-        for p in (0, 1):
-            best = 0
-            for m1 in range(m + 1):
-                m2 = m - m1
-                v = a[2 * m1] + b[2 * m2 + p]
-                if v > best:
-                    best = v
-                if p:
-                    v = a[2 * m1 + 1] + b[2 * m2]
-                    if v > best:
-                        best = v
-            out[2 * m + p] = best
-    return out
+    for m in range(_M):
+        best0 = best1 = 0
+        for m1 in range(m + 1):
+            i, j = 2 * m1, 2 * (m - m1)
+            a0 = a[i]
+            b0 = b[j]
+            v = a0 + b0
+            if v > best0:
+                best0 = v
+            v = a0 + b[j + 1]
+            if v > best1:
+                best1 = v
+            v = a[i + 1] + b0
+            if v > best1:
+                best1 = v
+        out[2 * m] = best0
+        out[2 * m + 1] = best1
+    return tuple(out)
+
+
+# Pairs of slots (m+p and s+honours) combined, kept: a bot trying each discard changes
+# one slot at a time, so the other pair comes from here.
+_pair_cache: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+
+
+def _pair_cover(ka: int, kb: int, honours: bool) -> tuple[int, ...]:
+    key = (ka, kb, honours)
+    got = _pair_cache.get(key)
+    if got is None:
+        got = _combine(_cover(ka, False), _cover(kb, honours))
+        if len(_pair_cache) > 200_000:
+            _pair_cache.clear()
+        _pair_cache[key] = got
+    return got
 
 
 def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int:
@@ -449,10 +485,15 @@ def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int
         raise ValueError(
             f"hand has {size + 3 * len(hand.melds)} tiles; a complete hand has {3 * info.sets + 2}"
         )
-    c = _combine(_cover(keys[0], False), _cover(keys[1], False), sets)
-    c = _combine(c, _cover(keys[2], False), sets)
-    c = _combine(c, _cover(keys[3], True), sets)
-    best = target - w - c[2 * sets + 1] - 1
+    x = _pair_cover(keys[0], keys[1], False)
+    y = _pair_cover(keys[2], keys[3], True)
+    covered = 0
+    for m in range(sets + 1):
+        i, j = 2 * m, 2 * (sets - m)
+        v = max(x[i] + y[j + 1], x[i + 1] + y[j])
+        if v > covered:
+            covered = v
+    best = target - w - covered - 1
     if not hand.melds and (info.eight_half or info.seven):
         counts: dict[int, int] = {}
         for t in conc:
@@ -468,20 +509,20 @@ def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int
 
 def _pairs_cover(counts: list[int], triplet: bool) -> int:
     """Most tiles that fit into 7 pair slots (+ one triplet slot for 八对半)."""
-
-    def pairs_only(cs: list[int]) -> int:
-        full = sum(x // 2 for x in cs)
-        half = sum(x & 1 for x in cs)
-        f = min(full, 7)
-        return 2 * f + min(half, 7 - f)
-
-    if not triplet:
-        return pairs_only(counts)
-    best = pairs_only(counts)  # triplet slot left empty
-    for j, x in enumerate(counts):
-        used = min(x, 3)
-        rest = counts[:j] + [x - used] + counts[j + 1 :]
-        best = max(best, used + pairs_only(rest))
+    full = sum(x >> 1 for x in counts)
+    half = sum(x & 1 for x in counts)
+    f = min(full, 7)
+    best = 2 * f + min(half, 7 - f)  # triplet slot left empty
+    if triplet:
+        for x in counts:
+            used = min(x, 3)
+            r = x - used
+            fu = full - (x >> 1) + (r >> 1)
+            ha = half - (x & 1) + (r & 1)
+            f = min(fu, 7)
+            v = used + 2 * f + min(ha, 7 - f)
+            if v > best:
+                best = v
     return best
 
 
