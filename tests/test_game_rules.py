@@ -219,20 +219,34 @@ def test_L7_own_flower_stays_wild_guest_flower_is_replaced_repeatedly() -> None:
     assert D("f1") not in g.legal_actions(0)
 
 
-def test_L7_dealer_replaces_first_others_when_their_turn_comes() -> None:
+def test_L7_dealer_replaces_and_discards_first_then_the_others_in_turn() -> None:
     east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p f4"
     south = "2m5m8m 3p6p9p 1s4s7s 1z2z3z4z 6z7z f3"
-    g = stacked_game([east, south, W16, N16], tail="8s 6m", draws="7m")
+    north = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 5m f2"
+    g = stacked_game([east, south, W16, north], tail="8s 6m 4p", draws="7m")
     assert g.open_flowers(0) == (t("f4"),) and g.counts(0)[t("8s")] == 1
-    # South still holds its flower while the dealer plays.
+    # South and North still hold their flowers while the dealer plays.
     assert g.counts(1)[t("f3")] == 1 and g.open_flowers(1) == ()
+    assert g.counts(3)[t("f2")] == 1 and g.open_flowers(3) == ()
     g.step(0, D("9m"))
+    # After the dealer's discard South then North replace from the tail (6m, 4p).
+    assert g.open_flowers(1) == (t("f3"),) and g.counts(1)[t("6m")] == 1
+    assert g.open_flowers(3) == (t("f2"),) and g.counts(3)[t("4p")] == 1
     pass_claims(g)
-    # South's turn: f3 laid open and replaced from the tail (6m), then the normal draw (7m).
     assert g.current == 1 and g.phase is Phase.TURN
-    assert g.open_flowers(1) == (t("f3"),)
-    assert g.counts(1)[t("6m")] == 1 and g.counts(1)[t("7m")] == 1
-    assert g.counts(1)[t("f3")] == 0
+    assert g.counts(1)[t("7m")] == 1 and g.counts(1)[t("f3")] == 0
+
+
+def test_L7_a_dealt_flower_does_not_cost_an_earthly_win() -> None:
+    # West is dealt a flower; its replacement 9p (tail 0) leaves it waiting on 4p/7p.
+    west = "123m456m789m123p 5p6p 9p f4"
+    g = stacked_game([E17.replace("9m", "4p"), S16, west, N16], tail="9p")
+    g.step(0, D("4p"))
+    assert g.open_flowers(2) == (t("f4"),)
+    assert WIN in g.legal_actions(2)
+    g.step(2, WIN)
+    o = g.outcome
+    assert o is not None and o.winner == 2 and o.earthly and o.tile == t("4p")
 
 
 def test_L7_flower_drawn_in_play_is_replaced() -> None:

@@ -821,6 +821,16 @@ class Game:
         self._n_discards += 1
         self._discard_tile = k
         self._discarder = seat
+        if self._n_discards == 1:
+            # L7 / source 舍牌: the dealer replaces and discards first, then South, West and
+            # North replace in turn (before anyone claims this discard, so a flower never
+            # costs a seat its 地胡).
+            for j in range(1, SEATS):
+                s = (seat + j) % SEATS
+                if self._pending_flowers[s]:
+                    self._pending_flowers[s] = False
+                    if not self._settle_flowers(s):  # pragma: no cover - the wall is full here
+                        return
         self._discard_last_live = self._live() == 0
         self._draw_after = ""
         if self._n_claims == 0 and len(self._first_discards) < SEATS:
