@@ -98,9 +98,28 @@ def shuffled_wall(seed: bytes, ruleset: Ruleset) -> tuple[int, ...]:
     """
     _check_seed(seed)
     wall = list(tile_set(ruleset))
-    stream = _stream(seed, WALL_LABEL)
+    if len(wall) > 256:  # every ruleset's wall is 136 tiles; the fast reader needs m <= 256
+        raise ValueError(f"walls of more than 256 tiles are not supported ({len(wall)})")
+    # The derivation of the docstring with one byte per draw (all bounds here are <= 256),
+    # inlined for speed: it runs on every deal. tests/test_fair.py checks it against a plain
+    # reading of docs/fairness.md.
+    digest = hmac.digest
+    block = b""
+    pos = 0
+    counter = 0
     for i in range(len(wall) - 1, 0, -1):
-        j = _below(stream, i + 1)
+        m = i + 1
+        limit = 256 - 256 % m
+        while True:
+            if pos == len(block):
+                block = digest(seed, WALL_LABEL + counter.to_bytes(4, "big"), "sha256")
+                counter += 1
+                pos = 0
+            b = block[pos]
+            pos += 1
+            if b < limit:
+                break
+        j = b % m
         wall[i], wall[j] = wall[j], wall[i]
     return tuple(wall)
 
