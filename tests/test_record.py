@@ -118,6 +118,10 @@ def test_random_play_records_replay_and_verify(records: list[MatchRecord]) -> No
         hands += len(r.hands)
         wins += sum(h.result["winner"] is not None for h in r.hands)
     assert hands >= 250 and wins >= 20
+    # the sample exercises every kind of action, and wins in 分张 (L17)
+    kinds = {a.kind for r in records for h in r.hands for _, a in h.actions}
+    assert kinds == set(ActionKind)
+    assert any("sea_floor" in h.result["flags"] for r in records for h in r.hands)
 
 
 def test_replay_hand_reproduces_outcome(records: list[MatchRecord]) -> None:
