@@ -88,7 +88,23 @@ def test_match_ends_after_hands_per_match_or_broke(matches: list[MatchRecord]) -
             # L25: the second player broke ends a 4- or 5-player match, the third a 6-player one
             assert len(r["broke"]) == (3 if len(m.players) == 6 else 2)
             assert len(m.hands) <= 16
-    assert ends["hands"] > 0
+    assert ends["hands"] > 0 and ends["broke"] > 0
+
+
+def test_L25_first_broke_player_is_topped_up(matches: list[MatchRecord]) -> None:
+    rebuys = 0
+    for m in matches:
+        lent: dict[int, int] = {}
+        for lender, borrower, chips in m.result["loans"]:
+            assert lender != borrower and chips > 0
+            lent[borrower] = lent.get(borrower, 0) + chips
+        for borrower, chips in lent.items():
+            assert borrower in m.result["broke"]
+            assert chips == (50 if len(m.players) == 4 else 100)  # half a stake / a stake (L25)
+            rebuys += 1
+        broke_in_hands = [p for h in m.hands for p in h.result["broke"]]
+        assert broke_in_hands == m.result["broke"]
+    assert rebuys >= 3
 
 
 def test_chips_are_conserved_and_each_hand_sums_to_zero(matches: list[MatchRecord]) -> None:
