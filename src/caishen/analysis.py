@@ -153,10 +153,9 @@ class _Info:
 
 _info_cache: dict[int, _Info] = {}
 
-# For is_win: (ruleset, concealed size by number of melds (-1 = impossible), pairs form
+# For is_win's setup: (ruleset, concealed size by number of melds (-1 = impossible), pairs form
 # 0 none / 1 七对 / 2 八对半, 推土机 threshold on the accumulator, lower-bound tables).
 _Fast = tuple[Ruleset | None, tuple[int, ...], int, int, bytes, bytes]
-_last_fast: list[_Fast] = [(None, (), 0, 0, b"", b"")]
 
 
 def _fast(r: Ruleset) -> _Fast:
@@ -165,15 +164,13 @@ def _fast(r: Ruleset) -> _Fast:
     mode = 2 if info.eight_half else 1 if info.seven else 0
     bull = info.bulldozer << 84 if info.bulldozer else 1 << 200
     lb, hlb = (_LB, _HLB) if mode else (_N0, _H0)
-    got: _Fast = (r, sizes, mode, bull, lb, hlb)
-    _last_fast[0] = got
-    return got
+    return (r, sizes, mode, bull, lb, hlb)
 
 
-# For is_win: (wild set, per-kind accumulator increments, some flower is wild).
-_Big = tuple[frozenset[int] | None, tuple[int, ...], bool]
-_last_big: list[_Big] = [(None, (), False)]
-_big_cache: dict[frozenset[int], tuple[tuple[int, ...], bool]] = {}
+# For is_win's setup: (wild set, per-kind accumulator increments, wild flowers held per sorted
+# flowers tuple, empty when no flower is wild).
+_Big = tuple[frozenset[int] | None, tuple[int, ...], dict[tuple[int, ...], int]]
+_big_cache: dict[frozenset[int], tuple[tuple[int, ...], dict[tuple[int, ...], int]]] = {}
 
 
 def _big(wilds: frozenset[int]) -> _Big:
@@ -181,12 +178,35 @@ def _big(wilds: frozenset[int]) -> _Big:
     if got is None:
         slot, power = _slots_for(wilds)
         incs = tuple(1 << 84 if slot[k] == 4 else power[k] << (21 * slot[k]) for k in range(NUM_NON_FLOWER))
-        got = (incs, any(k >= NUM_NON_FLOWER for k in wilds))
+        held: dict[tuple[int, ...], int] = {}
+        if any(k in wilds for k in FLOWERS):
+            for mask in range(16):
+                fl = tuple(f for i, f in enumerate(FLOWERS) if mask >> i & 1)
+                held[fl] = sum(1 for f in fl if f in wilds)
+        got = (incs, held)
         if len(_big_cache) < 4096:
             _big_cache[wilds] = got
-    last: _Big = (wilds, got[0], got[1])
-    _last_big[0] = last
-    return last
+    return (wilds, got[0], got[1])
+
+
+# is_win's setup per wild set (for the ruleset used last with it): (ruleset, wilds,
+# increments, wild flowers by flowers tuple, concealed size by melds, 推土机 threshold,
+# pairs form, lower bound tables).
+_Setup = tuple[
+    Ruleset, frozenset[int], tuple[int, ...], dict[tuple[int, ...], int],
+    tuple[int, ...], int, int, bytes, bytes,
+]
+_setups: dict[frozenset[int], _Setup] = {}
+
+
+def _setup(ruleset: Ruleset, wilds: frozenset[int]) -> _Setup:
+    f = _fast(ruleset)
+    b = _big(wilds)
+    got: _Setup = (ruleset, wilds, b[1], b[2], f[1], f[3], f[2], f[4], f[5])
+    if len(_setups) > 4096:
+        _setups.clear()
+    _setups[wilds] = got
+    return got
 
 
 def _info(r: Ruleset) -> _Info:
@@ -221,33 +241,28 @@ def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool
     """
     # Hot path, everything inlined: one integer accumulates all four base-5 slot keys
     # in 21-bit fields (honours at bit 63) and the wild count from bit 84.
-    fast = _last_fast[0]
-    if fast[0] is not ruleset:
-        fast = _fast(ruleset)
-    bw = _last_big[0]
-    if bw[0] is not wilds:
-        bw = _big(wilds)
-    big = bw[1]
+    su = _setups.get(wilds)
+    if su is None or su[0] is not ruleset:
+        su = _setup(ruleset, wilds)
+    _, _, big, wild_flowers, sizes, bull, mode, lb, hlb = su
     conc = hand.concealed
     acc = 0
     for t in conc:
         acc += big[t]
-    if acc >= fast[3]:  # 推土机 (L8): 正财神 count at bit 84
+    if acc >= bull:  # 推土机 (L8): 正财神 count at bit 84
         return True
     n = len(conc)
-    if bw[2] and hand.flowers:  # wild flowers count as tiles
-        for f in hand.flowers:
-            if f in wilds:
-                n += 1
+    if wild_flowers:  # wild flowers count as tiles: how many, per sorted flowers tuple
+        n += wild_flowers.get(hand.flowers, 0)
     melds = hand.melds
-    if n != fast[1][len(melds)]:
+    if n != sizes[len(melds)]:
         return False
     k0 = acc & 0x1FFFFF
     k1 = (acc >> 21) & 0x1FFFFF
     k2 = (acc >> 42) & 0x1FFFFF
     k3 = (acc >> 63) & 0x1FFFFF
     w = (acc >> 84) + n - len(conc)
-    lb, hlb = fast[4], fast[5]  # lower bound over the forms in play: quick reject
+    # lower bound over the forms in play: quick reject
     if lb[k0] + lb[k1] + lb[k2] + hlb[k3] > w + 1:
         return False
     n0 = _N0
@@ -256,7 +271,6 @@ def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool
         d1 = _D1
         if b + min(d1[k0], d1[k1], d1[k2], _HD1[k3], 3) - 1 <= w:
             return True
-    mode = fast[2]
     if melds or not mode:
         return False
     po = _PO
