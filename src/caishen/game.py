@@ -31,6 +31,7 @@ _WINDS: Final = frozenset(range(27, 31))
 _BIT: Final = tuple(
     1 << ((k // 9) * 12 + k % 9 if k < NUM_SUITED else 36 + 3 * (k - NUM_SUITED)) for k in range(NUM_NON_FLOWER)
 )
+_KIND_AT: Final = {b.bit_length() - 1: k for k, b in enumerate(_BIT)}
 
 
 class IllegalActionError(ValueError):
@@ -697,43 +698,48 @@ class Game:
 
     def _turn_actions(self, seat: int) -> tuple[Action, ...]:
         c = self._cnt[seat]
-        wild = self._wild[seat]
+        m = self._present[seat]  # natural (non-wild) kinds held: the discardable ones (L8)
         out: list[Action] = []
         if self._claimed:
             f1, f2 = self._forbid
-            for k in range(NUM_NON_FLOWER):
-                if c[k] and not wild[k] and k != f1 and k != f2:
+            while m:
+                low = m & -m
+                m ^= low
+                k = _KIND_AT[low.bit_length() - 1]
+                if k != f1 and k != f2:
                     out.append(DISCARDS[k])
             return tuple(out)
         if self._can_self_win(seat):
             out.append(WIN)
         pongs = self._pongs[seat]
         discards: list[Action] = []
-        for k in range(NUM_NON_FLOWER):
-            n = c[k]
-            if n and not wild[k]:
-                if n == 4:
-                    out.append(CONCEALED_KONGS[k])
-                if pongs >> k & 1:
-                    # Source 补杠: the fourth of one's own pong is konged, not discarded.
-                    out.append(ADDED_KONGS[k])
-                else:
-                    discards.append(DISCARDS[k])
+        while m:
+            low = m & -m
+            m ^= low
+            k = _KIND_AT[low.bit_length() - 1]
+            if c[k] == 4:
+                out.append(CONCEALED_KONGS[k])
+            if pongs >> k & 1:
+                # Source 补杠: the fourth of one's own pong is konged, not discarded.
+                out.append(ADDED_KONGS[k])
+            else:
+                discards.append(DISCARDS[k])
         out.extend(discards)
         return tuple(out)
 
     def _discard_left_after(self, seat: int, used: tuple[int, ...], forbid: tuple[int, int]) -> bool:
+        """After a claim using ``used`` from the hand, would a tile be left that may be
+        discarded (not wild, not a forbidden kind)?"""
         c = self._cnt[seat]
-        wild = self._wild[seat]
-        for k in used:
-            c[k] -= 1
-        try:
-            return any(
-                c[k] and not wild[k] and k != forbid[0] and k != forbid[1] for k in range(NUM_NON_FLOWER)
-            )
-        finally:
-            for k in used:
-                c[k] += 1
+        left = self._n[seat] - self._w[seat] - len(used)
+        f1, f2 = forbid
+        if f1 >= 0:
+            left -= c[f1] - used.count(f1)
+        if f2 >= 0 and f2 != f1:
+            left -= c[f2] - used.count(f2)
+        if self._pending_flowers[seat]:  # guest flowers still held cannot be discarded either
+            left -= sum(c[k] for k in range(NUM_NON_FLOWER, NUM_KINDS) if not self._wild[seat][k])
+        return left > 0
 
     def _claim_options(self, seat: int, tile: int, discarder: int) -> tuple[Action, ...]:
         c = self._cnt[seat]
@@ -771,15 +777,10 @@ class Game:
             and tile < NUM_SUITED
             and tile != self._last_discard[seat]  # source (五)f: not the kind just discarded
         ):
-            n9 = tile % 9
-            for low in (tile - 2, tile - 1, tile):
-                if low < tile - n9 or low % 9 > 6 or low + 2 > tile - n9 + 8:
-                    continue
-                a, b = (x for x in (low, low + 1, low + 2) if x != tile)
+            for a, b, twin, act in _CHOW_WAYS[tile]:
                 if c[a] and c[b] and not wild[a] and not wild[b]:
-                    twin = _chow_twin(tile, low)
                     if self._discard_left_after(seat, (a, b), (tile, twin)):
-                        out.append(CHOWS[(tile, low)])
+                        out.append(act)
         if not out:
             return ()
         out.append(PASS)
@@ -1093,6 +1094,18 @@ class Game:
         return f"{a} is not allowed now"
 
 
+def _chow_ways(tile: int) -> tuple[tuple[int, int, int, Action], ...]:
+    """For a suited ``tile``: (the two tiles from the hand, the twin not to discard after,
+    the action) of each chow it can complete."""
+    out = []
+    for low in (tile - 2, tile - 1, tile):
+        if low < tile - tile % 9 or low % 9 > 6:
+            continue
+        a, b = (x for x in (low, low + 1, low + 2) if x != tile)
+        out.append((a, b, _chow_twin(tile, low), CHOWS[(tile, low)]))
+    return tuple(out)
+
+
 def _name(k: int) -> str:
     return tile_name(k) if 0 <= k < NUM_KINDS else str(k)
 
@@ -1113,6 +1126,7 @@ def _with_scores(out: Outcome, scores: Any) -> Outcome:
     return dataclasses.replace(out, scores=scores)
 
 
+_CHOW_WAYS: Final = tuple(_chow_ways(k) if k < NUM_SUITED else () for k in range(NUM_KINDS))
 _EXPECTED: dict[Ruleset, list[int]] = {}
 
 
