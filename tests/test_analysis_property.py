@@ -21,7 +21,7 @@ R13_PLAIN = LONGGANG.replace(hand_size=13, eight_and_half_pairs=False)
 KINDS = tuple(k for k in R16.tile_kinds if k < 34)  # 33 kinds, no White
 SEQ_STARTS = tuple(k for k in KINDS if k < 27 and k % 9 <= 6)
 
-PROFILE = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROFILE = settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -155,7 +155,7 @@ def test_is_win_waits_shanten_match_reference_l3_l8_l13_l14(case: tuple[Hand, Ru
             assert shanten(hand, rs, wilds) == best
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_arrangements_complete_and_distinct_l8_l13_l14(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
     hand, r, wilds = case
