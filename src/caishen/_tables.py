@@ -9,7 +9,7 @@ reject. Honours (7 counts, no sequences) get the same five tables.
 
 The tables ship compressed in ``caishen/data/tables-v3.zlib`` (checked against a
 SHA-256 digest); if that file is missing or wrong they are rebuilt, which takes
-about a second. ``python -m caishen._tables`` rewrites the file.
+about two seconds. ``python -m caishen._tables`` rewrites the file.
 """
 
 from __future__ import annotations
