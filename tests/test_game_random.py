@@ -200,3 +200,25 @@ def test_random_play_other_rulesets() -> None:
                 assert all(m.kind.name != "CHOW" for s in range(SEATS) for m in g.melds(s))
             if not rs.has_flowers:
                 assert all(g.open_flowers(s) == () for s in range(SEATS))
+
+
+def test_pickled_and_copied_games_play_on_identically() -> None:
+    import copy
+    import pickle
+
+    from caishen.game import DISCARDS, WIN
+
+    assert pickle.loads(pickle.dumps(WIN)) is WIN and copy.deepcopy(DISCARDS[3]) is DISCARDS[3]
+    for i in range(60):
+        outcomes = []
+        for mode in ("plain", "pickle", "deepcopy"):
+            g = Game.from_seed(b"copy-%d" % i, LONGGANG)
+            rng = random.Random(i)
+            while not g.is_over:
+                if mode != "plain" and g.phase in (Phase.CLAIM, Phase.ROB):
+                    g = pickle.loads(pickle.dumps(g)) if mode == "pickle" else copy.deepcopy(g)
+                s = g.to_move()[0]
+                acts = g.legal_actions(s)
+                g.step(s, WIN if WIN in acts else acts[rng.randrange(len(acts))])
+            outcomes.append(g.outcome)
+        assert outcomes[0] == outcomes[1] == outcomes[2]

@@ -60,6 +60,16 @@ class Action:
     tile: int = -1
     chow_low: int = -1
 
+    def __reduce__(self) -> tuple[Any, tuple[int, int, int]]:
+        # Unpickle to the shared instance (legal_actions hands those out).
+        return (_canonical_action, (int(self.kind), self.tile, self.chow_low))
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        return self
+
     def __str__(self) -> str:
         name = self.kind.name.lower()
         if self.kind is ActionKind.CHOW:
@@ -82,6 +92,16 @@ CHOWS: Final = {
 }
 WIN: Final = Action(ActionKind.WIN)
 PASS: Final = Action(ActionKind.PASS)
+_SHARED: Final = {
+    (int(a.kind), a.tile, a.chow_low): a
+    for a in (*DISCARDS, *PONGS, *EXPOSED_KONGS, *ADDED_KONGS, *CONCEALED_KONGS, *CHOWS.values(), WIN, PASS)
+}
+
+
+def _canonical_action(kind: int, tile: int, chow_low: int) -> Action:
+    """The shared instance of an action (a new one for values no legal action has)."""
+    got = _SHARED.get((kind, tile, chow_low))
+    return got if got is not None else Action(ActionKind(kind), tile, chow_low)
 
 
 class Phase(enum.StrEnum):
@@ -419,7 +439,7 @@ class Game:
             if len(self._chosen) == len(self._options):
                 self._resolve_rob()
         else:  # SEA_FLOOR
-            if action is WIN or action == WIN:
+            if action == WIN:
                 self._win(seat, WinHow.SELF_DRAW, self._drawn, None, sea_floor=True,
                           after_kong=self._drawn_tail)
             else:
@@ -877,12 +897,12 @@ class Game:
         winner = -1
         # L10 + source 胡牌規則1: a bulldozer declaration comes first, then wins in order.
         for s in order:
-            if chosen.get(s) is WIN and self._bulldozer_claim.get(s):
+            if chosen.get(s) == WIN and self._bulldozer_claim.get(s):
                 winner = s
                 break
         if winner < 0:
             for s in order:
-                if chosen.get(s) is WIN:
+                if chosen.get(s) == WIN:
                     winner = s
                     break
         if winner >= 0:
@@ -899,9 +919,9 @@ class Game:
         # Restrictions for what was passed (L11).
         for s, opts in self._options.items():
             passed = chosen[s]
-            if WIN in opts and passed is not WIN and not self._bulldozer_claim.get(s):
+            if WIN in opts and passed != WIN and not self._bulldozer_claim.get(s):
                 self._pass_win[s] = True
-            if PONGS[tile] in opts and passed is not PONGS[tile]:
+            if PONGS[tile] in opts and passed != PONGS[tile]:
                 self._pong_ban[s] |= 1 << tile
         for kind in (ActionKind.EXPOSED_KONG, ActionKind.PONG, ActionKind.CHOW):
             for s in order:
@@ -975,7 +995,7 @@ class Game:
         konger = self._rob_seat
         for j in range(1, SEATS):
             s = (konger + j) % SEATS
-            if self._chosen.get(s) is WIN:
+            if self._chosen.get(s) == WIN:
                 self._win(s, WinHow.ROB_KONG, self._rob_tile, konger)
                 return
         for s in self._options:
