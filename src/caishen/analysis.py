@@ -467,6 +467,10 @@ def _pair_cover(ka: int, kb: int, honours: bool) -> tuple[int, ...]:
     key = (ka, kb, honours)
     got = _pair_cache.get(key)
     if got is None:
+        for cache in _cover_cache:  # bounded memory for long runs (bots, training)
+            if len(cache) > 300_000:
+                cache.clear()
+                cache[0] = (0,) * (2 * _M)
         got = _combine(_cover(ka, False), _cover(kb, honours))
         if len(_pair_cache) > 200_000:
             _pair_cache.clear()
