@@ -960,3 +960,18 @@ def test_L17_switch_fourth_kong_of_several_players_is_a_draw() -> None:
         assert g.is_over is over
         if over:
             assert g.outcome is not None and g.outcome.draw_reason == "four_kongs"
+
+
+def test_L15_switch_human_win_flag_in_the_first_go_round() -> None:
+    # 人胡 (switch human_win, off in Longgang): North wins on West's first discard.
+    north = "123m456m789m123p456p 7p"
+    west = "3m6m9m 1p4p 2s5s 1z2z3z4z 6z7z 8m 7p 2p"
+    for rs, flag in ((LONGGANG.replace(human_win=True), True), (LONGGANG, False)):
+        g = stacked_game([E17, S16, west, north], draws="2m 3m", ruleset=rs)
+        g.step(0, D("9m"))
+        pass_claims(g)
+        quiet_turn(g)  # South
+        g.step(2, D("7p"))
+        g.step(3, WIN)
+        o = g.outcome
+        assert o is not None and o.winner == 3 and o.human is flag and not o.earthly

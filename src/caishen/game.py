@@ -139,6 +139,7 @@ class Outcome:
     wilds: tuple[frozenset[int], ...]
     heavenly: bool = False      # 天胡 (L15)
     earthly: bool = False       # 地胡 (L15)
+    human: bool = False         # 人胡: won in the first go-round, only with the human_win switch (L15)
     after_kong: bool = False    # won on a replacement tile 杠上开花 / 花上开花
     sea_floor: bool = False     # won on a sea-floor tile in 分张 海底捞月 (L17)
     last_live_tile: bool = False  # won on the last live tile or its discard 河底捞月
@@ -266,6 +267,7 @@ class Game:
         self._discard_last_live = False
         self._n_discards = 0
         self._n_claims = 0
+        self._dealer_drew = False  # the dealer drew again: the first go-round is over (人胡)
         self._first_discards: list[int] = []  # discards before any claim (四风连打)
         self._kong_seats: list[int] = []       # who made each kong (四杠)
         self._four_kongs = -1                  # seat that made the 4th kong of several players
@@ -560,6 +562,8 @@ class Game:
 
     def _draw(self, seat: int) -> None:
         """Start ``seat``'s turn with a normal draw (or 分张 when only the sea floor is left)."""
+        if seat == self.dealer:
+            self._dealer_drew = True
         self._pong_ban[seat] = 0  # L11: a passed pong is allowed again after one's own draw
         if self._pending_flowers[seat]:
             self._pending_flowers[seat] = False
@@ -1019,6 +1023,8 @@ class Game:
             winner=seat, how=how, tile=tile, from_seat=from_seat, dealer=self.dealer,
             indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
             wilds=self.wilds, heavenly=heavenly, earthly=earthly, after_kong=after_kong,
+            human=(self.ruleset.human_win and not heavenly and not earthly and self._n_claims == 0
+                   and not self._dealer_drew),
             sea_floor=sea_floor, last_live_tile=last_live,
         )
         scores = score_outcome(out, self.ruleset)
