@@ -193,7 +193,6 @@ def score_outcome(outcome: Outcome, ruleset: Ruleset) -> Any:
     return match.score_outcome(outcome, ruleset)
 
 
-
 class Game:
     """The state of one hand. Build it from an explicit wall (tuple of tile kinds in wall
     position order, see :mod:`caishen.wall`) and dice, or with :meth:`from_seed`."""
@@ -241,7 +240,6 @@ class Game:
         # Isolation masks over natural (non-wild) concealed tiles: kinds held, kinds held once.
         self._present = [0] * SEATS
         self._single = [0] * SEATS
-        self._iso = [-1] * SEATS  # isolated natural singles of the hand as it is (-1: unknown)
         self._n = [0] * SEATS   # concealed tiles held (flowers held included)
         self._win_size = ruleset.hand_size + 1
         self._bulldozer_need = ruleset.bulldozer_wilds if ruleset.bulldozer else 99
@@ -470,7 +468,6 @@ class Game:
         n = c[k] + d
         c[k] = n
         self._n[seat] += d
-        self._iso[seat] = -1
         if self._wild[seat][k]:
             self._w[seat] += d
             if self._true_wild[seat][k]:
@@ -507,7 +504,7 @@ class Game:
         self._drawn = self._take(self.dealer, head[i])
         i += 1
         self._hi = i
-        # L7: the dealer replaces his flowers first; the others when their turn comes.
+        # L7: the dealer replaces his flowers first; the others after his first discard.
         if self._settle_flowers(self.dealer):
             self._enter_turn(self.dealer)
 
@@ -565,7 +562,7 @@ class Game:
         if seat == self.dealer:
             self._dealer_drew = True
         self._pong_ban[seat] = 0  # L11: a passed pong is allowed again after one's own draw
-        if self._pending_flowers[seat]:
+        if self._pending_flowers[seat]:  # defensive, as in _claim
             self._pending_flowers[seat] = False
             if not self._settle_flowers(seat):
                 return
@@ -620,9 +617,6 @@ class Game:
         )
 
     # ------------------------------------------------------------------ win checks
-
-    def _hand_size(self, seat: int) -> int:
-        return sum(self._cnt[seat]) + 3 * len(self._melds[seat])
 
     def _could_win(self, seat: int, extra: int) -> bool:
         """Cheap necessary condition for a win with ``extra`` added (-1: none): enough 正财神
@@ -769,16 +763,10 @@ class Game:
         c = self._cnt[seat]
         n = c[tile]
         chow_seat = seat == (discarder + 1) % SEATS and self.ruleset.allow_chow
-        if n < 2 and not chow_seat and self._tw[seat] < self._bulldozer_need:
-            # Fast path (most seats on most discards): only a win could be claimed. One more tile
-            # removes at most 4 isolated singles (its neighbours within two), see _could_win.
-            iso = self._iso[seat]
-            if iso < 0:
-                p = self._present[seat]
-                iso = (self._single[seat] & ~((p << 1) | (p << 2) | (p >> 1) | (p >> 2))).bit_count()
-                self._iso[seat] = iso
-            if iso - 4 > self._w[seat] or not self._could_win(seat, tile):
-                return ()
+        if n < 2 and not chow_seat and self._tw[seat] < self._bulldozer_need and (
+            not self._could_win(seat, tile)
+        ):
+            return ()  # only a win could be claimed, and the pre-filter rules it out
         wild = self._wild[seat]
         out: list[Action] = []
         bulldozer = self._has_bulldozer(seat) and self._wins_with(seat, -1)
@@ -952,7 +940,8 @@ class Game:
                 if x != tile:
                     self._add(seat, x, -1)
             self._melds[seat].append(Meld.chow(tile, low))
-        # L7: a seat's own flowers are replaced when its turn comes, claims included.
+        # L7: flowers still held are replaced before the claimer's discard (defensive: every
+        # seat has replaced by the time anyone can claim, see _discard).
         if self._pending_flowers[seat]:
             self._pending_flowers[seat] = False
             if not self._settle_flowers(seat):
