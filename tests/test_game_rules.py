@@ -975,3 +975,25 @@ def test_L15_switch_human_win_flag_in_the_first_go_round() -> None:
         g.step(3, WIN)
         o = g.outcome
         assert o is not None and o.winner == 3 and o.human is flag and not o.earthly
+
+
+def test_L8_wild_is_never_used_to_pong_or_kong() -> None:
+    # West holds one 5m and two wilds 9s: East's 5m can be neither ponged nor konged with them.
+    west = "3m6m 1p4p7p 2s5s 1z2z3z4z 6z7z 5m 9s9s"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 5m"
+    g = stacked_game([east, S16, west, N16])
+    g.step(0, D("5m"))
+    assert P("5m") not in g.legal_actions(2) and EXPOSED_KONGS[t("5m")] not in g.legal_actions(2)
+    assert 2 not in g.to_move()
+
+
+def test_L9_no_kong_right_after_a_chow() -> None:
+    # South holds four 1p and chows East's 2m: no concealed kong before its discard.
+    south = "3m4m 1p1p1p1p 1s4s7s 1z2z3z4z 6z7z"
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 2m 3p 8s"
+    g = stacked_game([east, south, W16, N16])
+    g.step(0, D("2m"))
+    pass_claims(g, s1=C("2m", "2m"))
+    acts = g.legal_actions(1)
+    assert acts and all(a.kind is ActionKind.DISCARD for a in acts)
+    assert CONCEALED_KONGS[t("1p")] not in acts
