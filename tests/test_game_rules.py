@@ -991,9 +991,10 @@ def test_L9_no_kong_right_after_a_chow() -> None:
     # South holds four 1p and chows East's 2m: no concealed kong before its discard.
     south = "3m4m 1p1p1p1p 1s4s7s 1z2z3z4z 6z7z 9p"
     east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 2m 3p 8s"
-    g = stacked_game([east, south, W16, N16])
+    g = stacked_game([east, south, "", N16])
     g.step(0, D("2m"))
     pass_claims(g, s1=C("2m", "2m"))
+    assert g.current == 1 and g.melds(1) == (Meld(MeldKind.CHOW, (t("2m"), t("3m"), t("4m"))),)
     acts = g.legal_actions(1)
     assert acts and all(a.kind is ActionKind.DISCARD for a in acts)
     assert CONCEALED_KONGS[t("1p")] not in acts
