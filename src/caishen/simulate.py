@@ -116,6 +116,7 @@ class SimConfig:
     ruleset: Ruleset
     seed: str
     single_hand: bool = False
+    duplicate: bool = False
 
 
 def play_game(config: SimConfig, game: int) -> list[HandRow]:
@@ -126,7 +127,8 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
     from caishen.game import Game
     from caishen.settlement import Ledger
 
-    gseed = game_seed(config.seed, game)
+    # Duplicate: the four rotations of the seating play the same deals (game // 4).
+    gseed = game_seed(config.seed, game // SEATS if config.duplicate else game)
     names = seating(config.players, game)
     bots = [make_bot(names[s], bot_rng(gseed, s), config.ruleset) for s in range(SEATS)]
     ledger = Ledger(4, config.ruleset)
@@ -498,14 +500,19 @@ class BotStats:
 
 @dataclass(slots=True)
 class Stats:
-    """Per-bot statistics of a run, fed one game's rows at a time."""
+    """Per-bot statistics of a run, fed one game's rows at a time. The confidence
+    intervals treat each cluster of ``cluster_size`` consecutive games as one independent
+    sample (a game, or the rotations of one duplicate deal)."""
 
     names: tuple[str, ...]
     keep_per_hand: bool = False
+    cluster_size: int = 1
     bots: dict[str, BotStats] = field(default_factory=dict)
     games: int = 0
     hands: int = 0
     draws: int = 0
+    _game: int = -1
+    _cluster: int = -1
 
     def __post_init__(self) -> None:
         for n in self.names:
@@ -513,13 +520,17 @@ class Stats:
                 self.bots[n] = BotStats(n, per_hand=[] if self.keep_per_hand else None)
 
     def add_rows(self, rows: Iterable[HandRow]) -> None:
-        """Add hands; rows of one game must come together, games in order."""
-        current = -1
+        """Add hands; rows of one game must come together, games in order. Call
+        :meth:`finish` after the last rows."""
         for row in rows:
-            if row.game != current:
-                if current >= 0:
-                    self._end_game()
-                current = row.game
+            if row.game != self._game:
+                self._game = row.game
+                self.games += 1
+                key = row.game // self.cluster_size
+                if key != self._cluster:
+                    if self._cluster >= 0:
+                        self._end_cluster()
+                    self._cluster = key
             self.hands += 1
             if row.how == "draw":
                 self.draws += 1
@@ -528,11 +539,14 @@ class Stats:
                 by_bot.setdefault(n, []).append(s)
             for n, seats in by_bot.items():
                 self.bots[n].add_hand(row, seats)
-        if current >= 0:
-            self._end_game()
 
-    def _end_game(self) -> None:
-        self.games += 1
+    def finish(self) -> None:
+        """Close the last cluster of games (for the confidence intervals)."""
+        if self._cluster >= 0:
+            self._end_cluster()
+            self._cluster = -1
+
+    def _end_cluster(self) -> None:
         for b in self.bots.values():
             b.end_game()
 
@@ -647,13 +661,14 @@ def simulate(
     keep_per_hand: bool = False,
     single_hand: bool = False,
     batch_size: int | None = None,
+    duplicate: bool = False,
 ) -> Stats:
     """Run a simulation and return its statistics; ``on_batch`` sees every batch of rows
     in game order (to write them out or show progress)."""
     check_settings(players, games, workers, backend)
-    config = SimConfig(tuple(players), ruleset, seed, single_hand)
+    config = SimConfig(tuple(players), ruleset, seed, single_hand, duplicate)
     names = tuple(dict.fromkeys(players))
-    stats = Stats(names, keep_per_hand=keep_per_hand)
+    stats = Stats(names, keep_per_hand=keep_per_hand, cluster_size=SEATS if duplicate else 1)
     if backend == "local":
         stream = run_local(config, games, workers, batch_size)
     elif backend == "ray":
@@ -664,6 +679,7 @@ def simulate(
         stats.add_rows(rows)
         if on_batch is not None:
             on_batch(rows)
+    stats.finish()
     return stats
 
 

@@ -109,7 +109,7 @@ class Evaluator:
         far_kind = -1
         for k in range(NUM_NON_FLOWER):
             u = unseen[k]
-            if u == 0 or k in wilds:
+            if u == 0 or k in wilds or counts[k] >= 4:
                 continue
             if not _is_near(counts, k):
                 far += u
@@ -120,6 +120,35 @@ class Evaluator:
         if far_kind >= 0 and cur.with_tile(far_kind) < current:
             total += far
         return total
+
+    def ready_quality(self, counts: list[int], melds: int) -> int:
+        """For a hand one step from ready (shanten 1), sum over the draws that make it
+        ready of (unseen copies x winning tiles after the best discard): a two-step look
+        ahead that prefers the draws leading to wide waits."""
+        total = 0
+        best_wild = 0
+        unseen = self.unseen
+        wilds = self.view.wilds
+        for k in range(NUM_NON_FLOWER):
+            u = unseen[k]
+            if u == 0 or k in wilds or not _is_near(counts, k):
+                continue
+            counts[k] += 1
+            if self.shanten(counts, melds) == 0:
+                best = 0
+                for d in range(NUM_NON_FLOWER):
+                    if counts[d] and d != k or counts[d] > 1:
+                        counts[d] -= 1
+                        if self.shanten(counts, melds) == 0:
+                            outs = self.improving(counts, melds, 0)
+                            if outs > best:
+                                best = outs
+                        counts[d] += 1
+                total += u * best
+                if best > best_wild:
+                    best_wild = best
+            counts[k] -= 1
+        return total + self.unseen_wilds * best_wild
 
 
 def _is_near(counts: list[int], k: int) -> bool:
@@ -153,6 +182,9 @@ def _discard_order_key(k: int) -> int:
 
 SHANTEN_COST = 2.2  # log of the slow-down of one more step of shanten (strong bot)
 LN2 = math.log(2)
+FLUSH_NEAR = 2  # strong bot: chase a flush with at most this many tiles off its suit
+PONGS_NEAR = 6  # ... 对对胡 with at least this many pairs/triplets
+PLAN_WEIGHT = 1.0  # strong bot: weight of the value plans against speed (tuned by simulation)
 
 
 class RandomBot:
@@ -337,6 +369,7 @@ class StrongBot(GreedyBot):
     clearly close to a big hand and its own hand is far from ready."""
 
     name = "strong"
+    SLACK = 0  # discards up to this many steps of shanten worse than the best are weighed
 
     def plans(self, ev: Evaluator, counts: list[int]) -> tuple[int | None, int, bool]:
         """(flush suit or None, tiles off that suit, pong-hand plan) for ``counts`` plus the
@@ -390,12 +423,14 @@ class StrongBot(GreedyBot):
         best = min(x for x, _ in firsts)
         out: list[tuple[float, int]] = []
         for x, t in firsts:
-            if x > best + 1:
+            if x > best + self.SLACK:
                 out.append((-100.0 * x, t))
                 continue
             counts[t] -= 1
-            u = ev.improving(counts, sh.melds, x)
-            v = self.plan_value(ev, counts)
+            # One step from ready: look two draws ahead (ready_quality), else count the
+            # improving tiles.
+            u = ev.ready_quality(counts, sh.melds) if x == 1 else ev.improving(counts, sh.melds, x)
+            v = PLAN_WEIGHT * self.plan_value(ev, counts)
             counts[t] += 1
             score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * (3 - _discard_order_key(t))
             out.append((score, t))
@@ -408,23 +443,24 @@ class StrongBot(GreedyBot):
         late = view.wall_left < 30
         v = 0.0
         flush, off, pong_plan = self.plans(ev, counts)
-        if flush is not None and off <= 4:
+        # Chase a flush or 对对胡 only when it is near: a far plan costs more speed than
+        # the tai is worth (measured by simulation, docs/simulate.md).
+        if flush is not None and off <= FLUSH_NEAR:
             honours = sum(counts[27:34]) + sum(3 for m in melds if m.tile >= 27)
-            p = (5 - off) / 5 * (0.5 if late else 1.0)
-            factor = 4.0 if honours == 0 and off <= 1 else 2.0  # 清一色 limit / 混一色 1 tai
+            p = (FLUSH_NEAR + 1 - off) / (FLUSH_NEAR + 1) * (0.5 if late else 1.0)
+            factor = 4.0 if honours == 0 else 2.0  # 清一色 limit (L22) / 混一色 1 tai (L21)
             v += math.log1p(p * (factor - 1))
         if pong_plan:
             q = sum(1 for k in range(NUM_NON_FLOWER) if counts[k] >= 2)
             q += sum(1 for m in melds if m.kind != MeldKind.CHOW)
-            v += math.log1p(min(1.0, (q - 3) / 3))  # 对对胡 1 tai
+            if q >= PONGS_NEAR:
+                v += math.log1p(min(1.0, (q - PONGS_NEAR + 1) / 2))  # 对对胡 1 tai (L21)
         for k in self.value_kinds(ev):
             c = counts[k]
             if c >= 3:
-                v += LN2  # seat wind / Red / Green triplet: 1 tai
+                v += LN2  # seat wind / Red / Green triplet: 1 tai (L21)
             elif c == 2:
                 v += math.log1p(0.5 if ev.unseen[k] or ev.shape.wilds else 0.2)
-            elif c == 1 and ev.unseen[k] >= 2 and not late:
-                v += math.log1p(0.1)
         return v
 
     def threats(self, ev: Evaluator) -> list[tuple[int, int | None]]:
