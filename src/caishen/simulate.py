@@ -120,48 +120,51 @@ class SimConfig:
 
 
 def play_game(config: SimConfig, game: int) -> list[HandRow]:
-    """Play game ``game`` of the run (a match, or one hand with ``single_hand``) and
-    return its hands. Hand ``h`` is dealt from ``fair.hand_seed(game seed, h)``."""
+    """Play game ``game`` of the run and return its hands. A game is a match
+    (:class:`caishen.match.Table`: seating and dealer rotation L2/L18, chips and going broke
+    L24/L25) or, with ``single_hand``, one hand. Hand ``h`` is dealt from
+    ``fair.hand_seed(game seed, h)`` like :class:`caishen.match.Match` does; player ``p``
+    (the bot :func:`seating` puts at seat ``p`` for the first hand) draws its randomness
+    from :func:`bot_rng`."""
     from caishen import fair
     from caishen.bots import make_bot
     from caishen.game import Game
-    from caishen.settlement import Ledger
+    from caishen.match import Table
 
     # Duplicate: the four rotations of the seating play the same deals (game // 4).
     gseed = game_seed(config.seed, game // SEATS if config.duplicate else game)
     names = seating(config.players, game)
-    bots = [make_bot(names[s], bot_rng(gseed, s), config.ruleset) for s in range(SEATS)]
-    ledger = Ledger(4, config.ruleset)
-    seat_players = (0, 1, 2, 3)  # four players keep their seats; the deal rotates (L18)
-    dealer = 0
+    bots = [make_bot(names[p], bot_rng(gseed, p), config.ruleset) for p in range(SEATS)]
+    table = Table(config.ruleset, SEATS)
     rows: list[HandRow] = []
     h = 0
     while True:
         hseed = fair.hand_seed(gseed, h)
-        g = Game.from_seed(hseed, config.ruleset, dealer)
-        play_hand(g, bots)
+        seats = table.seats
+        g = Game(config.ruleset, fair.shuffled_wall(hseed, config.ruleset), fair.dice(hseed))
+        play_hand(g, [bots[p] for p in seats])
         out = g.outcome
         assert out is not None
-        res = hand_result(out, config.ruleset)
-        if res is None:
-            ledger.record_draw()
-            chips = (0, 0, 0, 0)
-            row = HandRow(game, h, fair.commitment(hseed), dealer, -1, -1, "draw", "", 0, chips, names)
+        result = table.settle(out)
+        chips = result["chips"]
+        seat_bots = (names[seats[0]], names[seats[1]], names[seats[2]], names[seats[3]])
+        if out.winner is None:
+            row = HandRow(game, h, fair.commitment(hseed), out.dealer, -1, -1, "draw", "", 0,
+                          (0, 0, 0, 0), seat_bots)
         else:
-            st = ledger.record(
-                seat_players, res.winner, res.winner_total, res.tai, res.loser_totals, dealer,
-                limit=bool(res.limit),
-            )
-            how = "self_draw" if res.self_draw else ("robbed_kong" if res.robbed else "discard")
+            score = result["score"]["winner"]
+            how = "" if out.how is None else out.how.value
+            rows_how = {"self_draw": "self_draw", "rob_kong": "robbed_kong"}.get(how, "discard")
             row = HandRow(
-                game, h, fair.commitment(hseed), dealer, res.winner,
-                -1 if res.discarder is None else res.discarder, how, res.limit, res.tai, st.net, names,
+                game, h, fair.commitment(hseed), out.dealer, out.winner,
+                -1 if out.from_seat is None or rows_how == "self_draw" else out.from_seat,
+                rows_how, score["limit"] or "", score["tai"],
+                (chips[0], chips[1], chips[2], chips[3]), seat_bots,
             )
         rows.append(row)
         h += 1
-        if config.single_hand or ledger.over:
+        if config.single_hand or table.over:
             return rows
-        dealer = out.next_dealer
 
 
 def play_hand(game: Any, bots: Sequence[Any]) -> None:
@@ -169,140 +172,26 @@ def play_hand(game: Any, bots: Sequence[Any]) -> None:
     its own observation and legal actions only."""
     while not game.is_over:
         for s in game.to_move():
-            if game.is_over:
-                break
             legal = game.legal_actions(s)
             if legal:
                 game.step(s, bots[s].act(game.observation(s), legal))
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """What settlement needs from a won hand (L23-L24)."""
-
-    winner: int
-    winner_total: int
-    tai: int
-    loser_totals: dict[int, int]
-    limit: str
-    self_draw: bool
-    robbed: bool
-    discarder: int | None
-
-
-def hand_result(outcome: Any, ruleset: Ruleset) -> HandResult | None:
-    """The scored result of a finished hand (:mod:`caishen.scoring`), None for a draw 流局
-    (L17). The winner's hand is scored with the winning tile (L23), each loser's own hand
-    too (L23, counted 0 after 推土机/天胡/地胡)."""
-    from caishen.game import WinHow
-    from caishen.hand import Hand
-    from caishen.scoring import (
-        LOSERS_COUNT_ZERO,
-        FirstTurn,
-        Limit,
-        ScoringError,
-        WinBy,
-        WinContext,
-        score_hand,
-        score_win,
-    )
-    from caishen.tiles import is_flower
-
-    if outcome.winner is None:
-        return None
-    w: int = outcome.winner
-    dealer: int = outcome.dealer
-    indicator = outcome.indicator if outcome.indicator >= 0 else None
-    how = outcome.how
-    hand: Hand = outcome.hands[w]
-    tile: int = outcome.tile
-    limit: Limit | None
-    if how == WinHow.BULLDOZER or tile < 0:
-        # 推土机 declared on another seat's discard: no winning tile; a limit whose losers
-        # count 0 (L8, L22, L23).
-        total, tai, limit = ruleset.max_total, 3, Limit.BULLDOZER
-    else:
-        if is_flower(tile):
-            before = Hand(hand.concealed, hand.melds, tuple(f for f in hand.flowers if f != tile))
-        else:
-            before = hand.without_tile(tile)
-        if how == WinHow.SELF_DRAW:
-            by = WinBy.SEA_FLOOR if outcome.sea_floor else (
-                WinBy.KONG_REPLACEMENT if outcome.after_kong else WinBy.SELF_DRAW)
-        elif how == WinHow.ROB_KONG:
-            by = WinBy.ROB_KONG
-        else:
-            by = WinBy.DISCARD
-        first = FirstTurn.HEAVENLY if outcome.heavenly else (
-            FirstTurn.EARTHLY if outcome.earthly else FirstTurn.NONE)
-        try:
-            r = score_win(before, WinContext(tile, by, w, dealer, indicator, first), ruleset)
-        except ScoringError:
-            if sum(1 for k in hand.concealed if k == indicator) >= ruleset.bulldozer_wilds:
-                r = None
-            else:
-                raise
-        if r is None:
-            total, tai, limit = ruleset.max_total, 3, Limit.BULLDOZER
-        else:
-            total, tai, limit = r.total, r.bonus_tai, r.limit
-    zero = limit in LOSERS_COUNT_ZERO
-
-    def loser_total(s: int) -> int:
-        h: Hand = outcome.hands[s]
-        size = h.size + sum(1 for f in h.flowers if f in outcome.wilds[s])
-        if size < ruleset.hand_size:
-            # A flower not yet replaced when the hand ended (L7: replaced at the seat's
-            # turn) leaves the hand short: add a tile that joins nothing (no 胡数).
-            h = Hand(h.concealed + _fillers(h, outcome.wilds[s], ruleset.hand_size - size), h.melds, h.flowers)
-            size = ruleset.hand_size
-        if size == ruleset.hand_size:
-            return score_hand(h, s, dealer, indicator, ruleset).total
-        # A loser who took a sea-floor tile in 分张 holds one tile too many (L17): his hand
-        # counts as the best 16 of them.
-        return max(
-            score_hand(h.without_tile(k), s, dealer, indicator, ruleset).total
-            for k in sorted(set(h.concealed))
-        )
-
-    losers = {s: 0 if zero else loser_total(s) for s in range(SEATS) if s != w}
-    return HandResult(
-        w, total, tai, losers, "" if limit is None else str(limit.value),
-        how == WinHow.SELF_DRAW, how == WinHow.ROB_KONG, outcome.from_seat,
-    )
-
-
-def _fillers(hand: Any, wilds: frozenset[int], n: int) -> tuple[int, ...]:
-    """``n`` suited tiles far (3+ apart) from every concealed tile and not wild: they can
-    join no set or pair, so the hand's count is unchanged."""
-    held = set(hand.concealed)
-    out: list[int] = []
-    for k in range(27):
-        if k in wilds or any(j in held for j in range(max(k - 2, k - k % 9), min(k + 3, k - k % 9 + 9))):
-            continue
-        if out and out[-1] // 9 == k // 9 and k - out[-1] < 3:
-            continue
-        out.append(k)
-        if len(out) == n:
-            return tuple(out)
-    for k in range(27, 34):  # no room in the suits: lone honours of no value
-        if k not in held and k not in wilds and k not in out:
-            out.append(k)
-            if len(out) == n:
-                break
-    return tuple(out)
+                if game.is_over:
+                    break
 
 
 def hand_chips(outcome: Any, ruleset: Ruleset) -> tuple[int, int, int, int]:
     """Each seat's chip change for one finished hand on its own (L24; no match, so no
-    going-broke limits): what the RL environment pays as rewards."""
+    going-broke limits): what the RL environments pay as rewards. Scored by
+    :func:`caishen.match.score_outcome` (reused from the engine when it did it)."""
+    from caishen.match import HandScore, score_outcome
     from caishen.settlement import settle
 
-    res = hand_result(outcome, ruleset)
-    if res is None:
+    hs = outcome.scores if isinstance(outcome.scores, HandScore) else score_outcome(outcome, ruleset)
+    if hs is None or outcome.winner is None:
         return (0, 0, 0, 0)
-    st = settle(res.winner, res.winner_total, res.tai, res.loser_totals, outcome.dealer, ruleset,
-                limit=bool(res.limit))
+    w = hs.winner
+    st = settle(outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer, ruleset,
+                limit=w.limit is not None)
     return st.net
 
 
