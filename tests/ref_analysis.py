@@ -30,7 +30,10 @@ def split(hand: Hand, wilds: frozenset[int]) -> tuple[list[int], list[int], int]
         else:
             counts[t] += 1
     zheng = len(wild_tiles)
-    wild_tiles += [f for f in hand.flowers if f in wilds]
+    flowers = [f for f in hand.flowers if f in wilds]
+    wild_tiles += flowers
+    if wilds and all(k >= NON_FLOWER for k in wilds):  # flower indicator: flowers are 正财神 (L5)
+        zheng = len(flowers)
     return counts, sorted(wild_tiles), zheng
 
 

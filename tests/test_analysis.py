@@ -21,7 +21,7 @@ from caishen.analysis import (
 )
 from caishen.cli import main
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.notation import parse_hand
+from caishen.notation import parse_hand, parse_tile
 from caishen.rules import LONGGANG
 from caishen.tiles import AUTUMN, EAST, RED, SPRING, SUMMER, WINTER, tile_name
 from ref_analysis import ref_arrangements
@@ -274,3 +274,19 @@ def test_cli_analyze_rich_output(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "win      yes (standard)" in out
     assert "5 arrangement(s)" in out
+
+
+def test_l5_l8_bulldozer_of_flower_wilds_with_flower_indicator() -> None:
+    """With 冬 turned up, 春 夏 秋 are the 正财神 (L5); holding all three is 推土机 (L8)."""
+    wilds = wild_kinds(parse_tile("f4"), 0, LONGGANG)
+    assert wilds == frozenset({SPRING, SUMMER, AUTUMN})
+    scattered = parse_hand("129m4p57s8s12346z7z f123")
+    assert is_win(scattered, LONGGANG, wilds)
+    assert arrangements(scattered, LONGGANG, wilds) == (Arrangement(Form.BULLDOZER, ()),)
+    assert shanten(scattered, LONGGANG, wilds) == -1
+    two = parse_hand("129m4p57s8s12346z7z f12")
+    assert not is_win(two.with_tile(parse_tile("1p")), LONGGANG, wilds)
+    assert waits(two, LONGGANG, wilds) == (AUTUMN,)
+    # with an ordinary indicator the own flower is no 正财神: three wilds of which one is 春
+    plain = wild_kinds(parse_tile("5p"), 0, LONGGANG)
+    assert not is_win(parse_hand("129m4p57s8s12346z7z55p f1"), LONGGANG, plain)

@@ -194,7 +194,7 @@ def _big(wilds: frozenset[int]) -> _Big:
 # pairs form, lower bound tables).
 _Setup = tuple[
     Ruleset, frozenset[int], tuple[int, ...], dict[tuple[int, ...], int],
-    tuple[int, ...], int, int, bytes, bytes,
+    tuple[int, ...], int, int, bytes, bytes, int,
 ]
 _setups: dict[frozenset[int], _Setup] = {}
 
@@ -202,11 +202,19 @@ _setups: dict[frozenset[int], _Setup] = {}
 def _setup(ruleset: Ruleset, wilds: frozenset[int]) -> _Setup:
     f = _fast(ruleset)
     b = _big(wilds)
-    got: _Setup = (ruleset, wilds, b[1], b[2], f[1], f[3], f[2], f[4], f[5])
+    info = _info(ruleset)
+    # With a flower indicator the wild flowers are the 正财神 (L5): 推土机 on flowers held.
+    fbull = info.bulldozer if info.bulldozer and _flower_wilds(wilds) else 99
+    got: _Setup = (ruleset, wilds, b[1], b[2], f[1], f[3], f[2], f[4], f[5], fbull)
     if len(_setups) > 4096:
         _setups.clear()
     _setups[wilds] = got
     return got
+
+
+def _flower_wilds(wilds: frozenset[int]) -> bool:
+    """Whether the 正财神 are flowers (flower indicator, L5): every wild kind is a flower."""
+    return bool(wilds) and all(k >= NUM_NON_FLOWER for k in wilds)
 
 
 def _info(r: Ruleset) -> _Info:
@@ -236,7 +244,8 @@ def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool
     Wild tiles (财神) are the concealed tiles whose kind is in ``wilds`` plus the
     flowers in ``wilds``; other flowers (客花) are ignored. Forms: standard (L13),
     八对半 / seven pairs (L14, switches, no melds), 推土机 (L8: at least
-    ``bulldozer_wilds`` concealed wild tiles = 正财神; own flowers do not count; any size).
+    ``bulldozer_wilds`` 正财神, any size: concealed tiles of the indicator's kind, own flowers
+    not counted; with a flower indicator the wild flowers held, L5).
     A hand of the wrong size for the shapes is not a win.
     """
     # Hot path, everything inlined: one integer accumulates all four base-5 slot keys
@@ -244,7 +253,7 @@ def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool
     su = _setups.get(wilds)
     if su is None or su[0] is not ruleset:
         su = _setup(ruleset, wilds)
-    _, _, big, wild_flowers, sizes, bull, mode, lb, hlb = su
+    _, _, big, wild_flowers, sizes, bull, mode, lb, hlb, fbull = su
     conc = hand.concealed
     acc = 0
     for t in conc:
@@ -253,7 +262,10 @@ def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool
         return True
     n = len(conc)
     if wild_flowers:  # wild flowers count as tiles: how many, per sorted flowers tuple
-        n += wild_flowers.get(hand.flowers, 0)
+        nf = wild_flowers.get(hand.flowers, 0)
+        if nf >= fbull:  # 推土机 of flower wilds (L5, L8)
+            return True
+        n += nf
     melds = hand.melds
     if n != sizes[len(melds)]:
         return False
@@ -328,6 +340,9 @@ def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple
             if f in wilds:
                 nflw += 1
     w += nflw
+    flower_mode = _flower_wilds(wilds)
+    if flower_mode:  # the 正财神 are the wild flowers (L5)
+        zheng = nflw
     melds = len(hand.melds)
     size = len(conc) + nflw
     sets = info.sets - melds
@@ -347,7 +362,7 @@ def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple
             continue
         s = slot[k] if k < NUM_NON_FLOWER else 4
         if s == 4:
-            is_zheng = k < NUM_NON_FLOWER
+            is_zheng = (k >= NUM_NON_FLOWER) == flower_mode
             if bull and is_zheng and zheng + 1 >= bull:
                 out.append(k)
                 continue
@@ -493,6 +508,8 @@ def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int
         keys[slot[t]] += power[t]
     zheng = keys[4]
     w = zheng + sum(1 for f in hand.flowers if f in wilds)
+    if _flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
+        zheng = w - zheng
     for i in range(len(conc) - 4):  # base-5 keys hold at most 4 of a kind
         if conc[i] == conc[i + 4] and slot[conc[i]] != 4:
             raise ValueError(f"the hand holds more than 4 tiles of kind {conc[i]}")
@@ -768,6 +785,8 @@ def arrangements(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -
     info = _info(ruleset)
     zheng = len(wild_tiles)
     wild_tiles.extend(f for f in hand.flowers if f in wilds)
+    if _flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
+        zheng = len(wild_tiles) - zheng
     wild_tiles.sort()
     result: list[Arrangement] = []
     if info.bulldozer and zheng >= info.bulldozer:

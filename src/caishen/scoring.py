@@ -601,9 +601,7 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     full = hand.with_tile(ctx.tile)
     wi = _wild_info(full, ctx.seat, ctx.indicator, ruleset)
     _check_context(ctx, wi, ruleset)
-    arrs = arrangements(full, ruleset, wi.kinds)
-    if not arrs and ruleset.bulldozer and wi.true_count >= ruleset.bulldozer_wilds:
-        arrs = (Arrangement(Form.BULLDOZER, ()),)  # 三花 with a flower indicator (L5, L21.8)
+    arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
     if not arrs:
         raise NotAWinError(f"{_hand_text(hand)} with {tile_name(ctx.tile)} is not a winning hand")
     best: ScoreResult | None = None
