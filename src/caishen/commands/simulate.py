@@ -36,6 +36,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--out", default=None, help="write one row per hand to FILE.jsonl or FILE.parquet")
     p.add_argument("--plot", default=None, help="draw chip distributions and cumulative chips to FILE.png (matplotlib)")
     p.add_argument("--single-hand", action="store_true", help="a game is one hand instead of a match")
+    p.add_argument(
+        "--duplicate", action="store_true",
+        help="duplicate deals: games 4k..4k+3 play the same tiles with the seating rotated (less luck)",
+    )
     p.add_argument("--batch-size", type=int, default=None, help="games per task (default: chosen from games and workers)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
@@ -108,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             stats = simulate(
                 players, args.games, ruleset, args.seed, workers=args.workers, backend=args.backend,
                 address=args.address, on_batch=on_batch, keep_per_hand=bool(args.plot),
-                single_hand=args.single_hand, batch_size=args.batch_size,
+                single_hand=args.single_hand, batch_size=args.batch_size, duplicate=args.duplicate,
             )
     finally:
         if writer is not None:

@@ -1,0 +1,139 @@
+"""RL environments (issue 5): PettingZoo api_test on longgang_v0, Gymnasium check_env on
+the single-agent wrapper, the fixed action index, seeding."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from caishen.env.encoding import (  # noqa: E402
+    ACTIONS,
+    NUM_ACTIONS,
+    OBS_BLOCKS,
+    OBS_SIZE,
+    PASS_INDEX,
+    WIN_INDEX,
+    action_index,
+    action_of,
+    encode,
+    mask_of,
+)
+from caishen.game import PASS, WIN, Action, ActionKind, Game  # noqa: E402
+
+
+def test_action_index_is_fixed_and_round_trips() -> None:
+    assert NUM_ACTIONS == 235
+    assert len(ACTIONS) == NUM_ACTIONS
+    for i, a in enumerate(ACTIONS):
+        assert action_index(a) == i
+    assert action_index(Action(ActionKind.DISCARD, 5)) == 5
+    # chow of 1m claimed as the low tile of 1-2-3m, and 9s claimed as the high of 7-8-9s
+    assert action_index(Action(ActionKind.CHOW, 0, 0)) == 34
+    assert action_index(Action(ActionKind.CHOW, 26, 24)) == 96
+    assert action_index(Action(ActionKind.PONG, 33)) == 130
+    assert action_index(Action(ActionKind.EXPOSED_KONG, 0)) == 131
+    assert action_index(Action(ActionKind.ADDED_KONG, 0)) == 165
+    assert action_index(Action(ActionKind.CONCEALED_KONG, 33)) == 232
+    assert action_index(WIN) == WIN_INDEX == 233
+    assert action_index(PASS) == PASS_INDEX == 234
+    with pytest.raises(ValueError, match="action index must be 0-234, not 235"):
+        action_of(235)
+
+
+def test_observation_vector_and_mask() -> None:
+    game = Game.from_seed(b"env-encoding", __import__("caishen").LONGGANG)
+    seat = game.to_move()[0]
+    obs = game.observation(seat)
+    v = encode(obs)
+    assert len(v) == OBS_SIZE == sum(n for _, n in OBS_BLOCKS) == 595
+    assert all(0.0 <= x <= 4.0 for x in v)
+    assert sum(v[:34]) == len(obs.hand.concealed)
+    legal = game.legal_actions(seat)
+    mask = mask_of(legal)
+    assert sum(mask) == len(set(legal))
+    assert all(mask[action_index(a)] == 1 for a in legal)
+
+
+def test_pettingzoo_api_test() -> None:
+    from pettingzoo.test import api_test
+
+    from caishen.env import longgang_v0
+
+    api_test(longgang_v0.env(), num_cycles=300, verbose_progress=False)
+
+
+def test_pettingzoo_seed_gives_same_hand() -> None:
+    from caishen.env import longgang_v0
+
+    def first_obs(seed: int) -> list[float]:
+        e = longgang_v0.env()
+        e.reset(seed=seed)
+        return list(e.observe(e.agent_selection)["observation"])
+
+    assert first_obs(7) == first_obs(7)
+    assert first_obs(7) != first_obs(8)
+
+
+def test_pettingzoo_rewards_are_chips_and_sum_to_zero_l24() -> None:
+    from caishen.env import longgang_v0
+
+    e = longgang_v0.env()
+    e.reset(seed=3)
+    rng = np.random.default_rng(0)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        totals[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(rng.choice(legal)))
+    assert sum(totals.values()) == 0.0
+    assert all(float(t).is_integer() for t in totals.values())
+
+
+def test_gymnasium_check_env() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    from caishen.env.single import LonggangSingleEnv
+
+    check_env(LonggangSingleEnv(), skip_render_check=True)
+
+
+def test_gymnasium_episode_with_masked_actions() -> None:
+    from caishen.env.single import LonggangSingleEnv
+
+    env = LonggangSingleEnv(seat=1, opponents=("greedy", "random", "strong"))
+    obs, info = env.reset(seed=11)
+    obs2, _ = LonggangSingleEnv(seat=1, opponents=("greedy", "random", "strong")).reset(seed=11)
+    assert np.array_equal(obs["observation"], obs2["observation"])
+    rng = np.random.default_rng(1)
+    done = False
+    steps = 0
+    reward = 0.0
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) > 0
+        obs, reward, done, truncated, info = env.step(int(rng.choice(legal)))
+        assert "illegal_action" not in info
+        steps += 1
+    assert steps > 0 and not truncated
+    assert float(reward).is_integer()
+
+
+def test_gymnasium_illegal_action_fallback_and_raise() -> None:
+    from caishen.env.single import LonggangSingleEnv
+
+    env = LonggangSingleEnv()
+    obs, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, _, _, _, info = env.step(illegal)
+    assert info["illegal_action"] == illegal
+    strict = LonggangSingleEnv(illegal_action="raise")
+    obs, _ = strict.reset(seed=2)
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal now"):
+        strict.step(illegal)
