@@ -16,7 +16,7 @@ from caishen.game import PASS, WIN, Action, ActionKind, Game
 from caishen.hand import Hand, Meld
 from caishen.notation import parse_hand, parse_tile, parse_tiles
 from caishen.rules import LONGGANG
-from caishen.tiles import GREEN, RED
+from caishen.tiles import RED
 
 NO_BULLDOZER = LONGGANG.replace(bulldozer=False)
 
@@ -105,10 +105,6 @@ def view(hand_text: str, wild: str | None = None, seat: int = 0, discards: tuple
     return View(seat, hand, wilds, ind, LONGGANG, discards, all_melds, ((), (), (), ()), wall_left)
 
 
-class _Direct(GreedyBot):
-    """Greedy fed a View directly (tests the decision, not the observation plumbing)."""
-
-
 def decide(bot: GreedyBot, v: View, legal: list[Action]) -> Action:
     from caishen.bots.players import Evaluator
 
@@ -169,11 +165,16 @@ def test_strong_pongs_a_red_pair_at_equal_shanten_l21() -> None:
     assert decide(StrongBot(), view(text), [pong, PASS]) == pong
 
 
-def test_strong_keeps_a_green_pair_over_a_plain_pair() -> None:
-    # two pairs of honours, one must go (17 tiles): strong keeps Green (1 tai as a triplet)
-    text = "123456789m123p4s66z22z"
-    a = decide(StrongBot(), view(text, seat=0), discards_for(text))
-    assert a.tile != GREEN
+def test_strong_values_green_and_seat_wind_pairs_not_other_winds_l21() -> None:
+    from caishen.bots.players import Evaluator
+
+    bot = StrongBot()
+    ev = Evaluator(view("123456789m12p45s1z", seat=1))  # South's seat: South is its wind
+    plain = counts_of("123456789m12p45s33z")  # West pair: no tai for South
+    green = counts_of("123456789m12p45s66z")
+    seat_wind = counts_of("123456789m12p45s22z")
+    assert bot.plan_value(ev, plain) == 0.0
+    assert bot.plan_value(ev, green) == bot.plan_value(ev, seat_wind) > 0.0
 
 
 def test_strong_defends_against_a_flush_with_three_melds() -> None:
