@@ -193,7 +193,7 @@ def _big(wilds: frozenset[int]) -> _Big:
 # increments, wild flowers by flowers tuple, concealed size by melds, 推土机 threshold,
 # pairs form, lower bound tables).
 _Setup = tuple[
-    Ruleset, frozenset[int], tuple[int, ...], dict[tuple[int, ...], int],
+    Ruleset, frozenset[int], tuple[tuple[int, int, int], ...], dict[tuple[int, ...], int],
     tuple[int, ...], int, int, bytes, bytes, int,
 ]
 _setups: dict[frozenset[int], _Setup] = {}
@@ -205,7 +205,13 @@ def _setup(ruleset: Ruleset, wilds: frozenset[int]) -> _Setup:
     info = _info(ruleset)
     # With a flower indicator the wild flowers are the 正财神 (L5): 推土机 on flowers held.
     fbull = info.bulldozer if info.bulldozer and _flower_wilds(wilds) else 99
-    got: _Setup = (ruleset, wilds, b[1], b[2], f[1], f[3], f[2], f[4], f[5], fbull)
+    # Per non-flower wild kind: (field shift, base-5 power, increment that moves one tile of
+    # that kind from its suit key to the wild count at bit 84) to adjust ``Hand.packed``.
+    adj = tuple(
+        (21 * _SLOT[k], _POW[k], (1 << 84) - (_POW[k] << (21 * _SLOT[k])))
+        for k in sorted(wilds) if k < NUM_NON_FLOWER
+    )
+    got: _Setup = (ruleset, wilds, adj, b[2], f[1], f[3], f[2], f[4], f[5], fbull)
     if len(_setups) > 4096:
         _setups.clear()
     _setups[wilds] = got
@@ -253,11 +259,13 @@ def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool
     su = _setups.get(wilds)
     if su is None or su[0] is not ruleset:
         su = _setup(ruleset, wilds)
-    _, _, big, wild_flowers, sizes, bull, mode, lb, hlb, fbull = su
+    _, _, adj, wild_flowers, sizes, bull, mode, lb, hlb, fbull = su
     conc = hand.concealed
-    acc = 0
-    for t in conc:
-        acc += big[t]
+    acc = hand.packed
+    for shift, power, inc in adj:  # wild tiles leave their suit key for the wild count
+        c = ((acc >> shift) & 0x1FFFFF) // power % 5
+        if c:
+            acc += c * inc
     if acc >= bull:  # 推土机 (L8): 正财神 count at bit 84
         return True
     n = len(conc)

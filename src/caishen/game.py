@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from caishen.analysis import is_win as _is_win
 from caishen.analysis import wild_kinds as _wild_kinds
-from caishen.hand import Hand, Meld, MeldKind
+from caishen.hand import Hand, Meld, MeldKind, pack
 from caishen.rules import Ruleset
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, tile_name
 from caishen.wall import WallLayout, layout
@@ -676,6 +676,7 @@ class Game:
         object.__setattr__(h, "concealed", tuple(conc))
         object.__setattr__(h, "melds", tuple(self._melds[seat]))
         object.__setattr__(h, "flowers", tuple(sorted(flowers)))
+        object.__setattr__(h, "packed", pack(conc))
         return h
 
     def _can_self_win(self, seat: int) -> bool:

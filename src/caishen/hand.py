@@ -8,9 +8,25 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Final
 
-from caishen.tiles import NUM_KINDS, is_flower, is_suited
+from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, is_suited
+
+# Packed counts of concealed tiles: one base-5 number per suit in 21-bit fields (m, p, s at
+# bits 0, 21, 42; honours at 63), the integer key the analyser's per-suit tables index by.
+PACK: Final = tuple(
+    5 ** (k % 9) << (21 * (k // 9)) if k < NUM_SUITED else 5 ** (k - NUM_SUITED) << 63
+    for k in range(NUM_NON_FLOWER)
+)
+
+
+def pack(concealed: Iterable[int]) -> int:
+    """The packed counts (see ``PACK``) of non-flower tiles."""
+    acc = 0
+    for t in concealed:
+        acc += PACK[t]
+    return acc
 
 
 class MeldKind(enum.IntEnum):
@@ -100,6 +116,8 @@ class Hand:
     concealed: tuple[int, ...] = ()
     melds: tuple[Meld, ...] = ()
     flowers: tuple[int, ...] = ()
+    #: packed per-suit counts of ``concealed`` (see ``PACK``), kept for the analyser's hot path
+    packed: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if any(is_flower(k) or not 0 <= k < NUM_KINDS for k in self.concealed):
@@ -110,6 +128,7 @@ class Hand:
             raise ValueError("each flower exists once")
         object.__setattr__(self, "concealed", tuple(sorted(self.concealed)))
         object.__setattr__(self, "flowers", tuple(sorted(self.flowers)))
+        object.__setattr__(self, "packed", pack(self.concealed))
 
     def counts(self) -> list[int]:
         """Counts of the concealed tiles per kind (38 entries)."""
