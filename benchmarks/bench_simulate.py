@@ -6,7 +6,8 @@ the same run.
 
 Each table plays N single-hand games (a game = one hand, so every run plays exactly N
 hands). The anchor is the ``random`` table with 1 worker, measured in the same run; every
-line prints its ratio to it. Ray time includes starting a local Ray; a second figure
+line prints its ratio to it and to the same table with 1 worker. Caches are warmed before
+timing. Ray time includes starting a local Ray; a second figure
 excludes it (Ray already running).
 """
 
@@ -42,6 +43,9 @@ def main() -> None:
     print(f"{'table':<8}{'workers':>8}{'hands':>7}{'seconds':>9}{'hands/s':>9}{'x anchor':>10}{'x 1 worker':>12}")
     for name, players in TABLES.items():
         one = 0.0
+        # Warm the bots' shape caches first (forked workers inherit them), so 1 and 2 workers
+        # are compared at the same state.
+        simulate(players, n if name == "random" else n // 4, LONGGANG, "warm-up", single_hand=True)
         for workers in (1, 2):
             hands = n if name == "random" else n // 4
             secs, played = timed(players, hands, workers)
