@@ -427,6 +427,13 @@ class StrongBot(GreedyBot):
                 out.append((-100.0 * x, t))
                 continue
             counts[t] -= 1
+            if x == 0:
+                # Ready: the winning tiles and what a win on each would score (L19-L24).
+                outs, value = self.ready_value(ev, counts)
+                counts[t] += 1
+                score = math.log1p(outs) + math.log(max(value, 1.0)) + 0.001 * (3 - _discard_order_key(t))
+                out.append((score, t))
+                continue
             # One step from ready: look two draws ahead (ready_quality), else count the
             # improving tiles.
             u = ev.ready_quality(counts, sh.melds) if x == 1 else ev.improving(counts, sh.melds, x)
@@ -436,6 +443,46 @@ class StrongBot(GreedyBot):
             out.append((score, t))
         out.sort(key=lambda y: -y[0])
         return out
+
+    def ready_value(self, ev: Evaluator, counts: list[int]) -> tuple[int, float]:
+        """For a ready hand (``counts`` + wilds + melds): the unseen winning tiles, and the
+        average chips per loser a win would bring (total/10 + bonus, scored by
+        :func:`caishen.scoring.score_win` on a discard), weighted by unseen copies. A wild
+        drawn wins with the best of them."""
+        from caishen.hand import Hand
+        from caishen.scoring import ScoringError, WinBy, WinContext, score_win
+        from caishen.settlement import bonus_fu
+
+        view = ev.view
+        rs = view.ruleset
+        wild_tiles = tuple(k for k in view.hand.concealed if k in view.wilds)
+        before = Hand(
+            tuple(k for k in range(NUM_NON_FLOWER) for _ in range(counts[k])) + wild_tiles,
+            view.hand.melds, view.hand.flowers,
+        )
+        outs = 0
+        weighted = 0.0
+        best = 0.0
+        for k in range(NUM_NON_FLOWER):
+            u = ev.unseen[k]
+            if u == 0 or k in view.wilds or counts[k] >= 4:
+                continue
+            counts[k] += 1
+            wins = ev.shanten(counts, ev.shape.melds) < 0
+            counts[k] -= 1
+            if not wins:
+                continue
+            try:
+                r = score_win(before, WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator), rs)
+            except ScoringError:
+                continue
+            chips = (r.total + bonus_fu(r.bonus_tai, r.limit is not None, rs)) / rs.fu_per_chip
+            outs += u
+            weighted += u * chips
+            best = max(best, chips)
+        if outs == 0:
+            return 0, 1.0
+        return outs + ev.unseen_wilds, (weighted + ev.unseen_wilds * best) / (outs + ev.unseen_wilds)
 
     def plan_value(self, ev: Evaluator, counts: list[int]) -> float:
         view = ev.view

@@ -25,6 +25,7 @@ class View:
     melds: tuple[tuple[Meld, ...], ...]
     flowers: tuple[tuple[int, ...], ...]
     wall_left: int
+    dealer: int = 0
 
     def unseen(self) -> list[int]:
         """Copies of each non-flower kind this seat has not seen anywhere (34 counts): 4
@@ -73,4 +74,5 @@ def from_observation(observation: object, ruleset: Ruleset) -> View:
         melds=o.melds,
         flowers=o.flowers,
         wall_left=o.live_tiles,
+        dealer=o.dealer,
     )
