@@ -244,22 +244,14 @@ class GreedyBot:
         out: list[tuple[float, int]] = []
         for s, t in scored:
             score = -100.0 * s
-            if s <= best + self.slack(ev):
+            if s == best:
+                # among the best shanten: the most improving tiles (wilds counted)
                 counts[t] -= 1
-                score += self.value(ev, counts, t, s)
+                score += ev.improving(counts, sh.melds, s)
                 counts[t] += 1
-            else:
-                score -= 50.0
             out.append((score + 0.01 * (3 - _discard_order_key(t)), t))
         out.sort(key=lambda x: -x[0])
         return out
-
-    def slack(self, ev: Evaluator) -> int:
-        return 0
-
-    def value(self, ev: Evaluator, counts: list[int], discarded: int, s: int) -> float:
-        """Score of the hand left after discarding (higher is better), beyond shanten."""
-        return float(ev.improving(counts, ev.shape.melds, s))
 
     def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         discards = _find(legal, ActionKind.DISCARD)
