@@ -21,7 +21,7 @@ import json
 import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from caishen.rules import Ruleset
@@ -77,12 +77,6 @@ class HandRow:
     tai: int
     chips: tuple[int, int, int, int]
     bots: tuple[str, str, str, str]
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["chips"] = list(self.chips)
-        d["bots"] = list(self.bots)
-        return d
 
 
 COLUMNS: Final = (
