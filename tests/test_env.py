@@ -3,13 +3,10 @@ the single-agent wrapper, the fixed action index, seeding."""
 
 from __future__ import annotations
 
+import numpy as np  # the rl libraries are in the test extras: missing ones fail, never skip
 import pytest
 
-np = pytest.importorskip("numpy")
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
-
-from caishen.env.encoding import (  # noqa: E402
+from caishen.env.encoding import (
     ACTIONS,
     NUM_ACTIONS,
     OBS_BLOCKS,
@@ -21,7 +18,7 @@ from caishen.env.encoding import (  # noqa: E402
     encode,
     mask_of,
 )
-from caishen.game import PASS, WIN, Action, ActionKind, Game  # noqa: E402
+from caishen.game import PASS, WIN, Action, ActionKind, Game
 
 
 def test_action_index_is_fixed_and_round_trips() -> None:
