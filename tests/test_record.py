@@ -355,3 +355,21 @@ def test_replay_reproduces_every_state() -> None:
         assert replay_hand(
             MatchRecord(LONGGANG, ("a", "b", "c", "d"), None, (hand,), {}), 0
         ).outcome == game.outcome
+
+
+def test_game_from_record_replays_a_hand(rec: MatchRecord, tmp_path: Any) -> None:
+    from caishen.game import Game
+    from caishen.record import save
+
+    path = tmp_path / "match.json"
+    save(rec, path)
+    for i, h in enumerate(rec.hands):
+        g = Game.from_record(path if i % 2 else rec, i)
+        assert g.is_over and g.outcome is not None
+        assert g.outcome.winner == h.result["winner"]
+    i, seat, missing = _first_discard(rec)
+    bad = edited(rec, lambda d: d["hands"][0]["actions"].__setitem__(i, [seat, f"discard {tile_name(missing)}"]))
+    with pytest.raises(ReplayError) as err:
+        Game.from_record(bad, 0)
+    assert (err.value.hand, err.value.index) == (0, i)
+    assert f"holds no {tile_name(missing)} to discard" in str(err.value)

@@ -14,7 +14,8 @@ import enum
 import importlib
 from bisect import insort
 from dataclasses import dataclass
-from typing import Any, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 from caishen.analysis import is_win as _is_win
 from caishen.analysis import wild_kinds as _wild_kinds
@@ -22,6 +23,9 @@ from caishen.hand import Hand, Meld, MeldKind, pack
 from caishen.rules import Ruleset
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, tile_name
 from caishen.wall import WallLayout, layout
+
+if TYPE_CHECKING:
+    from caishen.record import MatchRecord
 
 SEATS: Final = 4
 _WINDS: Final = frozenset(range(27, 31))
@@ -289,6 +293,17 @@ class Game:
         from caishen import fair  # noqa: PLC0415
 
         return cls(ruleset, fair.shuffled_wall(seed, ruleset), fair.dice(seed), dealer)
+
+    @classmethod
+    def from_record(cls, record: MatchRecord | str | Path, hand: int = 0) -> Game:
+        """Hand ``hand`` of a match record (a :class:`caishen.record.MatchRecord` or a JSON file)
+        replayed move by move on its recorded wall: the finished game. Raises
+        ``caishen.record.ReplayError`` naming the first illegal move (its index and reason) or
+        mismatched draw; ``caishen.record.replay`` also checks every score and chip."""
+        from caishen import record as rec  # noqa: PLC0415 (record builds on this module)
+
+        loaded = record if isinstance(record, rec.MatchRecord) else rec.load(record)
+        return rec.replay_hand(loaded, hand)
 
     # ------------------------------------------------------------------ public state
 
