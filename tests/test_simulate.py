@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from caishen.simulate import (
     read_rows,
     seating,
     simulate,
+    table_rows,
 )
 
 
@@ -163,6 +165,24 @@ def test_stats_mean_and_clustered_ci_against_direct_formula() -> None:
     # bot b sits in three seats: its chips per hand are the average over them
     assert st.bots["b"].mean == pytest.approx(-30 / 6 / 3)
     assert a.wins == 6 and a.self_draws == 6 and st.games == 3 and st.hands == 6
+
+
+def test_rates_are_per_seat_for_a_bot_in_several_seats() -> None:
+    st = Stats(("a", "b"))
+    # four hands: b (seats 1-3) wins three of them, one by discard from seat 0 (a's deal-in)
+    st.add_rows([
+        _row(0, (-3, 9, -3, -3), winner=1),
+        _row(0, (-3, -3, 9, -3), winner=2),
+        replace(_row(0, (-9, -3, -3, 15), winner=3, how="discard"), discarder=0),
+        _row(0, (9, -3, -3, -3), winner=0),
+    ])
+    st.finish()
+    rows = {r["bot"]: r for r in table_rows(st)}
+    assert st.bots["b"].wins == 3 and st.bots["b"].seat_hands == 12
+    assert rows["b"]["win_rate"] == pytest.approx(3 / 12)  # per seat: 25%, not 75% of hands
+    assert rows["a"]["win_rate"] == pytest.approx(1 / 4)
+    assert rows["a"]["deal_in_rate"] == pytest.approx(1 / 4)
+    assert rows["b"]["self_draw_rate"] == pytest.approx(2 / 12)
 
 
 # ---------------------------------------------------------------- strength
