@@ -438,10 +438,14 @@ class Game:
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
         legal = self.legal_actions(seat)
-        try:
-            action = legal[legal.index(action)]  # the shared instance: checks below use `is`
-        except ValueError:
-            raise IllegalActionError(self._why(seat, action)) from None
+        for a in legal:  # players usually pass back a shared instance: no dataclass __eq__
+            if a is action:
+                break
+        else:
+            try:
+                action = legal[legal.index(action)]  # the shared instance: checks below use `is`
+            except ValueError:
+                raise IllegalActionError(self._why(seat, action)) from None
         ph = self._phase
         if ph is Phase.TURN:
             self._do_turn(seat, action)
