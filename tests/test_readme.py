@@ -43,3 +43,16 @@ def test_readme_example_prints_as_shown(
         assert main(argv[1:]) == 0, command
         got = capsys.readouterr().out.rstrip("\n").splitlines()
         assert [line.rstrip() for line in got] == [line.rstrip() for line in expected], command
+
+
+def test_readme_python_blocks_run_and_print_what_their_comments_say(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 2
+    exec(compile(blocks[0], "README tour", "exec"), {})
+    tour = capsys.readouterr().out.splitlines()
+    assert tour[0].endswith(" 0")
+    assert tour[1:] == ["['5p', '1z', '2z', 'f1']", "True standard"]
+    exec(compile(blocks[1], "README scripted hand", "exec"), {})
+    assert capsys.readouterr().out.splitlines() == ["3 self_draw 300"]
