@@ -381,8 +381,9 @@ class Game:
 
     @property
     def live_tiles(self) -> int:
-        """Tiles that can still be drawn normally before 分张 (L6)."""
-        return self._live()
+        """Tiles that can still be drawn normally before 分张 (L6): 0 once 分张 has begun (when
+        the dead wall moves up a stack, source 分张前补花补杠 (II)②, the raw count dips below 0)."""
+        return 0 if self._sea else max(self._live(), 0)
 
     @property
     def dead_wall_tiles(self) -> int:
@@ -417,7 +418,7 @@ class Game:
             last_discard=self._discard_tile if self._phase is Phase.CLAIM else (
                 self._rob_tile if self._phase is Phase.ROB else -1),
             concealed_counts=tuple(sum(self._cnt[s]) for s in range(SEATS)),
-            live_tiles=max(self._live(), 0) if not self._sea else 0,
+            live_tiles=self.live_tiles,
             sea_floor_tiles=sea_left,
             dead_wall_tiles=self._dead(),
         )
