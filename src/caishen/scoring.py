@@ -714,15 +714,18 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
             return
         k = candidates[i]
         c = counts[k]
-        rec(i + 1, chosen, pair, wilds_left)
-        if pair is None and c >= 2 and k in honours:
-            rec(i + 1, chosen, k, wilds_left)
-        one = min(c, 3)
-        if 3 - one <= wilds_left:
-            rec(i + 1, [*chosen, (k, one)], pair, wilds_left - (3 - one))
-        if c >= 2 and 6 - c <= wilds_left:
-            split = (c - c // 2, c // 2) if c < 4 else (3, 1)
-            rec(i + 1, [*chosen, (k, split[0]), (k, split[1])], pair, wilds_left - (6 - c))
+        # the real pair (L23.8) and 0-2 triplets of 1-3 real tiles each (L23.5: 1 real + 2 wilds
+        # is allowed even when more real tiles of the kind are held; the rest are loose tiles)
+        for p in ((None, k) if pair is None and c >= 2 and k in honours else (None,)):
+            avail = c - (2 if p is not None else 0)
+            new_pair = pair if p is None else p
+            rec(i + 1, chosen, new_pair, wilds_left)
+            for r1 in range(1, min(avail, 3) + 1):
+                if 3 - r1 <= wilds_left:
+                    rec(i + 1, [*chosen, (k, r1)], new_pair, wilds_left - (3 - r1))
+                for r2 in range(1, min(avail - r1, r1) + 1):
+                    if 6 - r1 - r2 <= wilds_left:
+                        rec(i + 1, [*chosen, (k, r1), (k, r2)], new_pair, wilds_left - (6 - r1 - r2))
 
     rec(0, [], None, len(wild_tiles))
     assert best is not None
