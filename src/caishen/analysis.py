@@ -167,30 +167,18 @@ def _fast(r: Ruleset) -> _Fast:
     return (r, sizes, mode, bull, lb, hlb)
 
 
-# For is_win's setup: (wild set, per-kind accumulator increments, wild flowers held per sorted
-# flowers tuple, empty when no flower is wild).
-_Big = tuple[frozenset[int] | None, tuple[int, ...], dict[tuple[int, ...], int]]
-_big_cache: dict[frozenset[int], tuple[tuple[int, ...], dict[tuple[int, ...], int]]] = {}
-
-
-def _big(wilds: frozenset[int]) -> _Big:
-    got = _big_cache.get(wilds)
-    if got is None:
-        slot, power = _slots_for(wilds)
-        incs = tuple(1 << 84 if slot[k] == 4 else power[k] << (21 * slot[k]) for k in range(NUM_NON_FLOWER))
-        held: dict[tuple[int, ...], int] = {}
-        if any(k in wilds for k in FLOWERS):
-            for mask in range(16):
-                fl = tuple(f for i, f in enumerate(FLOWERS) if mask >> i & 1)
-                held[fl] = sum(1 for f in fl if f in wilds)
-        got = (incs, held)
-        if len(_big_cache) < 4096:
-            _big_cache[wilds] = got
-    return (wilds, got[0], got[1])
+def _wild_flowers_held(wilds: frozenset[int]) -> dict[tuple[int, ...], int]:
+    """Wild flowers held, per sorted flowers tuple; empty when no flower is wild."""
+    held: dict[tuple[int, ...], int] = {}
+    if any(k in wilds for k in FLOWERS):
+        for mask in range(16):
+            fl = tuple(f for i, f in enumerate(FLOWERS) if mask >> i & 1)
+            held[fl] = sum(1 for f in fl if f in wilds)
+    return held
 
 
 # is_win's setup per wild set (for the ruleset used last with it): (ruleset, wilds,
-# increments, wild flowers by flowers tuple, concealed size by melds, 推土机 threshold,
+# wild-kind adjustments of Hand.packed, wild flowers by flowers tuple, concealed size by melds, 推土机 threshold,
 # pairs form, lower bound tables).
 _Setup = tuple[
     Ruleset, frozenset[int], tuple[tuple[int, int, int], ...], dict[tuple[int, ...], int],
@@ -201,7 +189,6 @@ _setups: dict[frozenset[int], _Setup] = {}
 
 def _setup(ruleset: Ruleset, wilds: frozenset[int]) -> _Setup:
     f = _fast(ruleset)
-    b = _big(wilds)
     info = _info(ruleset)
     # With a flower indicator the wild flowers are the 正财神 (L5): 推土机 on flowers held.
     fbull = info.bulldozer if info.bulldozer and _flower_wilds(wilds) else 99
@@ -211,7 +198,7 @@ def _setup(ruleset: Ruleset, wilds: frozenset[int]) -> _Setup:
         (21 * _SLOT[k], _POW[k], (1 << 84) - (_POW[k] << (21 * _SLOT[k])))
         for k in sorted(wilds) if k < NUM_NON_FLOWER
     )
-    got: _Setup = (ruleset, wilds, adj, b[2], f[1], f[3], f[2], f[4], f[5], fbull)
+    got: _Setup = (ruleset, wilds, adj, _wild_flowers_held(wilds), f[1], f[3], f[2], f[4], f[5], fbull)
     if len(_setups) > 4096:
         _setups.clear()
     _setups[wilds] = got
@@ -328,6 +315,17 @@ def _held(hand: Hand) -> list[int]:
     return held
 
 
+def _slot_keys(
+    conc: tuple[int, ...], wilds: frozenset[int]
+) -> tuple[tuple[int, ...], tuple[int, ...], list[int]]:
+    """(slot per kind, base-5 power per kind, the five keys: m, p, s, honours, wild count)."""
+    slot, power = _slots_for(wilds)
+    keys = [0, 0, 0, 0, 0]
+    for t in conc:
+        keys[slot[t]] += power[t]
+    return slot, power, keys
+
+
 def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple[int, ...]:
     """Sorted kinds that complete ``hand`` (one tile short) 听牌.
 
@@ -336,10 +334,7 @@ def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple
     """
     info = _info(ruleset)
     conc = hand.concealed
-    slot, power = _slots_for(wilds)
-    keys = [0, 0, 0, 0, 0]
-    for t in conc:
-        keys[slot[t]] += power[t]
+    slot, power, keys = _slot_keys(conc, wilds)
     zheng = keys[4]
     w = zheng
     nflw = 0
@@ -510,10 +505,7 @@ def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int
     """
     info = _info(ruleset)
     conc = hand.concealed
-    slot, power = _slots_for(wilds)
-    keys = [0, 0, 0, 0, 0]
-    for t in conc:
-        keys[slot[t]] += power[t]
+    slot, power, keys = _slot_keys(conc, wilds)
     zheng = keys[4]
     w = zheng + sum(1 for f in hand.flowers if f in wilds)
     if _flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
