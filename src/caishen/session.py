@@ -1,0 +1,215 @@
+"""A match driven one action at a time, for tables where people play (game centre, terminal).
+
+:class:`MatchSession` is :class:`~caishen.match.Match` turned inside out: instead of calling
+every player for a move, it plays the bots itself and stops whenever a person must decide.
+A person's seat is a player without a bot (``None``). The caller shows
+:meth:`MatchSession.observation` and :meth:`MatchSession.legal_actions`, then hands the choice
+to :meth:`MatchSession.act`, which returns every action applied (the person's and the bots'
+that followed), so a server can store them before it tells anyone.
+
+A session can be rebuilt from its settings and the actions of the unfinished hand
+(:meth:`MatchSession.resume`): the engine is deterministic from the hand seed and the moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from caishen import fair
+from caishen.game import Action, Game, Observation
+from caishen.match import Match, MatchError, Player
+from caishen.record import HandRecord, MatchRecord, RecordingGame, hand_from_game
+from caishen.rules import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action applied to the hand in play: the seat (0 = East) and the action."""
+
+    seat: int
+    action: Action
+
+
+class MatchSession:
+    """A match of 4-6 players where ``players[i]`` is a bot, or ``None`` for a person.
+
+    The session starts the first hand at once. Between hands it waits for
+    :meth:`next_hand`, so a client can show the score of the hand just finished."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: Sequence[Player | None],
+        *,
+        seed: bytes | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        if names is None:
+            names = [("player" if p is None else str(getattr(p, "name", type(p).__name__))) for p in players]
+        # The Match keeps seating, chips, seeds and hand records; the session plays its hands.
+        self.match = Match(ruleset, [_NoPlayer() if p is None else p for p in players], seed=seed, names=names)
+        self.bots: tuple[Player | None, ...] = tuple(players)
+        self.game: Game = self._deal()
+        self.moves: list[Move] = []
+        self._settled = False
+        self._advance()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.match.ruleset
+
+    @property
+    def hand_index(self) -> int:
+        """Index of the hand in play (or just finished) within the match."""
+        return len(self.match.hands) - (1 if self._settled else 0)
+
+    @property
+    def hand_seed(self) -> bytes:
+        return self._seed
+
+    @property
+    def seats(self) -> tuple[int, int, int, int]:
+        """``seats[s]``: the player index sitting in seat ``s`` in the hand in play."""
+        return self._seats
+
+    def seat_of(self, player: int) -> int | None:
+        """The seat of player ``player`` in the hand in play (``None``: waiting, 替补)."""
+        return self._seats.index(player) if player in self._seats else None
+
+    @property
+    def hand_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def over(self) -> bool:
+        """The match is over (the last hand has been settled)."""
+        return self._settled and self.match.over
+
+    @property
+    def last_hand(self) -> HandRecord | None:
+        """The record of the last finished hand (with its score and chips)."""
+        return self.match.hands[-1] if self.match.hands else None
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Seats of people who must act now (empty while the hand is over)."""
+        g = self.game
+        return tuple(s for s in g.to_move() if g.legal_actions(s) and self.bots[self._seats[s]] is None)
+
+    def observation(self, seat: int) -> Observation:
+        return self.game.observation(seat)
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        return self.game.legal_actions(seat)
+
+    def record(self) -> MatchRecord:
+        """The record of the hands finished so far."""
+        return self.match.record()
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, seat: int, action: Action) -> list[Move]:
+        """A person's move for ``seat``; then the bots play until a person must act or the hand
+        ends. Returns every move applied, in order. Raises ``IllegalActionError`` (nothing
+        changes) for a move that is not legal, or :class:`MatchError` for a bot's seat."""
+        if seat in range(4) and self.bots[self._seats[seat]] is not None:
+            raise MatchError(f"seat {seat} is played by a bot")
+        self.game.step(seat, action)
+        done = [Move(seat, action)]
+        self.moves.append(done[0])
+        done.extend(self._advance())
+        return done
+
+    def next_hand(self) -> list[Move]:
+        """Deal the next hand once the last one is over; returns the bots' opening moves."""
+        if not self._settled:
+            raise MatchError("the hand in play is not over")
+        if self.match.over:
+            raise MatchError("the match is over")
+        self.game = self._deal()
+        self.moves = []
+        self._settled = False
+        return self._advance()
+
+    # ------------------------------------------------------------------ rebuilding
+
+    @classmethod
+    def resume(
+        cls,
+        ruleset: Ruleset,
+        players: Sequence[Player | None],
+        *,
+        seed: bytes,
+        names: Sequence[str],
+        hands: Sequence[Sequence[Move]],
+    ) -> MatchSession:
+        """Rebuild a seeded session from the moves of every hand played so far (the last one
+        may be unfinished): the same seats, chips and state as when the moves were made."""
+        session = cls.__new__(cls)
+        session.match = Match(ruleset, [_NoPlayer() for _ in players], seed=seed, names=names)
+        session.bots = tuple(None for _ in players)  # replay first: no bot may move on its own
+        session.moves = []
+        for i, moves in enumerate(hands):
+            if i:
+                session.next_hand()
+            else:
+                session.game = session._deal()
+                session._settled = False
+            for m in moves:
+                session.act(m.seat, m.action)
+        session.bots = tuple(players)
+        if not session.game.is_over:
+            session._advance()
+        return session
+
+    # ------------------------------------------------------------------ internals
+
+    def _deal(self) -> Game:
+        m = self.match
+        self._seed = m._next_seed
+        self._seats = m.table.seats
+        return RecordingGame(m.ruleset, fair.shuffled_wall(self._seed, m.ruleset), fair.dice(self._seed))
+
+    def _advance(self) -> list[Move]:
+        g = self.game
+        done: list[Move] = []
+        while not g.is_over:
+            movers = [s for s in g.to_move() if g.legal_actions(s)]
+            bot = self.bots[self._seats[movers[0]]]
+            if bot is None:
+                break
+            s = movers[0]
+            a = bot.act(g.observation(s) if getattr(bot, "observes", True) else None, g.legal_actions(s))
+            g.step(s, a)
+            mv = Move(s, a)
+            done.append(mv)
+            self.moves.append(mv)
+        if g.is_over and not self._settled:
+            self._settle()
+        return done
+
+    def _settle(self) -> None:
+        m = self.match
+        outcome = self.game.outcome
+        assert outcome is not None
+        assert isinstance(self.game, RecordingGame)
+        result = m.table.settle(outcome)
+        index = len(m.hands)
+        m.hands.append(
+            hand_from_game(index, self._seats, self._seed, self.game, [(x.seat, x.action) for x in self.moves], result)
+        )
+        if not m.over:
+            m._next_seed = m._seed_for(index + 1)
+        self._settled = True
+
+
+class _NoPlayer:
+    """Stands in the Match for a seat the session plays (people and bots alike)."""
+
+    name = "player"
+    observes = False
+
+    def act(self, observation: object, legal_actions: Sequence[Action]) -> Action:  # pragma: no cover
+        raise MatchError("a session plays its hands itself")
