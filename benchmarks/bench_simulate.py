@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from caishen.rules import LONGGANG
+from caishen.variants.longgang.rules import LONGGANG
 from caishen.simulate import simulate
 
 TABLES = {

@@ -1,7 +1,7 @@
-"""Build a stacked wall from notation, for scenario tests of :class:`caishen.game.Game`.
+"""Build a stacked wall from notation, for scenario tests of :class:`caishen.engine.game.Game`.
 
 ``stacked_wall(hands=[...], draws=..., indicator=..., tail=...)`` places the given tiles where
-the engine will deal and draw them (see :mod:`caishen.wall`): ``hands[s]`` is seat ``s``'s deal
+the engine will deal and draw them (see :mod:`caishen.engine.wall`): ``hands[s]`` is seat ``s``'s deal
 (16 tiles, the dealer's 17), ``draws`` the normal draws after the deal in order, ``tail`` the
 replacement draws in order, ``indicator`` the turned tile, ``head_at`` single tiles at given
 indices of the head order (``Game.layout.head``; the deal takes indices 0-64). Every other position gets the
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import random
 
-from caishen.game import Game
+from caishen.engine.game import Game
 from caishen.notation import parse_tile, parse_tiles
-from caishen.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import NUM_KINDS, is_flower, tile_name
-from caishen.wall import layout
+from caishen.engine.wall import layout
 
 DICE = (3, 4, 2, 5)
 

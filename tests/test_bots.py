@@ -1,4 +1,4 @@
-"""Bots (issue 5): the fast shape evaluator against caishen.analysis, exact decisions on
+"""Bots (issue 5): the fast shape evaluator against caishen.shapes.analysis, exact decisions on
 set positions, and legality of every action over random games."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.analysis import shanten as ref_shanten
+from caishen.shapes.analysis import shanten as ref_shanten
 from caishen.bots import BOTS, GreedyBot, RandomBot, StrongBot, View, make_bot
 from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
-from caishen.game import PASS, WIN, Action, ActionKind, Game
+from caishen.engine.game import PASS, WIN, Action, ActionKind, Game
 from caishen.hand import Hand, Meld
 from caishen.notation import parse_hand, parse_tile, parse_tiles
-from caishen.rules import LONGGANG
+from caishen.variants.longgang.rules import LONGGANG
 from caishen.tiles import RED
 
 NO_BULLDOZER = LONGGANG.replace(bulldozer=False)
@@ -79,7 +79,7 @@ def _random_hand(rng: random.Random) -> tuple[Hand, frozenset[int]]:
 @settings(max_examples=400, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_shanten_matches_analysis_reference(seed: int) -> None:
-    """The bots' fast shanten equals caishen.analysis.shanten (the slow reference) on
+    """The bots' fast shanten equals caishen.shapes.analysis.shanten (the slow reference) on
     random hands with melds and wilds (推土机 off: the reference counts the distance to
     drawing three wilds, which the bots do not chase)."""
     hand, wilds = _random_hand(random.Random(seed))

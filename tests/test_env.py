@@ -18,7 +18,7 @@ from caishen.env.encoding import (
     encode,
     mask_of,
 )
-from caishen.game import PASS, WIN, Action, ActionKind, Game
+from caishen.engine.game import PASS, WIN, Action, ActionKind, Game
 
 
 def test_action_index_is_fixed_and_round_trips() -> None:

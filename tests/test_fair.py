@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.rules import LONGGANG, LUOYANG_GANGCI
+from caishen.variants.longgang.rules import LONGGANG, LUOYANG_GANGCI
 from caishen.tiles import tile_name
 
 VECTOR_SEED = bytes(range(32))  # 00 01 02 ... 1f, the worked example of docs/fairness.md

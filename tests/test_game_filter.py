@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from caishen.analysis import is_win
+from caishen.shapes.analysis import is_win
 from caishen.notation import format_tiles
-from caishen.rules import LONGGANG
+from caishen.variants.longgang.rules import LONGGANG
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED, WHITE
 from helpers_wall import stacked_game
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from caishen.analysis import is_win
-from caishen.game import (
+from caishen.shapes.analysis import is_win
+from caishen.engine.game import (
     ADDED_KONGS,
     CHOWS,
     CONCEALED_KONGS,
@@ -22,7 +22,7 @@ from caishen.game import (
     Phase,
 )
 from caishen.hand import MeldKind
-from caishen.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from caishen.game import (
+from caishen.engine.game import (
     ADDED_KONGS,
     CHOWS,
     DISCARDS,

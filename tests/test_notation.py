@@ -16,7 +16,7 @@ from caishen.notation import (
     parse_tile,
     parse_tiles,
 )
-from caishen.rules import LONGGANG, LUOYANG_GANGCI
+from caishen.variants.longgang.rules import LONGGANG, LUOYANG_GANGCI
 from caishen.tiles import EAST, GREEN, RED, SPRING, SUMMER, WHITE, kind
 
 

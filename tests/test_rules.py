@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from caishen.cli import main
-from caishen.rules import LONGGANG, LUOYANG_GANGCI, RulesetError, get_ruleset, load_ruleset
+from caishen.variants.longgang.rules import LONGGANG, LUOYANG_GANGCI, RulesetError, get_ruleset, load_ruleset
 from caishen.tiles import WHITE
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from caishen.notation import parse_hand, parse_tile
-from caishen.rules import LONGGANG
-from caishen.scoring import (
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.scoring import (
     FirstTurn,
     Limit,
     NotAWinError,
@@ -177,8 +177,8 @@ def test_loser_case(hand, seat, wild, ruleset, expected):
 
 
 def test_l16_2_wild_standing_for_itself_is_noted():
-    from caishen.analysis import arrangements, wild_kinds
-    from caishen.scoring import score_arrangement
+    from caishen.shapes.analysis import arrangements, wild_kinds
+    from caishen.variants.longgang.scoring import score_arrangement
 
     hand = parse_hand("234m 678p 345s 78s 9s 123m 8p")
     full = hand.with_tile(parse_tile("8p"))

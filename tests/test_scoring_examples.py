@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from caishen.notation import parse_hand, parse_tile
-from caishen.rules import LONGGANG
-from caishen.scoring import (
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.scoring import (
     FirstTurn,
     Limit,
     WinBy,
@@ -18,7 +18,7 @@ from caishen.scoring import (
     score_win,
     settle_scores,
 )
-from caishen.settlement import settle
+from caishen.variants.longgang.settlement import settle
 
 E, S, W, N = 0, 1, 2, 3
 
@@ -205,8 +205,8 @@ def test_m_four_flowers_loser_and_winner():
 
 
 def test_record_scores_in_a_ledger_after_bulldozer():
-    from caishen.scoring import record_scores
-    from caishen.settlement import Ledger
+    from caishen.variants.longgang.scoring import record_scores
+    from caishen.variants.longgang.settlement import Ledger
 
     led = Ledger(5)
     r = win("5p5p5p 234m 678p 345s 567s 8p", "9m", "self-draw", seat=S, wild="5p")

@@ -5,7 +5,7 @@ pinned down."""
 from __future__ import annotations
 
 from caishen.notation import parse_hand, parse_tile
-from caishen.scoring import Limit, WinBy, WinContext, score_hand, score_win
+from caishen.variants.longgang.scoring import Limit, WinBy, WinContext, score_hand, score_win
 
 E, S, W, N = 0, 1, 2, 3
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from caishen.rules import LONGGANG
-from caishen.settlement import (
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.settlement import (
     Ledger,
     MatchOverError,
     SettlementError,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from caishen.cli import main
-from caishen.rules import LONGGANG
+from caishen.variants.longgang.rules import LONGGANG
 from caishen.simulate import (
     RAY_INSTALL,
     HandRow,

@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Iterator
 from typing import Final
 
-from caishen.rules import Ruleset
+from caishen.variants.longgang.rules import Ruleset
 from caishen.tiles import is_flower
 
 SEED_BYTES: Final = 32

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from caishen.hand import Hand, Meld, MeldKind, counts_of
-from caishen.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import (
     COPIES,
     FLOWER,

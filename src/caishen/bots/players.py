@@ -16,9 +16,9 @@ from typing import Protocol
 
 from caishen.bots.shape import ShapeCursor, shanten_counts
 from caishen.bots.view import View, from_observation
-from caishen.game import Action, ActionKind
+from caishen.engine.game import Action, ActionKind
 from caishen.hand import MeldKind
-from caishen.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import (
     GREEN,
     NUM_NON_FLOWER,
@@ -439,11 +439,11 @@ class StrongBot(GreedyBot):
     def ready_value(self, ev: Evaluator, counts: list[int]) -> tuple[int, float]:
         """For a ready hand (``counts`` + wilds + melds): the unseen winning tiles, and the
         average chips per loser a win would bring (total/10 + bonus, scored by
-        :func:`caishen.scoring.score_win` on a discard), weighted by unseen copies. A wild
+        :func:`caishen.variants.longgang.scoring.score_win` on a discard), weighted by unseen copies. A wild
         drawn wins with the best of them."""
         from caishen.hand import Hand
-        from caishen.scoring import ScoringError, WinBy, WinContext, score_win
-        from caishen.settlement import bonus_fu
+        from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
+        from caishen.variants.longgang.settlement import bonus_fu
 
         view = ev.view
         rs = view.ruleset

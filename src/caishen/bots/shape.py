@@ -4,7 +4,7 @@ tiles that improve a hand (进张).
 The bots call this thousands of times a hand, so it works on integer count vectors and
 caches each suit's decompositions (one suit's 9 counts -> the reachable
 ``(pair, sets, partial sets)`` triples). It is an estimate for play, not a rules oracle:
-:mod:`caishen.analysis` stays the reference for wins and waits, and the engine decides
+:mod:`caishen.shapes.analysis` stays the reference for wins and waits, and the engine decides
 what is legal.
 
 Standard form (L13): ``M`` sets + 1 pair, ``M = ruleset.sets_needed - declared melds``.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from caishen.rules import load_ruleset
+from caishen.variants.longgang.rules import load_ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

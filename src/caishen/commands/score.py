@@ -6,8 +6,8 @@ import argparse
 import json
 
 from caishen.notation import parse_hand, parse_tile
-from caishen.rules import load_ruleset
-from caishen.scoring import FirstTurn, WinBy, WinContext, score_hand, score_win
+from caishen.variants.longgang.rules import load_ruleset
+from caishen.variants.longgang.scoring import FirstTurn, WinBy, WinContext, score_hand, score_win
 from caishen.tiles import SEAT_LETTERS
 
 

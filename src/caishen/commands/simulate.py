@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from caishen.rules import load_ruleset
+from caishen.variants.longgang.rules import load_ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

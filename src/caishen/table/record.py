@@ -6,7 +6,7 @@ player, the commitment and the revealed seed, the dice and the wall, every actio
 The format is described in ``docs/records.md``; :data:`VERSION` changes whenever it does.
 
 * :func:`replay_hand` replays one hand on its recorded wall and returns the finished
-  :class:`~caishen.game.Game`; an illegal move raises :class:`ReplayError` naming the move's
+  :class:`~caishen.engine.game.Game`; an illegal move raises :class:`ReplayError` naming the move's
   index and the engine's reason. :func:`iter_hand` does the same move by move.
 * :func:`replay` replays a whole match and checks that every draw, every result (outcome,
   scores, chips) and the seating come out exactly as recorded.
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from caishen import __version__, fair
-from caishen.game import (
+from caishen.engine.game import (
     ADDED_KONGS,
     CHOWS,
     CONCEALED_KONGS,
@@ -38,7 +38,7 @@ from caishen.game import (
     Game,
     IllegalActionError,
 )
-from caishen.rules import LONGGANG, Ruleset, RulesetError
+from caishen.variants.longgang.rules import LONGGANG, Ruleset, RulesetError
 from caishen.tiles import NUM_KINDS, tile_name
 
 FORMAT: Final = "caishen-record"
@@ -134,7 +134,7 @@ def parse_action(text: str, where: str = "action") -> Action:
 
 
 class RecordingGame(Game):
-    """A :class:`~caishen.game.Game` that logs every tile taken from the wall, deal included:
+    """A :class:`~caishen.engine.game.Game` that logs every tile taken from the wall, deal included:
     :attr:`draws` lists ``(seat, wall position)`` in order."""
 
     def __init__(
@@ -454,6 +454,14 @@ def replay_hand(record: MatchRecord, index: int) -> RecordingGame:
     return _finish(iter_hand(record.hands[index], record.ruleset))
 
 
+def game_from_record(record: MatchRecord | str | Path, index: int = 0) -> RecordingGame:
+    """Hand ``index`` of a match record (a :class:`MatchRecord` or a JSON file) replayed move by
+    move on its recorded wall: the finished game. Raises :class:`ReplayError` naming the first
+    illegal move (its index and reason) or mismatched draw; :func:`replay` also checks every
+    score and chip."""
+    return replay_hand(record if isinstance(record, MatchRecord) else load(record), index)
+
+
 def _finish(steps: Iterator[tuple[RecordingGame, Step | None]]) -> RecordingGame:
     game: RecordingGame | None = None
     for g, _ in steps:
@@ -489,7 +497,7 @@ class ReplaySummary:
 
 
 def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
-    from caishen.match import Table  # noqa: PLC0415 (match builds records: import at use)
+    from caishen.table.match import Table  # noqa: PLC0415 (match builds records: import at use)
 
     ruleset = record.ruleset
     table = Table(ruleset, len(record.players))

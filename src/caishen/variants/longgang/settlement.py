@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from caishen.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import SEAT_LETTERS
 
 

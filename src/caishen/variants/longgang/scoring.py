@@ -2,7 +2,7 @@
 
 :func:`score_win` scores the winner's hand, :func:`score_hand` a loser's own hand (L23),
 :func:`settle_scores` turns the four results into chip transfers (L24, via
-:mod:`caishen.settlement`). Every line of a result names the rule that produced it; the
+:mod:`caishen.variants.longgang.settlement`). Every line of a result names the rule that produced it; the
 rule IDs (L19.1, L21.4 ...) are those of ``docs/rules/longgang.md``.
 """
 
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from caishen.analysis import Arrangement, Form, Group, GroupKind, arrangements, wild_kinds
+from caishen.shapes.analysis import Arrangement, Form, Group, GroupKind, arrangements, wild_kinds
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import format_hand, format_meld, format_tiles
-from caishen.rules import LONGGANG, Ruleset
-from caishen.settlement import Ledger, Settlement, bonus_fu, settle
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.settlement import Ledger, Settlement, bonus_fu, settle
 from caishen.tiles import (
     GREEN,
     RED,
@@ -762,7 +762,7 @@ def record_scores(
     losers: Mapping[int, ScoreResult],
     dealer: int,
 ) -> Settlement:
-    """Record a scored hand in a match :class:`~caishen.settlement.Ledger` (L24-L25), with
+    """Record a scored hand in a match :class:`~caishen.variants.longgang.settlement.Ledger` (L24-L25), with
     losers counting 0 after 推土机/天胡/地胡 (L23.9)."""
     zero = winner.limit in LOSERS_COUNT_ZERO
     totals = {s: (0 if zero else r.total) for s, r in losers.items()}

@@ -1,7 +1,7 @@
 """Hand analyser (牌型分析): wins, waits, arrangements and shanten, wild-aware.
 
 The hot path of scoring, the game engine and bots. Everything rests on per-suit
-precomputed tables (see :mod:`caishen._tables`): for every count vector of one suit
+precomputed tables (see :mod:`caishen.shapes.tables`): for every count vector of one suit
 (its base-5 key), the fewest wilds that complete it into sets, and into sets plus a
 pair. A standard win is then a handful of table lookups across the three suits and
 the honours, whatever the number of wilds (0-4) and the hand size (13 or 16 tiles).
@@ -20,9 +20,9 @@ from enum import IntEnum, StrEnum
 from itertools import combinations_with_replacement, permutations
 from typing import Final
 
-from caishen import _tables
+from caishen.shapes import tables as _tables
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.rules import Ruleset
+from caishen.variants.longgang.rules import Ruleset
 from caishen.tiles import (
     FLOWERS,
     NUM_NON_FLOWER,
