@@ -17,7 +17,14 @@ from caishen.variants.luoyang_gangci.payments import (
     win_payments,
     winner_gain,
 )
-from caishen.variants.luoyang_gangci.rules import DEFAULT, PRESETS, SCHEME_2, GangciRules, RulesError, get_rules
+from caishen.variants.luoyang_gangci.rules import (
+    DEFAULT,
+    PRESETS,
+    SCHEME_2,
+    GangciRules,
+    RulesError,
+    get_rules,
+)
 from caishen.variants.luoyang_gangci.wins import GangciWin
 
 E, S, W, N = 0, 1, 2, 3
