@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from caishen.notation import parse_hand, parse_tiles
-from caishen.rules import LUOYANG_GANGCI
+from caishen.variants.luoyang_gangci.adapter import SHAPES as LUOYANG_GANGCI
 from caishen.variants.luoyang_gangci.rules import DEFAULT
 from caishen.variants.luoyang_gangci.wins import GangciWin
 
