@@ -26,10 +26,11 @@ import time
 
 from mahjong.agari import Agari
 
-from caishen.shapes.analysis import is_win, shanten, waits, wild_kinds
 from caishen.hand import Hand
-from caishen.variants.longgang.rules import LONGGANG
+from caishen.shapes.analysis import is_win, shanten, waits
 from caishen.tiles import NUM_NON_FLOWER, is_flower
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.wilds import wild_kinds
 
 SEED = 20261129
 RULES = LONGGANG

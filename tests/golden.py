@@ -22,11 +22,11 @@ from pathlib import Path
 
 # ---- every import of engine, match, record and bots internals: re-point these after a redesign
 from caishen.bots import make_bot
-from caishen.game import Outcome
-from caishen.match import Match, Player, RandomPlayer, player_rng, score_outcome
-from caishen.record import action_text, replay_hand
-from caishen.rules import LONGGANG
+from caishen.engine.game import Outcome
+from caishen.table.match import Match, Player, RandomPlayer, player_rng, score_outcome
+from caishen.table.record import action_text, replay_hand
 from caishen.tiles import tile_name
+from caishen.variants.longgang.rules import LONGGANG
 
 
 def _players(table: str, seed: bytes) -> list[Player]:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 
 from caishen.engine.game import Game
-from caishen.notation import parse_tile, parse_tiles
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
-from caishen.tiles import NUM_KINDS, is_flower, tile_name
 from caishen.engine.wall import layout
+from caishen.notation import parse_tile, parse_tiles
+from caishen.tiles import NUM_KINDS, is_flower, tile_name
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 DICE = (3, 4, 2, 5)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations_with_replacement
 
-from caishen.shapes.analysis import Arrangement, Form, Group, GroupKind
 from caishen.hand import Hand, Meld, MeldKind
+from caishen.shapes.analysis import Arrangement, Form, Group, GroupKind
 from caishen.variants.longgang.rules import Ruleset
 
 NON_FLOWER = 34

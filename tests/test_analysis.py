@@ -7,6 +7,9 @@ import json
 
 import pytest
 
+from caishen.cli import main
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.notation import parse_hand, parse_tile
 from caishen.shapes import tables as _tables
 from caishen.shapes.analysis import (
     Arrangement,
@@ -17,13 +20,10 @@ from caishen.shapes.analysis import (
     is_win,
     shanten,
     waits,
-    wild_kinds,
 )
-from caishen.cli import main
-from caishen.hand import Hand, Meld, MeldKind
-from caishen.notation import parse_hand, parse_tile
-from caishen.variants.longgang.rules import LONGGANG
 from caishen.tiles import AUTUMN, EAST, RED, SPRING, SUMMER, WINTER, tile_name
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.wilds import wild_kinds
 from ref_analysis import ref_arrangements
 
 R16 = LONGGANG

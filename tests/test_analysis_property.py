@@ -9,10 +9,10 @@ from collections import Counter
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from caishen.shapes.analysis import arrangements, is_win, shanten, waits
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.shapes.analysis import arrangements, is_win, shanten, waits
 from caishen.tiles import SPRING, SUMMER
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from ref_analysis import ref_arrangements, ref_is_win, ref_waits, substituted_is_win
 
 R16 = LONGGANG

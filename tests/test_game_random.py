@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 from caishen import fair
-from caishen.shapes.analysis import is_win
 from caishen.engine.game import SEATS, ActionKind, Game, IllegalActionError, Phase, WinHow
 from caishen.hand import Hand
+from caishen.shapes.analysis import is_win
 from caishen.table.match import selfplay
 from caishen.table.record import iter_hand, replay
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import NUM_KINDS
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 
 def full(ruleset: Ruleset) -> list[int]:

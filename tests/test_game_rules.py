@@ -21,10 +21,10 @@ from caishen.engine.game import (
     Phase,
     WinHow,
 )
+from caishen.engine.wall import layout
 from caishen.hand import Meld, MeldKind
 from caishen.notation import parse_tile
 from caishen.variants.longgang.rules import LONGGANG
-from caishen.engine.wall import layout
 from helpers_wall import DICE, stacked_game, stacked_wall, tiles
 
 E17 = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p 8s"

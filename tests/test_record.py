@@ -39,8 +39,8 @@ from caishen.table.record import (
     replay_hand,
     verify,
 )
-from caishen.variants.longgang.rules import LONGGANG
 from caishen.tiles import NUM_NON_FLOWER, tile_name
+from caishen.variants.longgang.rules import LONGGANG
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_record_header_and_round_trip(rec: MatchRecord) -> None:
     assert list(data) == ["format", "version", "caishen", "ruleset", "players", "seed", "hands", "result"]
     assert data["caishen"] == caishen.__version__
     assert data["ruleset"]["name"] == "longgang" and data["ruleset"]["bonus_fu"] == [30, 60, 90, 120]
-    assert set(data["ruleset"]) == {name for name, _, _, _ in LONGGANG.switches()}
+    assert set(data["ruleset"]) == {sw.name for sw in LONGGANG.switches()}
     assert data["players"] == ["random-0", "random-1", "random-2", "random-3"]
     assert data["seed"] == b"tamper".hex()
     h = data["hands"][0]

@@ -177,8 +177,9 @@ def test_loser_case(hand, seat, wild, ruleset, expected):
 
 
 def test_l16_2_wild_standing_for_itself_is_noted():
-    from caishen.shapes.analysis import arrangements, wild_kinds
+    from caishen.shapes.analysis import arrangements
     from caishen.variants.longgang.scoring import score_arrangement
+    from caishen.variants.longgang.wilds import wild_kinds
 
     hand = parse_hand("234m 678p 345s 78s 9s 123m 8p")
     full = hand.with_tile(parse_tile("8p"))

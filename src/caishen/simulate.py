@@ -555,8 +555,6 @@ def simulate(
     """Run a simulation and return its statistics; ``on_batch`` sees every batch of rows
     in game order (to write them out or show progress)."""
     check_settings(players, games, workers, backend)
-    if ruleset.gangci:
-        raise SimulationError(f"ruleset {ruleset.name}: the engine plays Longgang-style rulesets only (no 杠次 play)")
     config = SimConfig(tuple(players), ruleset, seed, single_hand, duplicate)
     names = tuple(dict.fromkeys(players))
     stats = Stats(names, keep_per_hand=keep_per_hand, cluster_size=SEATS if duplicate else 1)

@@ -18,7 +18,6 @@ from caishen.bots.shape import ShapeCursor, shanten_counts
 from caishen.bots.view import View, from_observation
 from caishen.engine.game import Action, ActionKind
 from caishen.hand import MeldKind
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import (
     GREEN,
     NUM_NON_FLOWER,
@@ -27,6 +26,7 @@ from caishen.tiles import (
     is_terminal,
     seat_wind,
 )
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 
 class Bot(Protocol):

@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
     if args.json:
-        print(json.dumps({name: value for name, value, _, _ in ruleset.switches()}, ensure_ascii=False))
+        print(json.dumps({sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in ruleset.switches()}, ensure_ascii=False))
         return 0
     from rich.console import Console
     from rich.table import Table
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("value")
     table.add_column("rule")
     table.add_column("meaning")
-    for name, value, rule, doc in ruleset.switches():
-        table.add_row(name, str(value), rule, doc)
+    for sw in ruleset.switches():
+        table.add_row(sw.name, str(sw.value), sw.rule, sw.doc)
     Console(width=160).print(table)
     return 0

@@ -14,18 +14,17 @@ import enum
 import importlib
 from bisect import insort
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from caishen.shapes.analysis import is_win as _is_win
-from caishen.shapes.analysis import wild_kinds as _wild_kinds
-from caishen.hand import Hand, Meld, MeldKind, pack
-from caishen.variants.longgang.rules import Ruleset
-from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, tile_name
 from caishen.engine.wall import WallLayout, layout
+from caishen.hand import Hand, Meld, MeldKind, pack
+from caishen.shapes.analysis import is_win as _is_win
+from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, tile_name
+from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.longgang.wilds import wild_kinds as _wild_kinds
 
 if TYPE_CHECKING:
-    from caishen.table.record import MatchRecord
+    pass
 
 SEATS: Final = 4
 _WINDS: Final = frozenset(range(27, 31))
@@ -208,8 +207,6 @@ class Game:
         dice: tuple[int, int, int, int],
         dealer: int = 0,
     ) -> None:
-        if ruleset.gangci:
-            raise ValueError("Game plays Longgang-style rulesets; Gangci play is not implemented")
         _check_wall(wall, ruleset)
         if len(dice) != 4 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
             raise ValueError(f"dice must be four rolls 1..6, not {dice!r}")

@@ -22,8 +22,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_of, encode, mask_of
 from caishen.engine.game import Game
+from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_of, encode, mask_of
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 AGENTS = tuple(f"player_{s}" for s in range(4))

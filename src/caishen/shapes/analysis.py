@@ -18,17 +18,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from itertools import combinations_with_replacement, permutations
-from typing import Final
+from typing import Final, Protocol
 
-from caishen.shapes import tables as _tables
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.variants.longgang.rules import Ruleset
+from caishen.shapes import tables as _tables
 from caishen.tiles import (
     FLOWERS,
     NUM_NON_FLOWER,
     NUM_SUITED,
-    is_flower,
-    seat_flower,
 )
 
 __all__ = [
@@ -40,7 +37,8 @@ __all__ = [
     "is_win",
     "shanten",
     "waits",
-    "wild_kinds",
+    "Forms",
+    "ShapeForms",
 ]
 
 _EMPTY: Final[frozenset[int]] = frozenset()
@@ -86,26 +84,43 @@ class Arrangement:
     groups: tuple[Group, ...]
 
 
-# --------------------------------------------------------------------------- wilds
+# --------------------------------------------------------------------------- forms
 
 
-def wild_kinds(indicator: int | None, seat: int | None, ruleset: Ruleset) -> frozenset[int]:
-    """Kinds that are wild (财神) for one player.
+class Forms(Protocol):
+    """What a variant tells the analyser: the winning forms it accepts. A variant's rules
+    object usually has these attributes itself; :class:`ShapeForms` is a plain one."""
 
-    The indicator's kind (L4: the indicator itself is never drawn, the other copies
-    are wild); if the indicator is a flower and ``flower_indicator_wilds``, every other
-    flower (花财神, L5); plus the seat's own flower 坐花 if ``own_flower_wild`` (L7).
-    """
-    out: set[int] = set()
-    if indicator is not None:
-        if is_flower(indicator):
-            if ruleset.flower_indicator_wilds:
-                out.update(f for f in FLOWERS if f != indicator)
-        else:
-            out.add(indicator)
-    if seat is not None and ruleset.own_flower_wild and ruleset.has_flowers:
-        out.add(seat_flower(seat))
-    return frozenset(out)
+    @property
+    def hand_size(self) -> int: ...          # 13 or 16 tiles before the draw (L13)
+    @property
+    def sets_needed(self) -> int: ...        # sets besides the pair: 4 or 5
+    @property
+    def eight_and_half_pairs(self) -> bool: ...  # 7 pairs + 1 triplet, 16-tile hands (L14)
+    @property
+    def seven_pairs(self) -> bool: ...       # 13-tile hands
+    @property
+    def bulldozer(self) -> bool: ...         # enough primary wilds win in any shape (L8 推土机)
+    @property
+    def bulldozer_wilds(self) -> int: ...    # how many primary wilds that takes
+    @property
+    def tile_kinds(self) -> tuple[int, ...]: ...  # kinds in play (wilds may stand for these)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeForms:
+    """Winning forms as plain data, for variants without such switches of their own."""
+
+    hand_size: int
+    tile_kinds: tuple[int, ...]
+    eight_and_half_pairs: bool = False
+    seven_pairs: bool = False
+    bulldozer: bool = False
+    bulldozer_wilds: int = 0
+
+    @property
+    def sets_needed(self) -> int:
+        return (self.hand_size - 1) // 3
 
 
 # --------------------------------------------------------------------------- tables
@@ -137,11 +152,11 @@ def _slots_for(wilds: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 
 class _Info:
-    """Ruleset switches the analyser needs, read once per ruleset object."""
+    """Forms switches the analyser needs, read once per ruleset object."""
 
     __slots__ = ("bulldozer", "eight_half", "kinds", "non_flower_kinds", "ruleset", "sets", "seven")
 
-    def __init__(self, r: Ruleset) -> None:
+    def __init__(self, r: Forms) -> None:
         self.ruleset = r
         self.sets = r.sets_needed
         self.eight_half = r.eight_and_half_pairs and r.hand_size == 16
@@ -155,10 +170,10 @@ _info_cache: dict[int, _Info] = {}
 
 # For is_win's setup: (ruleset, concealed size by number of melds (-1 = impossible), pairs form
 # 0 none / 1 七对 / 2 八对半, 推土机 threshold on the accumulator, lower-bound tables).
-_Fast = tuple[Ruleset | None, tuple[int, ...], int, int, bytes, bytes]
+_Fast = tuple[Forms | None, tuple[int, ...], int, int, bytes, bytes]
 
 
-def _fast(r: Ruleset) -> _Fast:
+def _fast(r: Forms) -> _Fast:
     info = _info(r)
     sizes = tuple(3 * (info.sets - m) + 2 if m <= info.sets else -1 for m in range(16))
     mode = 2 if info.eight_half else 1 if info.seven else 0
@@ -181,13 +196,13 @@ def _wild_flowers_held(wilds: frozenset[int]) -> dict[tuple[int, ...], int]:
 # wild-kind adjustments of Hand.packed, wild flowers by flowers tuple, concealed size by melds, 推土机 threshold,
 # pairs form, lower bound tables).
 _Setup = tuple[
-    Ruleset, frozenset[int], tuple[tuple[int, int, int], ...], dict[tuple[int, ...], int],
+    Forms, frozenset[int], tuple[tuple[int, int, int], ...], dict[tuple[int, ...], int],
     tuple[int, ...], int, int, bytes, bytes, int,
 ]
 _setups: dict[frozenset[int], _Setup] = {}
 
 
-def _setup(ruleset: Ruleset, wilds: frozenset[int]) -> _Setup:
+def _setup(ruleset: Forms, wilds: frozenset[int]) -> _Setup:
     f = _fast(ruleset)
     info = _info(ruleset)
     # With a flower indicator the wild flowers are the 正财神 (L5): 推土机 on flowers held.
@@ -210,7 +225,7 @@ def _flower_wilds(wilds: frozenset[int]) -> bool:
     return bool(wilds) and all(k >= NUM_NON_FLOWER for k in wilds)
 
 
-def _info(r: Ruleset) -> _Info:
+def _info(r: Forms) -> _Info:
     got = _info_cache.get(id(r))
     if got is None or got.ruleset is not r:
         got = _Info(r)
@@ -231,7 +246,7 @@ def _std_ok(k0: int, k1: int, k2: int, k3: int, w: int) -> bool:
     return b + d <= w
 
 
-def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool:
+def is_win(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> bool:
     """Whether ``hand`` (winning tile included) is a complete hand 胡牌.
 
     Wild tiles (财神) are the concealed tiles whose kind is in ``wilds`` plus the
@@ -326,7 +341,7 @@ def _slot_keys(
     return slot, power, keys
 
 
-def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple[int, ...]:
+def waits(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> tuple[int, ...]:
     """Sorted kinds that complete ``hand`` (one tile short) 听牌.
 
     A kind held 4 times (concealed + melds) is never a wait (L3); a flower is a wait
@@ -496,7 +511,7 @@ def _pair_cover(ka: int, kb: int, honours: bool) -> tuple[int, ...]:
     return got
 
 
-def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int:
+def shanten(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> int:
     """Tiles away from ready 向听数: -1 complete, 0 ready, 1 one exchange from ready, ...
 
     Wild-aware (each wild fills any gap). Counts the standard form, 八对半 / seven
@@ -762,7 +777,7 @@ def _pairs_abstract(counts: list[int], jokers: int, triplet: bool, info: _Info) 
     return out
 
 
-def arrangements(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple[Arrangement, ...]:
+def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> tuple[Arrangement, ...]:
     """Every distinct way to read a winning hand (winning tile included) as groups, with
     what each wild stands for; empty if the hand does not win.
 

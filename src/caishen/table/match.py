@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from caishen import fair
-from caishen.shapes.analysis import Arrangement, Form
 from caishen.engine.game import Action, ActionKind, Game, Outcome, WinHow
 from caishen.hand import Hand
 from caishen.notation import format_hand
+from caishen.shapes.analysis import Arrangement, Form
 from caishen.table.record import HandRecord, MatchRecord, RecordingGame, action_text, hand_from_game
+from caishen.tiles import tile_name
 from caishen.variants.longgang.rules import Ruleset
 from caishen.variants.longgang.scoring import (
     LOSERS_COUNT_ZERO,
@@ -41,7 +42,6 @@ from caishen.variants.longgang.scoring import (
     score_win,
 )
 from caishen.variants.longgang.settlement import Ledger, Settlement
-from caishen.tiles import tile_name
 
 SEATS: Final = 4
 PLAYER_LABEL: Final = b"player"

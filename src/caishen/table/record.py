@@ -38,8 +38,9 @@ from caishen.engine.game import (
     Game,
     IllegalActionError,
 )
-from caishen.variants.longgang.rules import LONGGANG, Ruleset, RulesetError
+from caishen.ruleset import RulesetError
 from caishen.tiles import NUM_KINDS, tile_name
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 FORMAT: Final = "caishen-record"
 VERSION: Final = 1
@@ -247,7 +248,7 @@ class MatchRecord:
             "format": FORMAT,
             "version": VERSION,
             "caishen": __version__,  # the writer, for bug reports (not checked)
-            "ruleset": {name: (list(v) if isinstance(v, tuple) else v) for name, v, _, _ in self.ruleset.switches()},
+            "ruleset": {sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in self.ruleset.switches()},
             "players": list(self.players),
             "seed": None if self.seed is None else self.seed.hex(),
             "hands": [h.to_json() for h in self.hands],

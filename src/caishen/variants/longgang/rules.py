@@ -1,28 +1,25 @@
-"""Rulesets as data: a frozen :class:`Ruleset`, named presets, TOML overrides.
+"""Longgang rules as data: a frozen :class:`Ruleset`, named presets, TOML overrides.
 
-Every switch carries the rule ID it comes from (see ``docs/rules/longgang.md``
-and the project's RULINGS) and a one-line description; ``caishen rules NAME``
-prints them all. "有的地方" (some places play it this way) options are named
-switches, off unless a ruling says otherwise.
+Every switch carries the rule ID it comes from (see ``docs/rules/longgang.md``), a one-line
+description and the values it accepts; ``caishen rules longgang`` prints them all. "有的地方"
+(some places play it this way) options are named switches, off unless a ruling says otherwise.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from caishen import ruleset as rs
+from caishen.ruleset import RulesetError
 from caishen.tiles import NUM_KINDS, WHITE, is_flower
 
-
-class RulesetError(ValueError):
-    """A ruleset file or override is wrong (unknown key, wrong type, bad value)."""
-
-
-def _switch(default: Any, rule: str, doc: str) -> Any:
-    return field(default=default, metadata={"rule": rule, "doc": doc})
+_switch = rs.switch
+#: Largest 胡数 figure a switch may hold (a cap, a bonus): far above any real table's.
+MAX_FU: Final = 10_000
+#: Largest chip figure a switch may hold.
+MAX_CHIPS: Final = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +30,7 @@ class Ruleset:
     name: str = _switch("longgang", "-", "Name of the ruleset")
 
     # Tiles, seats, hand size
-    hand_size: int = _switch(16, "L13", "Tiles in a hand before the draw: 16 (Longgang) or 13")
+    hand_size: int = _switch(16, "L13", "Tiles in a hand before the draw: 16 (Longgang) or 13", choices=(13, 16))
     has_flowers: bool = _switch(True, "L1", "The four flowers 春夏秋冬 are in the tile set")
     has_white: bool = _switch(False, "L1", "White dragon 白板 is in the tile set")
     allow_chow: bool = _switch(True, "L9", "Chow 吃 from the player on the left is allowed")
@@ -43,7 +40,7 @@ class Ruleset:
     flower_indicator_wilds: bool = _switch(True, "L5", "If the indicator is a flower, every other flower is wild 花财神")
     own_flower_wild: bool = _switch(True, "L7", "A player's own-seat flower 坐花 is wild for him and stays in the hand")
     bulldozer: bool = _switch(True, "L8", "Holding enough 正财神 wins at once 推土机 (limit)")
-    bulldozer_wilds: int = _switch(3, "L8", "正财神 needed for 推土机 (金乡灵溪: 4)")
+    bulldozer_wilds: int = _switch(3, "L8", "正财神 needed for 推土机 (金乡灵溪: 4)", choices=(3, 4))
     wild_single_wait_any_tile: bool = _switch(True, "L16", "A hand left with a single wild may win on any tile (财神单吊; some places forbid)")
     rob_kong_with_wild_pair: bool = _switch(True, "L10", "A wild single wait may rob a kong (some places forbid 单吊抢杠 with a wild)")
 
@@ -56,61 +53,53 @@ class Ruleset:
     human_win: bool = _switch(False, "L15", "人胡: a win within the first go-round (limit; not played in Longgang)")
 
     # Wall
-    dead_wall_stacks: int = _switch(10, "L6", "Stacks of the dead wall 王牌 (20 tiles, 21 when the tail stack is split)")
-    sea_floor_tiles: int = _switch(4, "L6", "Tiles of the sea floor 海底牌 shared out one each at the end (分张)")
+    dead_wall_stacks: int = _switch(10, "L6", "Stacks of the dead wall 王牌 (20 tiles, 21 when the tail stack is split)", bounds=(7, 12))
+    sea_floor_tiles: int = _switch(4, "L6", "Tiles of the sea floor 海底牌 shared out one each at the end (分张)", bounds=(1, 4))
     sea_floor_kong_no_discard: bool = _switch(False, "L17", "Case (I) variant: a replacement before 分张 is taken without a discard")
 
     # Fu (胡数)
-    base_fu: int = _switch(20, "L23", "Base 底胡 added to the winner's 牌面胡数")
-    max_total: int = _switch(300, "L22", "Cap on any player's total 胡数 (满贯)")
-    flower_fu: int = _switch(4, "L20", "胡数 for each 客花 laid open")
-    self_draw_fu: int = _switch(2, "L20", "胡数 for a self-drawn win")
-    closed_wait_fu: int = _switch(2, "L20", "胡数 for winning on a closed wait 卡张/坎张")
+    base_fu: int = _switch(20, "L23", "Base 底胡 added to the winner's 牌面胡数", bounds=(0, MAX_FU))
+    max_total: int = _switch(300, "L22", "Cap on any player's total 胡数 (满贯)", bounds=(10, MAX_FU))
+    flower_fu: int = _switch(4, "L20", "胡数 for each 客花 laid open", bounds=(0, 100))
+    self_draw_fu: int = _switch(2, "L20", "胡数 for a self-drawn win", bounds=(0, 100))
+    closed_wait_fu: int = _switch(2, "L20", "胡数 for winning on a closed wait 卡张/坎张", bounds=(0, 100))
     edge_single_wait_fu: bool = _switch(False, "L20", "Edge 边张 and single 单吊 waits score the closed-wait 胡数 too (some places)")
     single_honor_pair_self_draw_fu: bool = _switch(False, "L20", "A self-drawn single wait on Red, Green or seat wind adds the self-draw 2 (newer custom)")
 
     # Tai (台数)
     kong_replacement_tai: bool = _switch(False, "L21", "杠上开花 scores 1 tai (some places)")
     single_wait_tai: bool = _switch(False, "L21", "单吊 scores 1 tai (some places)")
-    round_wind_tai: bool = _switch(False, "L21", "Round-wind triplet 圈风刻 scores 1 tai (not in Longgang)")
-    loser_four_flowers_tai: int = _switch(2, "L21", "Tai of 四花 for a player who did not win (some places: 1)")
+    loser_four_flowers_tai: int = _switch(2, "L21", "Tai of 四花 for a player who did not win (some places: 1)", choices=(1, 2))
 
     # Chips
-    fu_per_chip: int = _switch(10, "L24", "胡数 per chip")
-    bonus_fu: tuple[int, int, int, int] = _switch((30, 60, 90, 120), "L24", "跟胡数 by the winner's tai 0/1/2/3+")
-    bonus_fu_after_broke: tuple[int, int, int, int] = _switch((50, 100, 150, 200), "L24", "跟胡数 after someone has gone broke")
-    limit_chips: tuple[int, int] = _switch((72, 42), "L24", "Chips per loser for a limit hand: dealer, others")
-    limit_chips_after_broke: tuple[int, int] = _switch((80, 50), "L24", "Limit chips after someone has gone broke")
-    start_chips: int = _switch(100, "L25", "Chips each player brings to a match")
-    table_fee: int = _switch(5, "L25", "Table fee 头钱 each player pays at the start")
+    fu_per_chip: int = _switch(10, "L24", "胡数 per chip", bounds=(1, 1000))
+    bonus_fu: tuple[int, int, int, int] = _switch((30, 60, 90, 120), "L24", "跟胡数 by the winner's tai 0/1/2/3+", bounds=(0, MAX_FU))
+    bonus_fu_after_broke: tuple[int, int, int, int] = _switch((50, 100, 150, 200), "L24", "跟胡数 after someone has gone broke", bounds=(0, MAX_FU))
+    limit_chips: tuple[int, int] = _switch((72, 42), "L24", "Chips per loser for a limit hand: dealer, others", bounds=(1, MAX_CHIPS))
+    limit_chips_after_broke: tuple[int, int] = _switch((80, 50), "L24", "Limit chips after someone has gone broke", bounds=(1, MAX_CHIPS))
+    start_chips: int = _switch(100, "L25", "Chips each player brings to a match", bounds=(1, MAX_CHIPS))
+    table_fee: int = _switch(5, "L25", "Table fee 头钱 each player pays at the start", bounds=(0, MAX_CHIPS))
     rebuy_on_broke: bool = _switch(True, "L25", "The first player to go broke is topped up (4 players: 50, 5-6: 100) and play goes on")
-    hands_per_match: int = _switch(16, "L25", "Hands in a match (8, 16 or 24)")
+    hands_per_match: int = _switch(16, "L25", "Hands in a match (8, 16 or 24)", bounds=(1, 10_000))
 
     # Table
-    human_table_mode: bool = _switch(False, "L12", "Let illegal moves through and apply the text's penalties (human table)")
     draw_on_four_winds: bool = _switch(False, "L17", "四风连打: four equal wind discards in the first go-round end the hand as a draw (some places)")
     draw_on_four_kongs: bool = _switch(False, "L17", "四杠: a fourth kong by different players ends the hand as a draw (some places)")
 
-    # Luoyang Gangci (G1-G2)
-    gangci: bool = _switch(False, "G1", "Play Luoyang Gangci 杠次 wins (次牌) instead of Longgang wins")
-    kong_base: int = _switch(100, "G2", "杠底")
-    bomb_base: int = _switch(200, "G2", "炸弹底")
-    kong_ci_base: int = _switch(600, "G2", "杠次底")
-
-    # --- Scoring (issue 3; docs/rules/longgang.md) ---
+    # Scoring extras
     eight_pairs_terminal_limits: bool = _switch(False, "L22", "八对半 of terminals/honours counts as 清老头/混老头 (some places)")
 
     def __post_init__(self) -> None:
-        if self.hand_size not in (13, 16):
-            raise RulesetError(f"hand_size must be 13 or 16, not {self.hand_size}")
-        if self.bulldozer_wilds not in (3, 4):
-            raise RulesetError(f"bulldozer_wilds must be 3 or 4, not {self.bulldozer_wilds}")
+        rs.check(self)
         if self.seven_pairs and self.hand_size != 13:
             raise RulesetError("seven_pairs needs hand_size 13")
         if self.eight_and_half_pairs and self.hand_size != 16:
             raise RulesetError("eight_and_half_pairs needs hand_size 16")
-        if self.hands_per_match < 1:
-            raise RulesetError("hands_per_match must be at least 1")
+        if self.base_fu > self.max_total:
+            raise RulesetError(f"base_fu = {self.base_fu} is above max_total = {self.max_total}")
+        for name in ("base_fu", "max_total"):
+            if getattr(self, name) % self.fu_per_chip:
+                raise RulesetError(f"{name} = {getattr(self, name)} is not a multiple of fu_per_chip = {self.fu_per_chip}")
 
     @property
     def sets_needed(self) -> int:
@@ -131,60 +120,20 @@ class Ruleset:
 
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some switches changed (checked like a TOML override)."""
-        return _apply(self, changes, "replace")
+        return rs.apply(self, changes, "replace")
 
-    def switches(self) -> list[tuple[str, Any, str, str]]:
-        """(name, value, rule ID, description) for every switch, in declaration order."""
-        return [
-            (f.name, getattr(self, f.name), f.metadata["rule"], f.metadata["doc"])
-            for f in dataclasses.fields(self)
-        ]
+    def switches(self) -> tuple[rs.Switch, ...]:
+        """Every switch with its value, rule ID, description and valid values."""
+        return rs.switches(self)
 
 
 LONGGANG: Final = Ruleset()
-LUOYANG_GANGCI: Final = Ruleset(
-    name="luoyang-gangci",
-    hand_size=13,
-    has_flowers=False,
-    has_white=True,
-    allow_chow=False,
-    wild_indicator=False,
-    flower_indicator_wilds=False,
-    own_flower_wild=False,
-    bulldozer=False,
-    eight_and_half_pairs=False,
-    gangci=True,
-)
 
-PRESETS: Final[dict[str, Ruleset]] = {r.name: r for r in (LONGGANG, LUOYANG_GANGCI)}
-
-
-def _apply(base: Ruleset, changes: dict[str, Any], where: str) -> Ruleset:
-    known = {f.name: f for f in dataclasses.fields(Ruleset)}
-    checked: dict[str, Any] = {}
-    for key, value in changes.items():
-        if key not in known:
-            raise RulesetError(f"{where}: unknown switch {key!r}")
-        current = getattr(base, key)
-        if isinstance(current, tuple):
-            if not isinstance(value, (list, tuple)) or len(value) != len(current) or not all(
-                type(v) is int for v in value
-            ):
-                raise RulesetError(f"{where}: {key} must be a list of {len(current)} integers")
-            value = tuple(value)
-        elif type(value) is not type(current):
-            raise RulesetError(
-                f"{where}: {key} must be {type(current).__name__}, not {type(value).__name__}"
-            )
-        checked[key] = value
-    try:
-        return dataclasses.replace(base, **checked)
-    except RulesetError as exc:
-        raise RulesetError(f"{where}: {exc}") from None
+PRESETS: Final[dict[str, Ruleset]] = {LONGGANG.name: LONGGANG}
 
 
 def get_ruleset(name: str) -> Ruleset:
-    """A preset by name (``longgang``, ``luoyang-gangci``)."""
+    """A preset by name (``longgang``)."""
     try:
         return PRESETS[name]
     except KeyError:
@@ -202,14 +151,11 @@ def load_ruleset(source: str | Path) -> Ruleset:
         raise RulesetError(
             f"{source}: not a preset ({', '.join(sorted(PRESETS))}) nor a TOML file"
         )
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise RulesetError(f"{path}: not valid TOML: {exc}") from None
+    data = rs.read_toml(path)
     base_name = data.pop("base", "longgang")
     if not isinstance(base_name, str):
         raise RulesetError(f"{path}: base must be a preset name")
     base = get_ruleset(base_name)
     if "name" not in data:
         data["name"] = path.stem
-    return _apply(base, data, str(path))
+    return rs.apply(base, data, str(path))

@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from caishen.shapes.analysis import Arrangement, Form, Group, GroupKind, arrangements, wild_kinds
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import format_hand, format_meld, format_tiles
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
-from caishen.variants.longgang.settlement import Ledger, Settlement, bonus_fu, settle
+from caishen.shapes.analysis import Arrangement, Form, Group, GroupKind, arrangements
 from caishen.tiles import (
     GREEN,
     RED,
@@ -35,6 +33,9 @@ from caishen.tiles import (
     seat_wind,
     tile_name,
 )
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.settlement import Ledger, Settlement, bonus_fu, settle
+from caishen.variants.longgang.wilds import wild_kinds
 
 __all__ = [
     "FirstTurn",

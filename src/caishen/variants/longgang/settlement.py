@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import SEAT_LETTERS
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 
 class SettlementError(ValueError):

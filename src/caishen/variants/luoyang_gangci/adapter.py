@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Final
 
 from caishen.hand import Hand
-from caishen.shapes.analysis import is_win, waits
-from caishen.variants.longgang.rules import LUOYANG_GANGCI
+from caishen.shapes.analysis import ShapeForms, is_win, waits
+from caishen.variants.luoyang_gangci.rules import GangciRules
 
 #: The shape ruleset the analyser and the notation parser are told (13 tiles, White, no flowers).
-SHAPES: Final = LUOYANG_GANGCI
+SHAPES: Final = ShapeForms(hand_size=GangciRules.hand_size, tile_kinds=GangciRules.tile_kinds)
 _SHAPES: Final = SHAPES
 
 

@@ -7,39 +7,18 @@ it accepts: ``range`` (inclusive bounds of an int) or ``choices`` (the allowed v
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from dataclasses import dataclass
+from typing import ClassVar, Final
 
-T = TypeVar("T")
+from caishen import ruleset as rs
+from caishen.ruleset import RulesetError
+from caishen.tiles import NUM_KINDS, is_flower
 
+_switch = rs.switch
 #: Largest base a table may set (a hand moves at most 3 × (2 × 杠次底 + 杠底) chips).
 MAX_BASE: Final = 10_000_000
-
-
-class RulesError(ValueError):
-    """A Gangci switch set to a value it does not accept (unknown key, wrong type, out of range)."""
-
-
-def _switch(default: T, rule: str, doc: str, *, bounds: tuple[int, int] | None = None,
-            choices: tuple[object, ...] | None = None) -> T:
-    meta: dict[str, object] = {"rule": rule, "doc": doc}
-    if bounds is not None:
-        meta["range"] = bounds
-    if choices is not None:
-        meta["choices"] = choices
-    return field(default=default, metadata=meta)
-
-
-@dataclass(frozen=True, slots=True)
-class Switch:
-    """One switch as ``caishen rules`` lists it: ``allowed`` is its range or choices as text."""
-
-    name: str
-    value: object
-    rule: str
-    doc: str
-    allowed: str
+#: This is the one error type of bad Gangci switches (the core's ruleset error).
+RulesError = RulesetError
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,45 +44,22 @@ class GangciRules:
     hands_per_match: int = _switch(16, "G8.2", "Hands in a match", choices=(8, 16, 24))
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if type(value) is not type(f.default):
-                raise RulesError(f"{f.name} must be {type(f.default).__name__}, not {type(value).__name__}")
-            bounds = f.metadata.get("range")
-            if isinstance(bounds, tuple) and isinstance(value, int) and not bounds[0] <= value <= bounds[1]:
-                raise RulesError(f"{f.name} must be {bounds[0]}-{bounds[1]}, not {value}")
-            choices = f.metadata.get("choices")
-            if isinstance(choices, tuple) and value not in choices:
-                raise RulesError(f"{f.name} must be one of {', '.join(map(str, choices))}, not {value!r}")
+        rs.check(self)
         if self.ci_base % 2:  # G2.7: each bystander of a 直次 pays 杠次底 × 0.5
             raise RulesError(f"ci_base must be even (a 直次 bystander pays half of it), not {self.ci_base}")
 
+    # Fixed by the game (G1), not switches: what the engine and the analyser are told.
+    hand_size: ClassVar[int] = 13
+    has_flowers: ClassVar[bool] = False
+    tile_kinds: ClassVar[tuple[int, ...]] = tuple(k for k in range(NUM_KINDS) if not is_flower(k))
+
     def replace(self, **changes: object) -> GangciRules:
         """A copy with some switches changed, checked like the constructor."""
-        known = {f.name for f in dataclasses.fields(self)}
-        for key in changes:
-            if key not in known:
-                raise RulesError(f"unknown switch {key!r} (luoyang-gangci has {', '.join(sorted(known))})")
-        try:
-            return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
-        except TypeError as exc:
-            raise RulesError(str(exc)) from None
+        return rs.apply(self, changes, "replace")
 
-    def switches(self) -> list[Switch]:
+    def switches(self) -> tuple[rs.Switch, ...]:
         """Every switch with its value, rule ID, description and allowed values, in order."""
-        out: list[Switch] = []
-        for f in dataclasses.fields(self):
-            bounds = f.metadata.get("range")
-            choices = f.metadata.get("choices")
-            if isinstance(bounds, tuple):
-                allowed = f"{bounds[0]}-{bounds[1]}"
-            elif isinstance(choices, tuple):
-                allowed = ", ".join(map(str, choices))
-            else:
-                allowed = "-" if f.name == "name" else "true, false"
-            out.append(Switch(f.name, getattr(self, f.name), str(f.metadata["rule"]),
-                              str(f.metadata["doc"]), allowed))
-        return out
+        return rs.switches(self)
 
 
 DEFAULT: Final = GangciRules()
