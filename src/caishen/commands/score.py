@@ -6,9 +6,9 @@ import argparse
 import json
 
 from caishen.notation import parse_hand, parse_tile
+from caishen.tiles import SEAT_LETTERS
 from caishen.variants.longgang.rules import load_ruleset
 from caishen.variants.longgang.scoring import FirstTurn, WinBy, WinContext, score_hand, score_win
-from caishen.tiles import SEAT_LETTERS
 
 
 def _seat(text: str) -> int:
