@@ -140,3 +140,21 @@ def read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RulesetError(f"{path}: not valid TOML: {exc}") from None
+
+
+def load(source: str | Path, presets: Mapping[str, R], default_base: str) -> R:
+    """A preset by name, or a TOML file: optional ``base = "<preset>"`` (default
+    ``default_base``) then switch overrides; the file's stem names the result unless it sets
+    ``name``. Errors name the file and the switch."""
+    path = Path(source)
+    if str(source) in presets and not path.is_file():
+        return presets[str(source)]
+    if not path.is_file():
+        raise RulesetError(f"{source}: not a preset ({', '.join(sorted(presets))}) nor a TOML file")
+    data = read_toml(path)
+    data.pop("variant", None)  # names the variant; the registry has chosen it already
+    base_name = data.pop("base", default_base)
+    if not isinstance(base_name, str) or base_name not in presets:
+        raise RulesetError(f"{path}: unknown base {base_name!r} (presets: {', '.join(sorted(presets))})")
+    data.setdefault("name", path.stem)
+    return apply(presets[base_name], data, str(path))

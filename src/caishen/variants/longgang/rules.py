@@ -144,18 +144,4 @@ def get_ruleset(name: str) -> Ruleset:
 
 def load_ruleset(source: str | Path) -> Ruleset:
     """A preset name, or a TOML file: optional ``base = "<preset>"`` then switch overrides."""
-    path = Path(source)
-    if str(source) in PRESETS and not path.is_file():
-        return PRESETS[str(source)]
-    if not path.is_file():
-        raise RulesetError(
-            f"{source}: not a preset ({', '.join(sorted(PRESETS))}) nor a TOML file"
-        )
-    data = rs.read_toml(path)
-    base_name = data.pop("base", "longgang")
-    if not isinstance(base_name, str):
-        raise RulesetError(f"{path}: base must be a preset name")
-    base = get_ruleset(base_name)
-    if "name" not in data:
-        data["name"] = path.stem
-    return rs.apply(base, data, str(path))
+    return rs.load(source, PRESETS, LONGGANG.name)
