@@ -3,7 +3,12 @@ set positions, and legality of every action over random games."""
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
+import sys
+from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,9 +17,10 @@ from caishen import fair
 from caishen.shapes.analysis import shanten as ref_shanten
 from caishen.bots import BOTS, GreedyBot, RandomBot, StrongBot, View, make_bot
 from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
-from caishen.engine.game import PASS, WIN, Action, ActionKind, Game
-from caishen.hand import Hand, Meld
+from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, Observation, Phase
+from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import parse_hand, parse_tile, parse_tiles
+from caishen.table.record import action_text, parse_action
 from caishen.variants.longgang.rules import LONGGANG
 from caishen.tiles import RED
 
@@ -239,3 +245,89 @@ def test_unknown_bot_names_the_choices() -> None:
         assert str(exc) == "unknown bot 'clever' (bots: random, greedy, strong)"
     else:
         raise AssertionError("no error")
+
+
+# ---------------------------------------------------------------- recorded decisions
+
+# tests/data/bot-decisions.jsonl.gz: greedy and strong decisions (more than one legal action)
+# recorded from seeded hands at a strong/greedy/greedy/random table by the bots of commit
+# 9e7a61e, before their shape evaluation was rebuilt on integer keys (issue 14). Regenerate
+# only on purpose: ``PYTHONPATH=src python3 tests/test_bots.py --record``.
+DECISIONS = Path(__file__).with_name("data") / "bot-decisions.jsonl.gz"
+RECORD_HANDS = 90
+
+
+def _meld_json(m: Meld) -> list[int]:
+    return [int(m.kind), *m.tiles]
+
+
+def _meld_of(x: list[int]) -> Meld:
+    return Meld(MeldKind(x[0]), tuple(x[1:]))
+
+
+def _obs_json(o: Observation) -> dict[str, object]:
+    return {
+        "seat": o.seat, "dealer": o.dealer, "dice": list(o.dice), "indicator": o.indicator,
+        "wilds": sorted(o.wilds), "phase": str(o.phase), "current": o.current, "to_move": list(o.to_move),
+        "hand": [list(o.hand.concealed), [_meld_json(m) for m in o.hand.melds], list(o.hand.flowers)],
+        "melds": [[_meld_json(m) for m in ms] for ms in o.melds],
+        "flowers": [list(f) for f in o.flowers], "discards": [list(d) for d in o.discards],
+        "last_discard": o.last_discard, "concealed_counts": list(o.concealed_counts),
+        "live_tiles": o.live_tiles, "sea_floor_tiles": o.sea_floor_tiles, "dead_wall_tiles": o.dead_wall_tiles,
+    }
+
+
+def _obs_of(d: dict[str, Any]) -> Observation:
+    conc, melds, flowers = d["hand"]
+    return Observation(
+        seat=d["seat"], dealer=d["dealer"], dice=tuple(d["dice"]), indicator=d["indicator"],
+        wilds=frozenset(d["wilds"]), phase=Phase(d["phase"]), current=d["current"], to_move=tuple(d["to_move"]),
+        hand=Hand(tuple(conc), tuple(_meld_of(m) for m in melds), tuple(flowers)),
+        melds=tuple(tuple(_meld_of(m) for m in ms) for ms in d["melds"]),
+        flowers=tuple(tuple(f) for f in d["flowers"]), discards=tuple(tuple(x) for x in d["discards"]),
+        last_discard=d["last_discard"], concealed_counts=tuple(d["concealed_counts"]),
+        live_tiles=d["live_tiles"], sea_floor_tiles=d["sea_floor_tiles"], dead_wall_tiles=d["dead_wall_tiles"],
+    )
+
+
+def record_decisions(hands: int = RECORD_HANDS) -> list[str]:
+    """Play seeded hands with bots that record every greedy/strong decision with a choice."""
+    lines: list[str] = []
+    names = ("strong", "greedy", "greedy", "random")
+    for h in range(hands):
+        game = Game.from_seed(fair.hand_seed(b"bot-decisions-%d" % h, 0), LONGGANG, h % 4)
+        rng = random.Random(h)
+        bots = [make_bot(names[(s + h) % 4], random.Random(rng.random())) for s in range(4)]
+        while not game.is_over:
+            for s in game.to_move():
+                legal = game.legal_actions(s)
+                obs = game.observation(s)
+                a = bots[s].act(obs, legal)
+                if bots[s].name != "random" and len(legal) > 1:
+                    lines.append(json.dumps(
+                        [bots[s].name, _obs_json(obs), [action_text(x) for x in legal], action_text(a)],
+                        separators=(",", ":")))
+                game.step(s, a)
+                if game.is_over:
+                    break
+    return lines
+
+
+def test_recorded_decisions_are_unchanged() -> None:
+    """The rebuilt shape evaluation makes the same choices as the bots it replaced, on every
+    recorded decision (issue 14)."""
+    with gzip.open(DECISIONS, "rt", encoding="utf-8") as f:
+        rows = [json.loads(x) for x in f]
+    assert len(rows) >= 2000
+    bots = {name: make_bot(name, random.Random(0)) for name in ("greedy", "strong")}
+    for i, (name, obs, legal_texts, chosen) in enumerate(rows):
+        legal = tuple(parse_action(t) for t in legal_texts)
+        got = bots[name].act(_obs_of(obs), legal)
+        assert action_text(got) == chosen, f"decision {i} ({name}): {action_text(got)}, recorded {chosen}"
+
+
+if __name__ == "__main__" and "--record" in sys.argv:
+    got = record_decisions()
+    with gzip.open(DECISIONS, "wt", encoding="utf-8") as f:
+        f.write("".join(x + "\n" for x in got))
+    print(f"wrote {len(got)} decisions to {DECISIONS}")
