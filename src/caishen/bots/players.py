@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from caishen.bots.shape import ShapeCursor, shanten_counts
+from caishen.bots.shape import ADD, HALF_SPLIT, HandShape, cached_hand_shape, hand_table, keys_of, shanten_counts
 from caishen.bots.view import View, from_observation
 from caishen.engine.game import Action, ActionKind
 from caishen.hand import MeldKind
@@ -22,6 +22,7 @@ from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.tiles import (
     GREEN,
     NUM_NON_FLOWER,
+    NUM_SUITED,
     RED,
     is_honor,
     is_terminal,
@@ -67,8 +68,40 @@ def shape_of(view: View) -> Shape:
     return Shape(counts, wild, true_wild, len(view.hand.melds))
 
 
+# Kinds within two of a held kind in its suit (for ``_near``): bit k set where k - 1, k - 2,
+# k + 1, k + 2 is in the same suit.
+_FROM_BELOW_1 = sum(1 << k for k in range(NUM_SUITED) if k % 9 >= 1)
+_FROM_BELOW_2 = sum(1 << k for k in range(NUM_SUITED) if k % 9 >= 2)
+_FROM_ABOVE_1 = sum(1 << k for k in range(NUM_SUITED) if k % 9 <= 7)
+_FROM_ABOVE_2 = sum(1 << k for k in range(NUM_SUITED) if k % 9 <= 6)
+
+
+def _near(held: int) -> int:
+    """Kinds that can join a held tile in a set: held, or within 2 in its suit (a mask)."""
+    return (held | (held << 1 & _FROM_BELOW_1) | (held << 2 & _FROM_BELOW_2)
+            | (held >> 1 & _FROM_ABOVE_1) | (held >> 2 & _FROM_ABOVE_2))
+
+
+def _plus(lo: int, hi: int, k: int, n: int = 1) -> tuple[int, int]:
+    """The keys of a hand with ``n`` more tiles of kind ``k`` (``n`` < 0: fewer)."""
+    if k < HALF_SPLIT:
+        return lo + n * ADD[k], hi
+    return lo, hi + n * ADD[k]
+
+
+def _bits(mask: int) -> list[int]:
+    """The kinds of a mask, lowest first."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class Evaluator:
-    """Shanten and improving-tile counts for one view (cached per decision)."""
+    """Shanten and improving-tile counts for one view. Hands are the ``(lo, hi)`` keys of
+    :mod:`caishen.bots.shape`; results are cached there, per hand and context."""
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -77,6 +110,7 @@ class Evaluator:
         self.pairs_form = rs.eight_and_half_pairs and rs.hand_size == 16
         self.bulldozer = rs.bulldozer_wilds if rs.bulldozer else 0
         self.shape = shape_of(view)
+        self.lo, self.hi = keys_of(self.shape.counts)
         self.unseen = view.unseen()
         # Unseen copies of wild kinds: drawing one always helps (counting wilds).
         self.unseen_wilds = sum(self.unseen[k] for k in view.wilds if k < NUM_NON_FLOWER)
@@ -84,84 +118,93 @@ class Evaluator:
             1 for k in view.wilds if k >= NUM_NON_FLOWER and k not in view.hand.flowers
             and not any(k in f for f in view.flowers)
         )
-        self._cache: dict[tuple[tuple[int, ...], int], int] = {}
+        # Kinds worth drawing: unseen copies left, not wild.
+        self.drawable = sum(
+            1 << k for k in range(NUM_NON_FLOWER) if self.unseen[k] and k not in view.wilds
+        )
+        # Enough 正财神 is complete whatever else is held (推土机, L8).
+        self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
+        self._tables: dict[int, dict[int, HandShape]] = {}
+
+    def hand(self, lo: int, hi: int, melds: int) -> HandShape:
+        """The shape of the hand ``(lo, hi)`` with ``melds`` declared melds and this view's
+        wilds (推土机 not counted)."""
+        table = self._tables.get(melds)
+        sets = self.sets_needed - melds
+        pairs = self.pairs_form and melds == 0
+        if table is None:
+            table = self._tables[melds] = hand_table(sets, self.shape.wilds, pairs)
+        return cached_hand_shape(table, lo, hi, sets, self.shape.wilds, pairs)
+
+    def shanten_of(self, lo: int, hi: int, melds: int) -> int:
+        if self.complete:
+            return -1
+        return self.hand(lo, hi, melds).shanten
 
     def shanten(self, counts: list[int], melds: int, wilds: int | None = None, true_wilds: int | None = None) -> int:
+        if wilds is None and true_wilds is None:
+            lo, hi = keys_of(counts)
+            return self.shanten_of(lo, hi, melds)
         w = self.shape.wilds if wilds is None else wilds
         tw = self.shape.true_wilds if true_wilds is None else true_wilds
-        key = (tuple(counts), melds * 64 + w * 8 + tw)
-        got = self._cache.get(key)
-        if got is None:
-            got = shanten_counts(counts, melds, w, self.sets_needed, self.pairs_form, tw, self.bulldozer)
-            self._cache[key] = got
-        return got
+        return shanten_counts(counts, melds, w, self.sets_needed, self.pairs_form, tw, self.bulldozer)
+
+    def outs_of(self, lo: int, hi: int, melds: int) -> int:
+        """Unseen tiles whose draw lowers the shanten of the hand ``(lo, hi)`` (one tile
+        short of a full one), wild copies included; 0 for a complete hand."""
+        if self.complete:
+            return 0
+        h = self.hand(lo, hi, melds)
+        if h.shanten < 0:
+            return 0
+        m = h.better & self.drawable
+        total = self.unseen_wilds
+        unseen = self.unseen
+        while m:
+            low = m & -m
+            total += unseen[low.bit_length() - 1]
+            m ^= low
+        return total
 
     def improving(self, counts: list[int], melds: int, current: int) -> int:
         """Unseen tiles whose draw lowers the shanten of ``counts`` (a hand one tile short
-        of a full one), wild copies included."""
+        of a full one, at shanten ``current``), wild copies included."""
         if current < 0:
             return 0
-        cur = ShapeCursor(counts, melds, self.shape.wilds, self.sets_needed, self.pairs_form)
-        total = self.unseen_wilds
-        unseen = self.unseen
-        wilds = self.view.wilds
-        far = 0
-        far_kind = -1
-        for k in range(NUM_NON_FLOWER):
-            u = unseen[k]
-            if u == 0 or k in wilds or counts[k] >= 4:
-                continue
-            if not _is_near(counts, k):
-                far += u
-                far_kind = k
-                continue
-            if cur.with_tile(k) < current:
-                total += u
-        if far_kind >= 0 and cur.with_tile(far_kind) < current:
-            total += far
-        return total
+        lo, hi = keys_of(counts)
+        return self.outs_of(lo, hi, melds)
 
-    def ready_quality(self, counts: list[int], melds: int) -> int:
+    def ready_quality_of(self, lo: int, hi: int, melds: int) -> int:
         """For a hand one step from ready (shanten 1), sum over the draws that make it
         ready of (unseen copies x winning tiles after the best discard): a two-step look
         ahead that prefers the draws leading to wide waits."""
+        if self.complete:
+            return 0
         total = 0
         best_wild = 0
         unseen = self.unseen
-        wilds = self.view.wilds
-        for k in range(NUM_NON_FLOWER):
-            u = unseen[k]
-            if u == 0 or k in wilds or not _is_near(counts, k):
+        held = self.hand(lo, hi, melds).held
+        for k in _bits(_near(held) & self.drawable):
+            lo2, hi2 = _plus(lo, hi, k)
+            h2 = self.hand(lo2, hi2, melds)
+            if h2.shanten != 0:
                 continue
-            counts[k] += 1
-            if self.shanten(counts, melds) == 0:
-                best = 0
-                for d in range(NUM_NON_FLOWER):
-                    if counts[d] and d != k or counts[d] > 1:
-                        counts[d] -= 1
-                        if self.shanten(counts, melds) == 0:
-                            outs = self.improving(counts, melds, 0)
-                            if outs > best:
-                                best = outs
-                        counts[d] += 1
-                total += u * best
-                if best > best_wild:
-                    best_wild = best
-            counts[k] -= 1
+            best = 0
+            # discards that keep it ready; not the tile just drawn unless another is held
+            keep = h2.keep if held >> k & 1 else h2.keep & ~(1 << k)
+            for d in _bits(keep):
+                lo3, hi3 = _plus(lo2, hi2, d, -1)
+                outs = self.outs_of(lo3, hi3, melds)
+                if outs > best:
+                    best = outs
+            total += unseen[k] * best
+            if best > best_wild:
+                best_wild = best
         return total + self.unseen_wilds * best_wild
 
-
-def _is_near(counts: list[int], k: int) -> bool:
-    """Can ``k`` join a held tile in a set: same kind, or within 2 in its suit."""
-    if counts[k]:
-        return True
-    if k >= 27:
-        return False
-    n = k % 9
-    return bool(
-        (n >= 1 and counts[k - 1]) or (n >= 2 and counts[k - 2])
-        or (n <= 7 and counts[k + 1]) or (n <= 6 and counts[k + 2])
-    )
+    def ready_quality(self, counts: list[int], melds: int) -> int:
+        lo, hi = keys_of(counts)
+        return self.ready_quality_of(lo, hi, melds)
 
 
 def _find(legal: Sequence[Action], kind: ActionKind) -> list[Action]:

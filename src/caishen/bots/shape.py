@@ -1,133 +1,244 @@
-"""Fast hand-shape evaluation for the bots: shanten (向听) with wilds, and the count of
-tiles that improve a hand (进张).
+"""Fast hand-shape evaluation for the bots: shanten (向听) with wilds, the tiles that lower
+it (进张) and the discards that keep it.
 
-The bots call this thousands of times a hand, so it works on integer count vectors and
-caches each suit's decompositions (one suit's 9 counts -> the reachable
-``(pair, sets, partial sets)`` triples). It is an estimate for play, not a rules oracle:
-:mod:`caishen.shapes.analysis` stays the reference for wins and waits, and the engine decides
-what is legal.
+The bots ask this thousands of times a hand, so a hand is two integers: the base-5 number of
+its non-wild concealed counts for man and pin (``lo``, digit ``k`` = count of kind ``k``) and
+for sou and honours (``hi``, digit ``k - 18``). Adding or removing a tile is one addition.
+It is an estimate for play, not a rules oracle: :mod:`caishen.shapes.analysis` stays the
+reference for wins and waits, and the engine decides what is legal.
 
-Standard form (L13): ``M`` sets + 1 pair, ``M = ruleset.sets_needed - declared melds``.
-For a choice of ``m`` complete sets, ``t`` partial sets (two tiles of a set, at most
-``M - m``) and ``h`` pair, the tiles still missing are
-``3*(M-m-t) + t + 2*(1-h)`` less one for every loose tile that can seed an empty slot.
-Every wild (财神, 坐花) fills one missing tile (L8), so
-``shanten = missing - wilds - 1``, at least -1 (complete). 八对半 (L14): 7 pairs + 1
+The model is the analyser's (``analysis.shanten``): a complete hand is ``S`` set slots and a
+pair slot (``S = sets_needed - melds``, L13); the *cover* of a hand is the most of its tiles
+that fit into at most ``S`` groups of one suit (a set or part of one: 1-3 tiles) and at most
+one pair (1-2 equal tiles); every wild (财神, 坐花) fills one missing tile (L8), so
+``shanten = 3*S + 2 - wilds - cover - 1``, at least -1 (complete). 八对半 (L14): 7 pairs + 1
 triplet, no melds. 推土机 (L8): enough 正财神 is complete at once.
+
+Tables, filled on demand and kept in bounded dictionaries (cleared when full):
+
+* per suit key (one suit's 9 counts, honours 7): its cover for each number of groups and
+  pair (``2*m + p``), and for each entry the kinds whose addition raises it and whose
+  removal lowers it (:data:`SUIT_CACHE` entries per suit kind: suits and honours);
+* per half (``lo`` or ``hi``): the two suits combined, with the same masks over 18 kinds and
+  the histogram of counts for 八对半 (:data:`HALF_CACHE` entries per half);
+* per hand and context (sets, wilds, pairs form): shanten, the kinds whose draw lowers it
+  and the kinds whose discard keeps it (:data:`HAND_CACHE` entries).
+
+A suit entry is about 0.5 kB, a half entry 0.6 kB and a hand entry 0.1 kB, so the caches
+stay under about 90 MB at their limits; a few hundred hands of play use a few MB.
 """
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
 from typing import Final
 
-from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
+from caishen.tiles import NUM_NON_FLOWER
 
-Point = tuple[int, int, int]  # (pair used 0/1, complete sets, partial sets)
+GROUPS: Final = 6  # set slots 0..5 (a 17-tile hand has at most 5 concealed sets)
+WIDTH: Final = 2 * GROUPS  # entry 2*m + p: at most m groups and p pairs
+P5: Final = tuple(5**i for i in range(18))
+HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) in ``hi``
+SUIT_CACHE: Final = 100_000
+HALF_CACHE: Final = 100_000
+HAND_CACHE: Final = 200_000
+ALL_KINDS: Final = (1 << NUM_NON_FLOWER) - 1
 
-SUIT_SLICES: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
+# The digit a kind adds to its half.
+ADD: Final = tuple(P5[k] if k < HALF_SPLIT else P5[k - HALF_SPLIT] for k in range(NUM_NON_FLOWER))
 
+# Per-suit histogram of counts packed in 6-bit fields (kinds held 1, 2, 3, 4 times).
+HIST: Final = (0, 1, 1 << 6, 1 << 12, 1 << 18)
 
-def _pareto(points: set[Point] | frozenset[Point]) -> tuple[Point, ...]:
-    """Drop points another point beats on every count (more sets/partials/pair is never
-    worse for the missing-tile count)."""
-    out = [
-        p for p in points
-        if not any(q != p and q[0] >= p[0] and q[1] >= p[1] and q[2] >= p[2] for q in points)
-    ]
-    return tuple(sorted(out))
-
-
-@cache
-def _suit_points(counts: tuple[int, ...], honor: bool) -> tuple[Point, ...]:
-    """Pareto-best ``(h, m, t)`` over every way to split one suit's tiles."""
-    return _pareto(_enumerate(counts, honor))
+_ZERO: Final = (0,) * WIDTH
 
 
-@cache
-def _enumerate(counts: tuple[int, ...], honor: bool) -> frozenset[Point]:
+def keys_of(counts: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    """``(lo, hi)`` of a 34-count vector."""
+    lo = 0
+    for k in range(HALF_SPLIT - 1, -1, -1):
+        lo = lo * 5 + counts[k]
+    hi = 0
+    for k in range(NUM_NON_FLOWER - 1, HALF_SPLIT - 1, -1):
+        hi = hi * 5 + counts[k]
+    return lo, hi
+
+
+# ---------------------------------------------------------------- one suit
+
+
+_covers: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({0: _ZERO}, {0: _ZERO})
+
+
+def cover(key: int, honours: bool) -> tuple[int, ...]:
+    """Most tiles of one suit's counts (base-5 ``key``) that fit into at most ``m`` groups
+    and ``p`` pairs, at entry ``2*m + p``."""
+    memo = _covers[honours]
+    got = memo.get(key)
+    if got is not None:
+        return got
     i = 0
-    n = len(counts)
-    while i < n and counts[i] == 0:
+    while key // P5[i] % 5 == 0:
         i += 1
-    if i == n:
-        return frozenset({(0, 0, 0)})
-    c = list(counts)
-    out: set[Point] = set()
-
-    def sub(delta: tuple[tuple[int, int], ...], dh: int, dm: int, dt: int) -> None:
-        d = c[:]
-        for j, k in delta:
-            d[j] -= k
-        for h, m, t in _enumerate(tuple(d), honor):
-            if h + dh <= 1:
-                out.add((h + dh, m + dm, t + dt))
-
-    sub(((i, 1),), 0, 0, 0)  # leave the tile loose
-    if c[i] >= 3:
-        sub(((i, 3),), 0, 1, 0)
-    if c[i] >= 2:
-        sub(((i, 2),), 0, 0, 1)
-        sub(((i, 2),), 1, 0, 0)
-    if not honor:
-        if i + 2 < n and c[i + 1] and c[i + 2]:
-            sub(((i, 1), (i + 1, 1), (i + 2, 1)), 0, 1, 0)
-        if i + 1 < n and c[i + 1]:
-            sub(((i, 1), (i + 1, 1)), 0, 0, 1)
-        if i + 2 < n and c[i + 2]:
-            sub(((i, 1), (i + 2, 1)), 0, 0, 1)
-    return frozenset(_pareto(out))
-
-
-def _combine(a: tuple[Point, ...], b: tuple[Point, ...], cap: int) -> tuple[Point, ...]:
-    pts: set[Point] = set()
-    for h1, m1, t1 in a:
-        for h2, m2, t2 in b:
-            if h1 + h2 <= 1:
-                pts.add((h1 + h2, min(m1 + m2, cap), min(t1 + t2, cap)))
-    return _pareto(pts) if len(pts) > 1 else tuple(pts)
-
-
-@lru_cache(maxsize=1 << 18)
-def _need(p0: tuple[Point, ...], p1: tuple[Point, ...], p2: tuple[Point, ...], p3: tuple[Point, ...],
-          sets: int, loose_total: int) -> int:
-    """Fewest tiles missing to complete ``sets`` sets + a pair from four suits' points."""
-    acc = _combine(_combine(p0, p1, sets), _combine(p2, p3, sets), sets)
-    best = 99
-    for h, m, t in acc:
-        mc = min(m, sets)
-        tc = min(t, sets - mc)
-        empty = sets - mc - tc
-        loose = loose_total - 3 * mc - 2 * tc - 2 * h
-        need = 3 * empty + tc + 2 * (1 - h) - min(loose, empty + 1 - h)
-        if need < best:
-            best = need
-    return best
+    pi = P5[i]
+    a = key // pi % 5
+    nxt = 0 if honours or i >= 8 else key // P5[i + 1] % 5
+    nxt2 = 0 if honours or i >= 7 else key // P5[i + 2] % 5
+    out = list(cover(key - pi, honours))  # the lowest tile left out
+    # groups whose lowest tile is i: (counts removed, tiles covered)
+    groups = [(pi, 1)]
+    if a >= 2:
+        groups.append((2 * pi, 2))
+    if a >= 3:
+        groups.append((3 * pi, 3))
+    if nxt:
+        groups.append((pi + P5[i + 1], 2))
+        if nxt2:
+            groups.append((pi + P5[i + 1] + P5[i + 2], 3))
+    if nxt2:
+        groups.append((pi + P5[i + 2], 2))
+    for removed, n in groups:
+        sub = cover(key - removed, honours)
+        for j in range(2, WIDTH):
+            v = sub[j - 2] + n
+            if v > out[j]:
+                out[j] = v
+    for removed, n in ((pi, 1), (2 * pi, 2)) if a >= 2 else ((pi, 1),):  # the pair
+        sub = cover(key - removed, honours)
+        for j in range(1, WIDTH, 2):
+            v = sub[j - 1] + n
+            if v > out[j]:
+                out[j] = v
+    got = tuple(out)
+    if len(memo) >= SUIT_CACHE:
+        memo.clear()
+        memo[0] = _ZERO
+    memo[key] = got
+    return got
 
 
-def suit_points(counts: list[int] | tuple[int, ...]) -> list[tuple[Point, ...]]:
-    """The four suits' points (m, p, s, honours) of a 34-count vector."""
-    return [
-        _suit_points(tuple(counts[a:b]), a >= NUM_SUITED) for a, b in SUIT_SLICES
-    ]
+class SuitEntry:
+    """One suit's cover and, per entry, the kinds (bit ``i`` = value ``i``) whose addition
+    raises it (``up``) and whose removal lowers it (``down``); its count histogram and the
+    kinds it holds 0-4 times (``held_by``)."""
+
+    __slots__ = ("cover", "down", "held_by", "hist", "up")
+
+    def __init__(self, key: int, honours: bool) -> None:
+        c = cover(key, honours)
+        up = [0] * WIDTH
+        down = [0] * WIDTH
+        held_by = [0] * 5
+        hist = 0
+        for i in range(7 if honours else 9):
+            d = key // P5[i] % 5
+            held_by[d] |= 1 << i
+            hist += HIST[d]
+            if d < 4:
+                more = cover(key + P5[i], honours)
+                for j in range(WIDTH):
+                    if more[j] > c[j]:
+                        up[j] |= 1 << i
+            if d:
+                less = cover(key - P5[i], honours)
+                for j in range(WIDTH):
+                    if less[j] < c[j]:
+                        down[j] |= 1 << i
+        self.cover = c
+        self.up = tuple(up)
+        self.down = tuple(down)
+        self.held_by = tuple(held_by)
+        self.hist = hist
 
 
-def standard_shanten(counts: list[int] | tuple[int, ...], melds: int, wilds: int, sets_needed: int) -> int:
-    """Shanten of the standard form: ``counts`` = 34 non-wild concealed counts."""
-    p = suit_points(counts)
-    need = _need(p[0], p[1], p[2], p[3], sets_needed - melds, sum(counts))
-    return max(-1, need - wilds - 1)
+_suits: tuple[dict[int, SuitEntry], dict[int, SuitEntry]] = ({}, {})
 
 
-@lru_cache(maxsize=4096)
-def _pairs_used(hist: tuple[int, int, int, int, int]) -> int:
-    """Most tiles of 7 pairs + 1 triplet already held, from the histogram of counts
-    (``hist[c]`` = kinds held ``c`` times). Four equal tiles may be two pairs (L14)."""
-    pairs = hist[2] + hist[3] + 2 * hist[4]
-    singles = hist[1] + hist[3]
+def suit_entry(key: int, honours: bool) -> SuitEntry:
+    memo = _suits[honours]
+    got = memo.get(key)
+    if got is None:
+        got = SuitEntry(key, honours)
+        if len(memo) >= SUIT_CACHE:
+            memo.clear()
+        memo[key] = got
+    return got
+
+
+class HalfEntry:
+    """Two suits combined (``lo`` or ``hi``): the cover of at most ``m`` groups and ``p``
+    pairs across both, with masks over the half's 18 kinds: ``up[j]``, the kinds whose
+    addition raises entry ``j``; ``down[j]``, those whose removal lowers it (a kind lowers
+    the combined entry only if it lowers every best split of it)."""
+
+    __slots__ = ("cover", "down", "held_by", "hist", "up")
+
+    def __init__(self, key: int, honours: bool) -> None:
+        a = suit_entry(key % P5[9], False)
+        b = suit_entry(key // P5[9], honours)
+        ac, bc = a.cover, b.cover
+        cov = [0] * WIDTH
+        up = [0] * WIDTH
+        down = [0] * WIDTH
+        for j in range(WIDTH):
+            m, p = j >> 1, j & 1
+            best = -1
+            u = 0
+            d = 0
+            for ja in range(j + 1):
+                ma, pa = ja >> 1, ja & 1
+                if ma > m or pa > p:
+                    continue
+                jb = 2 * (m - ma) + (p - pa)
+                v = ac[ja] + bc[jb]
+                if v > best:
+                    best = v
+                    u = a.up[ja] | b.up[jb] << 9
+                    d = a.down[ja] | b.down[jb] << 9
+                elif v == best:
+                    u |= a.up[ja] | b.up[jb] << 9
+                    d &= a.down[ja] | b.down[jb] << 9
+            cov[j] = best
+            up[j] = u
+            down[j] = d
+        self.cover = tuple(cov)
+        self.up = tuple(up)
+        self.down = tuple(down)
+        self.held_by = tuple(x | y << 9 for x, y in zip(a.held_by, b.held_by, strict=True))
+        self.hist = a.hist + b.hist
+
+
+_halves: tuple[dict[int, HalfEntry], dict[int, HalfEntry]] = ({}, {})
+
+
+def half_entry(key: int, honours: bool) -> HalfEntry:
+    memo = _halves[honours]
+    got = memo.get(key)
+    if got is None:
+        got = HalfEntry(key, honours)
+        if len(memo) >= HALF_CACHE:
+            memo.clear()
+        memo[key] = got
+    return got
+
+
+# ---------------------------------------------------------------- 八对半
+
+
+_pairs_memo: dict[int, int] = {}
+
+
+def pairs_used(hist: int) -> int:
+    """Most tiles of 7 pairs + 1 triplet already held, from the packed histogram of counts
+    (kinds held 1, 2, 3, 4 times). Four equal tiles may be two pairs (L14)."""
+    got = _pairs_memo.get(hist)
+    if got is not None:
+        return got
+    h = (0, hist & 63, hist >> 6 & 63, hist >> 12 & 63, hist >> 18 & 63)
+    pairs = h[2] + h[3] + 2 * h[4]
+    singles = h[1] + h[3]
     best = 0
     for c in (1, 2, 3, 4):
-        if not hist[c]:
+        if not h[c]:
             continue
         # a kind held c times is the triplet; pairs and singles from the rest
         take = min(c, 3)
@@ -137,20 +248,130 @@ def _pairs_used(hist: tuple[int, int, int, int, int]) -> int:
         used = take + 2 * min(p, 7) + min(s, max(0, 7 - p))
         if used > best:
             best = used
+    if len(_pairs_memo) < 65_536:
+        _pairs_memo[hist] = best
     return best
 
 
-def count_hist(counts: list[int] | tuple[int, ...]) -> list[int]:
-    h = [0, 0, 0, 0, 0]
-    for c in counts:
-        h[c] += 1
-    return h
+# ---------------------------------------------------------------- a whole hand
+
+
+class HandShape:
+    """A hand's shanten with the kinds whose draw lowers it (``better``) and whose discard
+    keeps it (``keep``), as masks over the 34 non-flower kinds (wild kinds included: the
+    caller removes them). ``held`` is the mask of kinds held."""
+
+    __slots__ = ("better", "held", "keep", "shanten")
+
+    def __init__(self, shanten: int, better: int, keep: int, held: int) -> None:
+        self.shanten = shanten
+        self.better = better
+        self.keep = keep
+        self.held = held
+
+
+_hands: dict[int, dict[int, HandShape]] = {}
+_hands_size = [0]
+
+
+def hand_table(sets: int, wilds: int, pairs_form: bool) -> dict[int, HandShape]:
+    """The cache of :func:`hand_shape` results for one context, keyed by ``lo * 5**16 + hi``."""
+    ctx = sets << 5 | wilds << 1 | pairs_form
+    got = _hands.get(ctx)
+    if got is None:
+        got = _hands[ctx] = {}
+    return got
+
+
+def hand_shape(lo: int, hi: int, sets: int, wilds: int, pairs_form: bool) -> HandShape:
+    """Shanten of the standard form (and of 八对半 when ``pairs_form``) with ``wilds`` wilds
+    and ``sets`` set slots, and the kinds that lower it or keep it."""
+    x = half_entry(lo, False)
+    y = half_entry(hi, True)
+    xc, yc = x.cover, y.cover
+    best = -1
+    better = 0
+    down = ALL_KINDS
+    for m in range(sets + 1):
+        i = 2 * m
+        j = 2 * (sets - m) + 1
+        v = xc[i] + yc[j]
+        if v >= best:
+            bits_up = x.up[i] | y.up[j] << HALF_SPLIT
+            bits_down = x.down[i] | y.down[j] << HALF_SPLIT
+            if v > best:
+                best, better, down = v, bits_up, bits_down
+            else:
+                better |= bits_up
+                down &= bits_down
+        i += 1
+        j -= 1
+        v = xc[i] + yc[j]
+        if v >= best:
+            bits_up = x.up[i] | y.up[j] << HALF_SPLIT
+            bits_down = x.down[i] | y.down[j] << HALF_SPLIT
+            if v > best:
+                best, better, down = v, bits_up, bits_down
+            else:
+                better |= bits_up
+                down &= bits_down
+    held = ALL_KINDS & ~(x.held_by[0] | y.held_by[0] << HALF_SPLIT)
+    std = 3 * sets + 1 - wilds - best
+    keep = held & ~down
+    if pairs_form:
+        hist = x.hist + y.hist
+        used = pairs_used(hist)
+        pr = 16 - used - wilds
+        if pr < std:
+            better = 0
+            keep = 0
+        if pr <= std:
+            std = pr
+            for c in range(4):  # draw a kind held c times
+                if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
+                    better |= x.held_by[c] | y.held_by[c] << HALF_SPLIT
+            for c in range(1, 5):  # discard a kind held c times
+                if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
+                    keep |= x.held_by[c] | y.held_by[c] << HALF_SPLIT
+    if std < -1:
+        std = -1
+    if std < 0:
+        better = 0
+        keep = 0
+    return HandShape(std, better, keep, held)
+
+
+def cached_hand_shape(table: dict[int, HandShape], lo: int, hi: int, sets: int, wilds: int,
+                      pairs_form: bool) -> HandShape:
+    """:func:`hand_shape` through ``table`` (from :func:`hand_table` for the same context)."""
+    key = lo * P5[16] + hi
+    got = table.get(key)
+    if got is None:
+        got = hand_shape(lo, hi, sets, wilds, pairs_form)
+        if _hands_size[0] >= HAND_CACHE:
+            for t in _hands.values():
+                t.clear()
+            _hands_size[0] = 0
+        _hands_size[0] += 1
+        table[key] = got
+    return got
+
+
+# ---------------------------------------------------------------- counts API
+
+
+def standard_shanten(counts: list[int] | tuple[int, ...], melds: int, wilds: int, sets_needed: int) -> int:
+    """Shanten of the standard form: ``counts`` = 34 non-wild concealed counts."""
+    lo, hi = keys_of(counts)
+    return hand_shape(lo, hi, sets_needed - melds, wilds, False).shanten
 
 
 def pairs_shanten(counts: list[int] | tuple[int, ...], wilds: int) -> int:
     """Shanten of 八对半 (7 pairs + 1 triplet, 17 tiles, no melds; L14)."""
-    h = count_hist(counts)
-    return max(-1, 17 - _pairs_used((h[0], h[1], h[2], h[3], h[4])) - wilds - 1)
+    hist = 0
+    for c in counts:
+        hist += HIST[c]
+    return max(-1, 17 - pairs_used(hist) - wilds - 1)
 
 
 def shanten_counts(
@@ -166,53 +387,5 @@ def shanten_counts(
     ``bulldozer`` > 0 holding that many is complete (推土机, L8)."""
     if bulldozer and true_wilds >= bulldozer:
         return -1
-    s = standard_shanten(counts, melds, wilds, sets_needed)
-    if pairs_form and melds == 0 and s > -1:
-        s = min(s, pairs_shanten(counts, wilds))
-    return s
-
-
-class ShapeCursor:
-    """Shanten of a hand and of the hand with one tile added, fast: only the suit that
-    changes is looked up again (the bots ask this ~30 times a decision)."""
-
-    __slots__ = ("counts", "melds", "wilds", "sets", "pairs_form", "points", "n", "hist", "base")
-
-    def __init__(self, counts: list[int], melds: int, wilds: int, sets_needed: int, pairs_form: bool) -> None:
-        self.counts = counts
-        self.melds = melds
-        self.wilds = wilds
-        self.sets = sets_needed - melds
-        self.pairs_form = pairs_form and melds == 0
-        self.points = suit_points(counts)
-        self.n = sum(counts)
-        self.hist = count_hist(counts) if self.pairs_form else [0] * 5
-        self.base = self.with_tile(-1)
-
-    def with_tile(self, k: int) -> int:
-        """Shanten with one more tile of kind ``k`` (-1: as it is)."""
-        p = self.points
-        n = self.n
-        if k >= 0:
-            c = self.counts
-            s = k // 9 if k < NUM_SUITED else 3
-            a = SUIT_SLICES[s][0]
-            c[k] += 1
-            q = _suit_points(tuple(c[a:a + 9 if s < 3 else a + 7]), s == 3)
-            c[k] -= 1
-            p = [q if i == s else p[i] for i in range(4)]
-            n += 1
-        sh = max(-1, _need(p[0], p[1], p[2], p[3], self.sets, n) - self.wilds - 1)
-        if self.pairs_form and sh > -1:
-            h = self.hist
-            if k >= 0:
-                ck = self.counts[k]
-                h = h[:]
-                h[ck] -= 1
-                h[ck + 1] += 1
-            sh = min(sh, max(-1, 17 - _pairs_used((h[0], h[1], h[2], h[3], h[4])) - self.wilds - 1))
-        return sh
-
-
-def blank_counts() -> list[int]:
-    return [0] * NUM_NON_FLOWER
+    lo, hi = keys_of(counts)
+    return hand_shape(lo, hi, sets_needed - melds, wilds, pairs_form and melds == 0).shanten
