@@ -17,8 +17,10 @@ from typing import Protocol
 from caishen.bots.shape import ADD, HALF_SPLIT, HandShape, cached_hand_shape, hand_table, keys_of, shanten_counts
 from caishen.bots.view import View, from_observation
 from caishen.engine.game import Action, ActionKind
-from caishen.hand import MeldKind
+from caishen.hand import Hand, MeldKind
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
+from caishen.variants.longgang.settlement import bonus_fu
 from caishen.tiles import (
     GREEN,
     NUM_NON_FLOWER,
@@ -136,6 +138,10 @@ class Evaluator:
             table = self._tables[melds] = hand_table(sets, self.shape.wilds, pairs)
         return cached_hand_shape(table, lo, hi, sets, self.shape.wilds, pairs)
 
+    def without(self, k: int, n: int = 1) -> tuple[int, int]:
+        """The keys of this view's hand less ``n`` tiles of kind ``k``."""
+        return _plus(self.lo, self.hi, k, -n)
+
     def shanten_of(self, lo: int, hi: int, melds: int) -> int:
         if self.complete:
             return -1
@@ -157,7 +163,7 @@ class Evaluator:
         h = self.hand(lo, hi, melds)
         if h.shanten < 0:
             return 0
-        m = h.better & self.drawable
+        m = h.better() & self.drawable
         total = self.unseen_wilds
         unseen = self.unseen
         while m:
@@ -191,7 +197,7 @@ class Evaluator:
                 continue
             best = 0
             # discards that keep it ready; not the tile just drawn unless another is held
-            keep = h2.keep if held >> k & 1 else h2.keep & ~(1 << k)
+            keep = h2.keep() if held >> k & 1 else h2.keep() & ~(1 << k)
             for d in _bits(keep):
                 lo3, hi3 = _plus(lo2, hi2, d, -1)
                 outs = self.outs_of(lo3, hi3, melds)
@@ -228,6 +234,13 @@ LN2 = math.log(2)
 FLUSH_NEAR = 2  # strong bot: chase a flush with at most this many tiles off its suit
 PONGS_NEAR = 6  # ... 对对胡 with at least this many pairs/triplets
 PLAN_WEIGHT = 1.0  # strong bot: weight of the value plans against speed (tuned by simulation)
+
+
+# Chips a win on a discard would bring, per (hand before the win, winning tile, seat,
+# dealer, indicator, ruleset); None where scoring refuses it. A ready hand is scored again
+# on every turn it stays ready, so the strong bot keeps these (cleared when full).
+WIN_CHIPS_CACHE = 20_000
+_win_chips: dict[tuple[Hand, int, int, int, int | None, Ruleset], float | None] = {}
 
 
 class RandomBot:
@@ -274,13 +287,13 @@ class GreedyBot:
         """(score, tile) for each distinct discard, best first."""
         sh = ev.shape
         counts = sh.counts
+        melds = sh.melds
         scored: list[tuple[int, int]] = []
         for t in sorted(set(tiles)):
             if counts[t] == 0:
                 continue
-            counts[t] -= 1
-            scored.append((ev.shanten(counts, sh.melds), t))
-            counts[t] += 1
+            lo, hi = ev.without(t)
+            scored.append((ev.shanten_of(lo, hi, melds), t))
         if not scored:
             return []
         best = min(s for s, _ in scored)
@@ -289,9 +302,8 @@ class GreedyBot:
             score = -100.0 * s
             if s == best:
                 # among the best shanten: the most improving tiles (wilds counted)
-                counts[t] -= 1
-                score += ev.improving(counts, sh.melds, s)
-                counts[t] += 1
+                lo, hi = ev.without(t)
+                score += ev.outs_of(lo, hi, melds)
             out.append((score + 0.01 * (3 - _discard_order_key(t)), t))
         out.sort(key=lambda x: -x[0])
         return out
@@ -304,21 +316,13 @@ class GreedyBot:
         sh = ev.shape
         best_tile = ranked[0][1]
         counts = sh.counts
-        counts[best_tile] -= 1
-        best_s = ev.shanten(counts, sh.melds)
-        counts[best_tile] += 1
+        best_s = ev.shanten_of(*ev.without(best_tile), sh.melds)
         for a in legal:
             if a.kind == ActionKind.CONCEALED_KONG and counts[a.tile] >= 4:
-                counts[a.tile] -= 4
-                s = ev.shanten(counts, sh.melds + 1)
-                counts[a.tile] += 4
-                if s <= best_s:
+                if ev.shanten_of(*ev.without(a.tile, 4), sh.melds + 1) <= best_s:
                     return a
             elif a.kind == ActionKind.ADDED_KONG and counts[a.tile] >= 1:
-                counts[a.tile] -= 1
-                s = ev.shanten(counts, sh.melds)
-                counts[a.tile] += 1
-                if s <= best_s:
+                if ev.shanten_of(*ev.without(a.tile), sh.melds) <= best_s:
                     return a
         for a in discards:
             if a.tile == best_tile:
@@ -335,19 +339,22 @@ class GreedyBot:
             if c[a.tile] < 3:
                 return None
             c[a.tile] -= 3
-            return ev.shanten(c, sh.melds + 1), c, sh.melds + 1
+            return ev.shanten_of(*ev.without(a.tile, 3), sh.melds + 1), c, sh.melds + 1
         if a.kind == ActionKind.PONG:
             if c[a.tile] < 2:
                 return None
             c[a.tile] -= 2
+            lo, hi = ev.without(a.tile, 2)
             banned = {a.tile}
         elif a.kind == ActionKind.CHOW:
             low = a.chow_low
             others = [k for k in (low, low + 1, low + 2) if k != a.tile]
             if any(c[k] < 1 for k in others):
                 return None
+            lo, hi = ev.lo, ev.hi
             for k in others:
                 c[k] -= 1
+                lo, hi = _plus(lo, hi, k, -1)
             banned = {a.tile}
             # L9: nor the tile that would make the same sequence (食替).
             if a.tile == low and low % 9 <= 5:
@@ -360,9 +367,7 @@ class GreedyBot:
         best = 99
         for t in range(NUM_NON_FLOWER):
             if c[t] and t not in banned:
-                c[t] -= 1
-                s = ev.shanten(c, melds)
-                c[t] += 1
+                s = ev.shanten_of(*_plus(lo, hi, t, -1), melds)
                 if s < best:
                     best = s
         if best == 99:
@@ -371,7 +376,7 @@ class GreedyBot:
 
     def claim(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         sh = ev.shape
-        s0 = ev.shanten(sh.counts, sh.melds)
+        s0 = ev.shanten_of(ev.lo, ev.hi, sh.melds)
         best: tuple[float, Action] | None = None
         for a in legal:
             if a.kind not in (ActionKind.EXPOSED_KONG, ActionKind.PONG, ActionKind.CHOW):
@@ -450,9 +455,7 @@ class StrongBot(GreedyBot):
         for t in sorted(set(tiles)):
             if counts[t] == 0:
                 continue
-            counts[t] -= 1
-            firsts.append((ev.shanten(counts, sh.melds), t))
-            counts[t] += 1
+            firsts.append((ev.shanten_of(*ev.without(t), sh.melds), t))
         if not firsts:
             return []
         best = min(x for x, _ in firsts)
@@ -471,7 +474,8 @@ class StrongBot(GreedyBot):
                 continue
             # One step from ready: look two draws ahead (ready_quality), else count the
             # improving tiles.
-            u = ev.ready_quality(counts, sh.melds) if x == 1 else ev.improving(counts, sh.melds, x)
+            lo, hi = ev.without(t)
+            u = ev.ready_quality_of(lo, hi, sh.melds) if x == 1 else ev.outs_of(lo, hi, sh.melds)
             v = PLAN_WEIGHT * self.plan_value(ev, counts)
             counts[t] += 1
             score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * (3 - _discard_order_key(t))
@@ -484,10 +488,6 @@ class StrongBot(GreedyBot):
         average chips per loser a win would bring (total/10 + bonus, scored by
         :func:`caishen.variants.longgang.scoring.score_win` on a discard), weighted by unseen copies. A wild
         drawn wins with the best of them."""
-        from caishen.hand import Hand
-        from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
-        from caishen.variants.longgang.settlement import bonus_fu
-
         view = ev.view
         rs = view.ruleset
         wild_tiles = tuple(k for k in view.hand.concealed if k in view.wilds)
@@ -498,20 +498,24 @@ class StrongBot(GreedyBot):
         outs = 0
         weighted = 0.0
         best = 0.0
-        for k in range(NUM_NON_FLOWER):
+        lo, hi = keys_of(counts)
+        for k in _bits(ev.hand(lo, hi, ev.shape.melds).better() & ev.drawable):
             u = ev.unseen[k]
-            if u == 0 or k in view.wilds or counts[k] >= 4:
+            key = (before, k, view.seat, view.dealer, view.indicator, rs)
+            if key in _win_chips:
+                got = _win_chips[key]
+            else:
+                try:
+                    r = score_win(before, WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator), rs)
+                    got = (r.total + bonus_fu(r.bonus_tai, r.limit is not None, rs)) / rs.fu_per_chip
+                except ScoringError:
+                    got = None
+                if len(_win_chips) >= WIN_CHIPS_CACHE:
+                    _win_chips.clear()
+                _win_chips[key] = got
+            if got is None:
                 continue
-            counts[k] += 1
-            wins = ev.shanten(counts, ev.shape.melds) < 0
-            counts[k] -= 1
-            if not wins:
-                continue
-            try:
-                r = score_win(before, WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator), rs)
-            except ScoringError:
-                continue
-            chips = (r.total + bonus_fu(r.bonus_tai, r.limit is not None, rs)) / rs.fu_per_chip
+            chips = got
             outs += u
             weighted += u * chips
             best = max(best, chips)
@@ -586,9 +590,7 @@ class StrongBot(GreedyBot):
             ranked = self.rank_discards(ev, [a.tile for a in discards])
             if ranked:
                 counts = sh.counts
-                counts[ranked[0][1]] -= 1
-                best_s = ev.shanten(counts, sh.melds)
-                counts[ranked[0][1]] += 1
+                best_s = ev.shanten_of(*ev.without(ranked[0][1]), sh.melds)
                 if best_s >= 2:
                     order = {t: i for i, (_, t) in enumerate(ranked)}
                     tile = min(order, key=lambda t: (self.danger(ev, t, threats), order[t]))

@@ -164,47 +164,45 @@ def suit_entry(key: int, honours: bool) -> SuitEntry:
     return got
 
 
+# Per entry 2*m + p: the splits (ja, jb) of its groups and pairs over two parts.
+SPLITS: Final = tuple(
+    tuple((2 * ma + pa, 2 * (j // 2 - ma) + (j % 2 - pa)) for ma in range(j // 2 + 1) for pa in range(j % 2 + 1))
+    for j in range(WIDTH)
+)
+
+
 class HalfEntry:
     """Two suits combined (``lo`` or ``hi``): the cover of at most ``m`` groups and ``p``
-    pairs across both, with masks over the half's 18 kinds: ``up[j]``, the kinds whose
-    addition raises entry ``j``; ``down[j]``, those whose removal lowers it (a kind lowers
-    the combined entry only if it lowers every best split of it)."""
+    pairs across both, and on demand (:meth:`masks`) per entry the half's kinds (18 bits)
+    whose addition raises it and whose removal lowers it (a kind lowers the combined entry
+    only if it lowers every best split of it)."""
 
-    __slots__ = ("cover", "down", "held_by", "hist", "up")
+    __slots__ = ("a", "b", "cover", "held_by", "hist", "_masks")
 
     def __init__(self, key: int, honours: bool) -> None:
-        a = suit_entry(key % P5[9], False)
-        b = suit_entry(key // P5[9], honours)
+        a = self.a = suit_entry(key % P5[9], False)
+        b = self.b = suit_entry(key // P5[9], honours)
         ac, bc = a.cover, b.cover
-        cov = [0] * WIDTH
-        up = [0] * WIDTH
-        down = [0] * WIDTH
-        for j in range(WIDTH):
-            m, p = j >> 1, j & 1
-            best = -1
-            u = 0
-            d = 0
-            for ja in range(j + 1):
-                ma, pa = ja >> 1, ja & 1
-                if ma > m or pa > p:
-                    continue
-                jb = 2 * (m - ma) + (p - pa)
-                v = ac[ja] + bc[jb]
-                if v > best:
-                    best = v
-                    u = a.up[ja] | b.up[jb] << 9
-                    d = a.down[ja] | b.down[jb] << 9
-                elif v == best:
-                    u |= a.up[ja] | b.up[jb] << 9
-                    d &= a.down[ja] | b.down[jb] << 9
-            cov[j] = best
-            up[j] = u
-            down[j] = d
-        self.cover = tuple(cov)
-        self.up = tuple(up)
-        self.down = tuple(down)
+        self.cover = tuple([max([ac[ja] + bc[jb] for ja, jb in sp]) for sp in SPLITS])
         self.held_by = tuple(x | y << 9 for x, y in zip(a.held_by, b.held_by, strict=True))
         self.hist = a.hist + b.hist
+        self._masks: list[tuple[int, int] | None] = [None] * WIDTH
+
+    def masks(self, j: int) -> tuple[int, int]:
+        """(kinds whose addition raises entry ``j``, kinds whose removal lowers it)."""
+        got = self._masks[j]
+        if got is None:
+            a, b = self.a, self.b
+            ac, bc = a.cover, b.cover
+            best = self.cover[j]
+            up = 0
+            down = -1
+            for ja, jb in SPLITS[j]:
+                if ac[ja] + bc[jb] == best:
+                    up |= a.up[ja] | b.up[jb] << 9
+                    down &= a.down[ja] | b.down[jb] << 9
+            got = self._masks[j] = (up, down)
+        return got
 
 
 _halves: tuple[dict[int, HalfEntry], dict[int, HalfEntry]] = ({}, {})
@@ -257,17 +255,77 @@ def pairs_used(hist: int) -> int:
 
 
 class HandShape:
-    """A hand's shanten with the kinds whose draw lowers it (``better``) and whose discard
-    keeps it (``keep``), as masks over the 34 non-flower kinds (wild kinds included: the
-    caller removes them). ``held`` is the mask of kinds held."""
+    """A hand's shanten and, on demand, the kinds whose draw lowers it (:meth:`better`) and
+    whose discard keeps it (:meth:`keep`), as masks over the 34 non-flower kinds (wild kinds
+    included: the caller removes them); ``held`` is the mask of kinds held."""
 
-    __slots__ = ("better", "held", "keep", "shanten")
+    __slots__ = ("_better", "_keep", "_last", "_pairs", "_tight", "_x", "_y", "held", "shanten")
 
-    def __init__(self, shanten: int, better: int, keep: int, held: int) -> None:
-        self.shanten = shanten
-        self.better = better
-        self.keep = keep
-        self.held = held
+    def __init__(self, x: HalfEntry, y: HalfEntry, sets: int, wilds: int, pairs_form: bool) -> None:
+        xc, yc = x.cover, y.cover
+        best = -1
+        tight: list[int] = []  # entries 2*m + p of x at a best split with y
+        for i in range(2 * sets + 2):
+            v = xc[i] + yc[2 * sets + 1 - i]
+            if v > best:
+                best = v
+                tight = [i]
+            elif v == best:
+                tight.append(i)
+        std = 3 * sets + 1 - wilds - best
+        pairs = 0  # 1: 八对半 only, 2: both forms at the best
+        if pairs_form:
+            pr = 16 - pairs_used(x.hist + y.hist) - wilds
+            if pr < std:
+                std, pairs = pr, 1
+            elif pr == std:
+                pairs = 2
+        self.shanten = max(std, -1)
+        self.held = ALL_KINDS & ~(x.held_by[0] | y.held_by[0] << HALF_SPLIT)
+        self._x = x
+        self._y = y
+        self._last = 2 * sets + 1
+        self._tight = tuple(tight) if pairs != 1 else ()
+        self._pairs = pairs
+        self._better = -1
+        self._keep = -1
+
+    def _masks(self) -> None:
+        x, y = self._x, self._y
+        better = 0
+        keep = 0
+        if self.shanten >= 0:
+            down = ALL_KINDS
+            for i in self._tight:
+                xu, xd = x.masks(i)
+                yu, yd = y.masks(self._last - i)
+                better |= xu | yu << HALF_SPLIT
+                down &= xd | yd << HALF_SPLIT
+            if self._tight:
+                keep = self.held & ~down
+            if self._pairs:
+                hist = x.hist + y.hist
+                used = pairs_used(hist)
+                for c in range(4):  # draw a kind held c times
+                    if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
+                        better |= x.held_by[c] | y.held_by[c] << HALF_SPLIT
+                for c in range(1, 5):  # discard a kind held c times
+                    if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
+                        keep |= x.held_by[c] | y.held_by[c] << HALF_SPLIT
+        self._better = better
+        self._keep = keep
+
+    def better(self) -> int:
+        """Kinds whose draw lowers the shanten (none for a complete hand)."""
+        if self._better < 0:
+            self._masks()
+        return self._better
+
+    def keep(self) -> int:
+        """Held kinds whose discard keeps the shanten (none for a complete hand)."""
+        if self._keep < 0:
+            self._masks()
+        return self._keep
 
 
 _hands: dict[int, dict[int, HandShape]] = {}
@@ -284,61 +342,9 @@ def hand_table(sets: int, wilds: int, pairs_form: bool) -> dict[int, HandShape]:
 
 
 def hand_shape(lo: int, hi: int, sets: int, wilds: int, pairs_form: bool) -> HandShape:
-    """Shanten of the standard form (and of 八对半 when ``pairs_form``) with ``wilds`` wilds
-    and ``sets`` set slots, and the kinds that lower it or keep it."""
-    x = half_entry(lo, False)
-    y = half_entry(hi, True)
-    xc, yc = x.cover, y.cover
-    best = -1
-    better = 0
-    down = ALL_KINDS
-    for m in range(sets + 1):
-        i = 2 * m
-        j = 2 * (sets - m) + 1
-        v = xc[i] + yc[j]
-        if v >= best:
-            bits_up = x.up[i] | y.up[j] << HALF_SPLIT
-            bits_down = x.down[i] | y.down[j] << HALF_SPLIT
-            if v > best:
-                best, better, down = v, bits_up, bits_down
-            else:
-                better |= bits_up
-                down &= bits_down
-        i += 1
-        j -= 1
-        v = xc[i] + yc[j]
-        if v >= best:
-            bits_up = x.up[i] | y.up[j] << HALF_SPLIT
-            bits_down = x.down[i] | y.down[j] << HALF_SPLIT
-            if v > best:
-                best, better, down = v, bits_up, bits_down
-            else:
-                better |= bits_up
-                down &= bits_down
-    held = ALL_KINDS & ~(x.held_by[0] | y.held_by[0] << HALF_SPLIT)
-    std = 3 * sets + 1 - wilds - best
-    keep = held & ~down
-    if pairs_form:
-        hist = x.hist + y.hist
-        used = pairs_used(hist)
-        pr = 16 - used - wilds
-        if pr < std:
-            better = 0
-            keep = 0
-        if pr <= std:
-            std = pr
-            for c in range(4):  # draw a kind held c times
-                if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
-                    better |= x.held_by[c] | y.held_by[c] << HALF_SPLIT
-            for c in range(1, 5):  # discard a kind held c times
-                if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
-                    keep |= x.held_by[c] | y.held_by[c] << HALF_SPLIT
-    if std < -1:
-        std = -1
-    if std < 0:
-        better = 0
-        keep = 0
-    return HandShape(std, better, keep, held)
+    """The shape of the hand ``(lo, hi)`` with ``wilds`` wilds and ``sets`` set slots,
+    八对半 counted when ``pairs_form``."""
+    return HandShape(half_entry(lo, False), half_entry(hi, True), sets, wilds, pairs_form)
 
 
 def cached_hand_shape(table: dict[int, HandShape], lo: int, hi: int, sets: int, wilds: int,
