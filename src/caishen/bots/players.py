@@ -14,7 +14,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from caishen.bots.shape import ADD, HALF_SPLIT, HandShape, cached_hand_shape, hand_table, keys_of, shanten_counts
+from caishen.bots.shape import (
+    ADD,
+    HAND_KEY_SHIFT,
+    ALL_KINDS,
+    HALF_SPLIT,
+    HandShape,
+    changed_hand_shape,
+    hand_table,
+    keys_of,
+    new_hand_shape,
+    shanten_counts,
+)
 from caishen.bots.view import View, from_observation
 from caishen.engine.game import Action, ActionKind
 from caishen.hand import Hand, MeldKind
@@ -113,17 +124,22 @@ class Evaluator:
         self.bulldozer = rs.bulldozer_wilds if rs.bulldozer else 0
         self.shape = shape_of(view)
         self.lo, self.hi = keys_of(self.shape.counts)
-        self.unseen = view.unseen()
+        unseen = self.unseen = view.unseen()
         # Unseen copies of wild kinds: drawing one always helps (counting wilds).
-        self.unseen_wilds = sum(self.unseen[k] for k in view.wilds if k < NUM_NON_FLOWER)
-        self.unseen_wilds += sum(
-            1 for k in view.wilds if k >= NUM_NON_FLOWER and k not in view.hand.flowers
-            and not any(k in f for f in view.flowers)
-        )
+        self.unseen_wilds = 0
+        wild_mask = 0
+        for k in view.wilds:
+            if k < NUM_NON_FLOWER:
+                self.unseen_wilds += unseen[k]
+                wild_mask |= 1 << k
+            elif k not in view.hand.flowers and not any(k in f for f in view.flowers):
+                self.unseen_wilds += 1
         # Kinds worth drawing: unseen copies left, not wild.
-        self.drawable = sum(
-            1 << k for k in range(NUM_NON_FLOWER) if self.unseen[k] and k not in view.wilds
-        )
+        drawable = 0
+        for k in range(NUM_NON_FLOWER):
+            if unseen[k]:
+                drawable |= 1 << k
+        self.drawable = drawable & ~wild_mask
         # Enough 正财神 is complete whatever else is held (推土机, L8).
         self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
         self._tables: dict[int, dict[int, HandShape]] = {}
@@ -132,17 +148,37 @@ class Evaluator:
         """The shape of the hand ``(lo, hi)`` with ``melds`` declared melds and this view's
         wilds (推土机 not counted)."""
         table = self._tables.get(melds)
-        sets = self.sets_needed - melds
-        pairs = self.pairs_form and melds == 0
         if table is None:
-            table = self._tables[melds] = hand_table(sets, self.shape.wilds, pairs)
-        return cached_hand_shape(table, lo, hi, sets, self.shape.wilds, pairs)
+            table = self._tables[melds] = hand_table(
+                self.sets_needed - melds, self.shape.wilds, self.pairs_form and melds == 0)
+        got = table.get(lo << HAND_KEY_SHIFT | hi)
+        if got is None:
+            got = new_hand_shape(table, lo, hi, self.sets_needed - melds, self.shape.wilds,
+                                 self.pairs_form and melds == 0)
+        return got
+
+    def changed(self, lo: int, hi: int, k: int, n: int, melds: int) -> HandShape:
+        """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
+        fewer), built from the rest of ``(lo, hi)`` and the changed suit."""
+        table = self._tables.get(melds)
+        if table is None:
+            table = self._tables[melds] = hand_table(
+                self.sets_needed - melds, self.shape.wilds, self.pairs_form and melds == 0)
+        return changed_hand_shape(table, lo, hi, k, n, self.sets_needed - melds, self.shape.wilds,
+                                  self.pairs_form and melds == 0)
+
+    def discard_shanten(self, t: int) -> int:
+        """Shanten of this view's hand after discarding ``t``, 推土机 counted."""
+        if self.complete:
+            return -1
+        return self.changed(self.lo, self.hi, t, -1, self.shape.melds).shanten
 
     def without(self, k: int, n: int = 1) -> tuple[int, int]:
         """The keys of this view's hand less ``n`` tiles of kind ``k``."""
         return _plus(self.lo, self.hi, k, -n)
 
     def shanten_of(self, lo: int, hi: int, melds: int) -> int:
+        """Shanten of the hand ``(lo, hi)`` with ``melds`` declared melds, 推土机 counted."""
         if self.complete:
             return -1
         return self.hand(lo, hi, melds).shanten
@@ -190,9 +226,12 @@ class Evaluator:
         best_wild = 0
         unseen = self.unseen
         held = self.hand(lo, hi, melds).held
-        for k in _bits(_near(held) & self.drawable):
+        h = self.hand(lo, hi, melds)
+        # from shanten 1 the draws that make the hand ready are the ones that lower it
+        kinds = _near(held) & self.drawable & (h.better() if h.shanten == 1 else ALL_KINDS)
+        for k in _bits(kinds):
             lo2, hi2 = _plus(lo, hi, k)
-            h2 = self.hand(lo2, hi2, melds)
+            h2 = self.changed(lo, hi, k, 1, melds)
             if h2.shanten != 0:
                 continue
             best = 0
@@ -292,8 +331,7 @@ class GreedyBot:
         for t in sorted(set(tiles)):
             if counts[t] == 0:
                 continue
-            lo, hi = ev.without(t)
-            scored.append((ev.shanten_of(lo, hi, melds), t))
+            scored.append((ev.discard_shanten(t), t))
         if not scored:
             return []
         best = min(s for s, _ in scored)
@@ -455,7 +493,7 @@ class StrongBot(GreedyBot):
         for t in sorted(set(tiles)):
             if counts[t] == 0:
                 continue
-            firsts.append((ev.shanten_of(*ev.without(t), sh.melds), t))
+            firsts.append((ev.discard_shanten(t), t))
         if not firsts:
             return []
         best = min(x for x, _ in firsts)

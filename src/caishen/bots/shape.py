@@ -30,9 +30,9 @@ stay under about 90 MB at their limits; a few hundred hands of play use a few MB
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Union
 
-from caishen.tiles import NUM_NON_FLOWER
+from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
 
 GROUPS: Final = 6  # set slots 0..5 (a 17-tile hand has at most 5 concealed sets)
 WIDTH: Final = 2 * GROUPS  # entry 2*m + p: at most m groups and p pairs
@@ -41,7 +41,9 @@ HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) 
 SUIT_CACHE: Final = 100_000
 HALF_CACHE: Final = 100_000
 HAND_CACHE: Final = 200_000
+REST_CACHE: Final = 50_000
 ALL_KINDS: Final = (1 << NUM_NON_FLOWER) - 1
+HAND_KEY_SHIFT: Final = 38  # a hand's cache key: lo << 38 | hi (hi < 5**16 < 2**38)
 
 # The digit a kind adds to its half.
 ADD: Final = tuple(P5[k] if k < HALF_SPLIT else P5[k - HALF_SPLIT] for k in range(NUM_NON_FLOWER))
@@ -149,6 +151,10 @@ class SuitEntry:
         self.held_by = tuple(held_by)
         self.hist = hist
 
+    def masks(self, j: int) -> tuple[int, int]:
+        """(kinds whose addition raises entry ``j``, kinds whose removal lowers it)."""
+        return self.up[j], self.down[j]
+
 
 _suits: tuple[dict[int, SuitEntry], dict[int, SuitEntry]] = ({}, {})
 
@@ -171,20 +177,24 @@ SPLITS: Final = tuple(
 )
 
 
-class HalfEntry:
-    """Two suits combined (``lo`` or ``hi``): the cover of at most ``m`` groups and ``p``
-    pairs across both, and on demand (:meth:`masks`) per entry the half's kinds (18 bits)
-    whose addition raises it and whose removal lowers it (a kind lowers the combined entry
-    only if it lowers every best split of it)."""
+Part = Union["SuitEntry", "Combo"]
 
-    __slots__ = ("a", "b", "cover", "held_by", "hist", "_masks")
 
-    def __init__(self, key: int, honours: bool) -> None:
-        a = self.a = suit_entry(key % P5[9], False)
-        b = self.b = suit_entry(key // P5[9], honours)
+class Combo:
+    """Two parts combined (two suits, or a suit and a half): the cover of at most ``m``
+    groups and ``p`` pairs across both, and on demand (:meth:`masks`) per entry the kinds
+    (part ``a`` at bit 0, part ``b`` at bit ``shift``) whose addition raises it and whose
+    removal lowers it (a kind lowers the combined entry only if it lowers every best split)."""
+
+    __slots__ = ("_masks", "a", "b", "cover", "held_by", "hist", "shift")
+
+    def __init__(self, a: Part, b: Part, shift: int) -> None:
+        self.a = a
+        self.b = b
+        self.shift = shift
         ac, bc = a.cover, b.cover
         self.cover = tuple([max([ac[ja] + bc[jb] for ja, jb in sp]) for sp in SPLITS])
-        self.held_by = tuple(x | y << 9 for x, y in zip(a.held_by, b.held_by, strict=True))
+        self.held_by = tuple(x | y << shift for x, y in zip(a.held_by, b.held_by, strict=True))
         self.hist = a.hist + b.hist
         self._masks: list[tuple[int, int] | None] = [None] * WIDTH
 
@@ -195,24 +205,28 @@ class HalfEntry:
             a, b = self.a, self.b
             ac, bc = a.cover, b.cover
             best = self.cover[j]
+            shift = self.shift
             up = 0
             down = -1
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    up |= a.up[ja] | b.up[jb] << 9
-                    down &= a.down[ja] | b.down[jb] << 9
+                    au, ad = a.masks(ja)
+                    bu, bd = b.masks(jb)
+                    up |= au | bu << shift
+                    down &= ad | bd << shift
             got = self._masks[j] = (up, down)
         return got
 
 
-_halves: tuple[dict[int, HalfEntry], dict[int, HalfEntry]] = ({}, {})
+_halves: tuple[dict[int, Combo], dict[int, Combo]] = ({}, {})
 
 
-def half_entry(key: int, honours: bool) -> HalfEntry:
+def half_entry(key: int, honours: bool) -> Combo:
+    """The two suits of ``lo`` (man, pin) or ``hi`` (sou, honours) combined."""
     memo = _halves[honours]
     got = memo.get(key)
     if got is None:
-        got = HalfEntry(key, honours)
+        got = Combo(suit_entry(key % P5[9], False), suit_entry(key // P5[9], honours), 9)
         if len(memo) >= HALF_CACHE:
             memo.clear()
         memo[key] = got
@@ -259,9 +273,11 @@ class HandShape:
     whose discard keeps it (:meth:`keep`), as masks over the 34 non-flower kinds (wild kinds
     included: the caller removes them); ``held`` is the mask of kinds held."""
 
-    __slots__ = ("_better", "_keep", "_last", "_pairs", "_tight", "_x", "_y", "held", "shanten")
+    __slots__ = ("_better", "_keep", "_last", "_pairs", "_tight", "_x", "_xoff", "_y", "_yoff", "held", "shanten")
 
-    def __init__(self, x: HalfEntry, y: HalfEntry, sets: int, wilds: int, pairs_form: bool) -> None:
+    def __init__(self, x: Part, xoff: int, y: Part, yoff: int, sets: int, wilds: int, pairs_form: bool) -> None:
+        """The hand made of parts ``x`` and ``y`` (their kinds at bits ``xoff``, ``yoff``),
+        which hold every kind between them."""
         xc, yc = x.cover, y.cover
         best = -1
         tight: list[int] = []  # entries 2*m + p of x at a best split with y
@@ -281,9 +297,11 @@ class HandShape:
             elif pr == std:
                 pairs = 2
         self.shanten = max(std, -1)
-        self.held = ALL_KINDS & ~(x.held_by[0] | y.held_by[0] << HALF_SPLIT)
+        self.held = ALL_KINDS & ~(x.held_by[0] << xoff | y.held_by[0] << yoff)
         self._x = x
         self._y = y
+        self._xoff = xoff
+        self._yoff = yoff
         self._last = 2 * sets + 1
         self._tight = tuple(tight) if pairs != 1 else ()
         self._pairs = pairs
@@ -292,6 +310,7 @@ class HandShape:
 
     def _masks(self) -> None:
         x, y = self._x, self._y
+        xoff, yoff = self._xoff, self._yoff
         better = 0
         keep = 0
         if self.shanten >= 0:
@@ -299,8 +318,8 @@ class HandShape:
             for i in self._tight:
                 xu, xd = x.masks(i)
                 yu, yd = y.masks(self._last - i)
-                better |= xu | yu << HALF_SPLIT
-                down &= xd | yd << HALF_SPLIT
+                better |= xu << xoff | yu << yoff
+                down &= xd << xoff | yd << yoff
             if self._tight:
                 keep = self.held & ~down
             if self._pairs:
@@ -308,10 +327,10 @@ class HandShape:
                 used = pairs_used(hist)
                 for c in range(4):  # draw a kind held c times
                     if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
-                        better |= x.held_by[c] | y.held_by[c] << HALF_SPLIT
+                        better |= x.held_by[c] << xoff | y.held_by[c] << yoff
                 for c in range(1, 5):  # discard a kind held c times
                     if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
-                        keep |= x.held_by[c] | y.held_by[c] << HALF_SPLIT
+                        keep |= x.held_by[c] << xoff | y.held_by[c] << yoff
         self._better = better
         self._keep = keep
 
@@ -333,7 +352,7 @@ _hands_size = [0]
 
 
 def hand_table(sets: int, wilds: int, pairs_form: bool) -> dict[int, HandShape]:
-    """The cache of :func:`hand_shape` results for one context, keyed by ``lo * 5**16 + hi``."""
+    """The cache of :func:`hand_shape` results for one context (sets, wilds, pairs form)."""
     ctx = sets << 5 | wilds << 1 | pairs_form
     got = _hands.get(ctx)
     if got is None:
@@ -344,23 +363,83 @@ def hand_table(sets: int, wilds: int, pairs_form: bool) -> dict[int, HandShape]:
 def hand_shape(lo: int, hi: int, sets: int, wilds: int, pairs_form: bool) -> HandShape:
     """The shape of the hand ``(lo, hi)`` with ``wilds`` wilds and ``sets`` set slots,
     八对半 counted when ``pairs_form``."""
-    return HandShape(half_entry(lo, False), half_entry(hi, True), sets, wilds, pairs_form)
+    return HandShape(half_entry(lo, False), 0, half_entry(hi, True), HALF_SPLIT, sets, wilds, pairs_form)
+
+
+def _kept(table: dict[int, HandShape], lo: int, hi: int, got: HandShape) -> HandShape:
+    if _hands_size[0] >= HAND_CACHE:
+        for t in _hands.values():
+            t.clear()
+        _hands_size[0] = 0
+    _hands_size[0] += 1
+    table[lo << HAND_KEY_SHIFT | hi] = got
+    return got
+
+
+def new_hand_shape(table: dict[int, HandShape], lo: int, hi: int, sets: int, wilds: int,
+                   pairs_form: bool) -> HandShape:
+    """:func:`hand_shape`, kept in ``table`` (from :func:`hand_table` for the same context)
+    under ``lo << HAND_KEY_SHIFT | hi``."""
+    return _kept(table, lo, hi, hand_shape(lo, hi, sets, wilds, pairs_form))
+
+
+_rests: dict[int, Combo] = {}
+
+
+def rest(lo: int, hi: int, suit: int) -> tuple[Combo, int]:
+    """The three suits of the hand ``(lo, hi)`` other than ``suit`` (0-3: m, p, s,
+    honours) combined, and the bit of its lowest kind. A hand that differs from ``(lo, hi)``
+    only in ``suit`` is that suit's entry and this."""
+    if suit < 2:
+        k = lo // P5[9] if suit == 0 else lo % P5[9]
+        key = (k << HAND_KEY_SHIFT | hi) << 2 | suit
+    else:
+        k = hi // P5[9] if suit == 2 else hi % P5[9]
+        key = (lo << HAND_KEY_SHIFT | k) << 2 | suit
+    got = _rests.get(key)
+    if got is None:
+        if suit == 0:
+            got = Combo(suit_entry(k, False), half_entry(hi, True), 9)
+        elif suit == 1:
+            got = Combo(suit_entry(k, False), half_entry(hi, True), 18)
+        elif suit == 2:
+            got = Combo(half_entry(lo, False), suit_entry(k, True), 27)
+        else:
+            got = Combo(half_entry(lo, False), suit_entry(k, False), 18)
+        if len(_rests) >= REST_CACHE:
+            _rests.clear()
+        _rests[key] = got
+    return got, 9 if suit == 0 else 0
+
+
+def changed_hand_shape(table: dict[int, HandShape], lo: int, hi: int, k: int, n: int, sets: int,
+                       wilds: int, pairs_form: bool) -> HandShape:
+    """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
+    fewer), through ``table``: built from the rest of ``(lo, hi)`` (kept for the next kind of
+    the same suit) and the changed suit's entry."""
+    suit = k // 9 if k < NUM_SUITED else 3
+    lo2, hi2 = (lo + n * ADD[k], hi) if k < HALF_SPLIT else (lo, hi + n * ADD[k])
+    got = table.get(lo2 << HAND_KEY_SHIFT | hi2)
+    if got is not None:
+        return got
+    part, off = rest(lo, hi, suit)
+    if suit == 0:
+        key = lo2 % P5[9]
+    elif suit == 1:
+        key = lo2 // P5[9]
+    elif suit == 2:
+        key = hi2 % P5[9]
+    else:
+        key = hi2 // P5[9]
+    shape = HandShape(suit_entry(key, suit == 3), 9 * suit, part, off, sets, wilds, pairs_form)
+    return _kept(table, lo2, hi2, shape)
 
 
 def cached_hand_shape(table: dict[int, HandShape], lo: int, hi: int, sets: int, wilds: int,
                       pairs_form: bool) -> HandShape:
     """:func:`hand_shape` through ``table`` (from :func:`hand_table` for the same context)."""
-    key = lo * P5[16] + hi
-    got = table.get(key)
-    if got is None:
-        got = hand_shape(lo, hi, sets, wilds, pairs_form)
-        if _hands_size[0] >= HAND_CACHE:
-            for t in _hands.values():
-                t.clear()
-            _hands_size[0] = 0
-        _hands_size[0] += 1
-        table[key] = got
-    return got
+    got = table.get(lo << HAND_KEY_SHIFT | hi)
+    return got if got is not None else new_hand_shape(table, lo, hi, sets, wilds, pairs_form)
 
 
 # ---------------------------------------------------------------- counts API
