@@ -143,6 +143,7 @@ class Evaluator:
         # Enough 正财神 is complete whatever else is held (推土机, L8).
         self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
         self._tables: dict[int, dict[int, HandShape]] = {}
+        self._base: HandShape | None = None
 
     def hand(self, lo: int, hi: int, melds: int) -> HandShape:
         """The shape of the hand ``(lo, hi)`` with ``melds`` declared melds and this view's
@@ -168,10 +169,14 @@ class Evaluator:
                                   self.pairs_form and melds == 0)
 
     def discard_shanten(self, t: int) -> int:
-        """Shanten of this view's hand after discarding ``t``, 推土机 counted."""
+        """Shanten of this view's hand after discarding ``t`` (held), 推土机 counted: a
+        discard lowers the cover by at most one tile, so it keeps the shanten or adds one."""
         if self.complete:
             return -1
-        return self.changed(self.lo, self.hi, t, -1, self.shape.melds).shanten
+        base = self._base
+        if base is None:
+            base = self._base = self.hand(self.lo, self.hi, self.shape.melds)
+        return base.shanten + (0 if base.keep() >> t & 1 else 1)
 
     def without(self, k: int, n: int = 1) -> tuple[int, int]:
         """The keys of this view's hand less ``n`` tiles of kind ``k``."""
@@ -405,7 +410,7 @@ class GreedyBot:
         best = 99
         for t in range(NUM_NON_FLOWER):
             if c[t] and t not in banned:
-                s = ev.shanten_of(*_plus(lo, hi, t, -1), melds)
+                s = -1 if ev.complete else ev.changed(lo, hi, t, -1, melds).shanten
                 if s < best:
                     best = s
         if best == 99:

@@ -30,6 +30,7 @@ stay under about 90 MB at their limits; a few hundred hands of play use a few MB
 
 from __future__ import annotations
 
+from operator import add
 from typing import Final, Union
 
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
@@ -176,6 +177,12 @@ SPLITS: Final = tuple(
     for j in range(WIDTH)
 )
 
+# The same splits flattened: entry j's sums are at _RANGES[j] of the lists _JA, _JB.
+_JA: Final = tuple(ja for sp in SPLITS for ja, _ in sp)
+_JB: Final = tuple(jb for sp in SPLITS for _, jb in sp)
+_RANGES: Final = tuple(
+    (sum(len(sp) for sp in SPLITS[:j]), sum(len(sp) for sp in SPLITS[: j + 1])) for j in range(WIDTH)
+)
 
 Part = Union["SuitEntry", "Combo"]
 
@@ -192,8 +199,8 @@ class Combo:
         self.a = a
         self.b = b
         self.shift = shift
-        ac, bc = a.cover, b.cover
-        self.cover = tuple([max([ac[ja] + bc[jb] for ja, jb in sp]) for sp in SPLITS])
+        sums = list(map(add, map(a.cover.__getitem__, _JA), map(b.cover.__getitem__, _JB)))
+        self.cover = tuple([max(sums[i:j]) for i, j in _RANGES])
         self.held_by = tuple(x | y << shift for x, y in zip(a.held_by, b.held_by, strict=True))
         self.hist = a.hist + b.hist
         self._masks: list[tuple[int, int] | None] = [None] * WIDTH
