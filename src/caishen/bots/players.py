@@ -178,6 +178,12 @@ class Evaluator:
             base = self._base = self.hand(self.lo, self.hi, self.shape.melds)
         return base.shanten + (0 if base.keep() >> t & 1 else 1)
 
+    def discard_outs(self, t: int) -> int:
+        """:meth:`outs_of` the hand after discarding ``t``."""
+        if self.complete:
+            return 0
+        return self._outs(self.changed(self.lo, self.hi, t, -1, self.shape.melds))
+
     def without(self, k: int, n: int = 1) -> tuple[int, int]:
         """The keys of this view's hand less ``n`` tiles of kind ``k``."""
         return _plus(self.lo, self.hi, k, -n)
@@ -201,7 +207,9 @@ class Evaluator:
         short of a full one), wild copies included; 0 for a complete hand."""
         if self.complete:
             return 0
-        h = self.hand(lo, hi, melds)
+        return self._outs(self.hand(lo, hi, melds))
+
+    def _outs(self, h: HandShape) -> int:
         if h.shanten < 0:
             return 0
         m = h.better() & self.drawable
@@ -345,8 +353,7 @@ class GreedyBot:
             score = -100.0 * s
             if s == best:
                 # among the best shanten: the most improving tiles (wilds counted)
-                lo, hi = ev.without(t)
-                score += ev.outs_of(lo, hi, melds)
+                score += ev.discard_outs(t)
             out.append((score + 0.01 * (3 - _discard_order_key(t)), t))
         out.sort(key=lambda x: -x[0])
         return out
@@ -517,8 +524,11 @@ class StrongBot(GreedyBot):
                 continue
             # One step from ready: look two draws ahead (ready_quality), else count the
             # improving tiles.
-            lo, hi = ev.without(t)
-            u = ev.ready_quality_of(lo, hi, sh.melds) if x == 1 else ev.outs_of(lo, hi, sh.melds)
+            if x == 1:
+                lo, hi = ev.without(t)
+                u = ev.ready_quality_of(lo, hi, sh.melds)
+            else:
+                u = ev.discard_outs(t)
             v = PLAN_WEIGHT * self.plan_value(ev, counts)
             counts[t] += 1
             score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * (3 - _discard_order_key(t))

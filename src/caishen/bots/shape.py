@@ -201,7 +201,9 @@ class Combo:
         self.shift = shift
         sums = list(map(add, map(a.cover.__getitem__, _JA), map(b.cover.__getitem__, _JB)))
         self.cover = tuple([max(sums[i:j]) for i, j in _RANGES])
-        self.held_by = tuple(x | y << shift for x, y in zip(a.held_by, b.held_by, strict=True))
+        ah, bh = a.held_by, b.held_by
+        self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
+                        ah[3] | bh[3] << shift, ah[4] | bh[4] << shift)
         self.hist = a.hist + b.hist
         self._masks: list[tuple[int, int] | None] = [None] * WIDTH
 
