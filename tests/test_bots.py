@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from caishen import fair
 from caishen.shapes.analysis import shanten as ref_shanten
+from caishen.shapes.analysis import wild_kinds
 from caishen.bots import BOTS, GreedyBot, RandomBot, StrongBot, View, make_bot
+from caishen.bots.players import Evaluator
 from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
 from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, Observation, Phase
 from caishen.hand import Hand, Meld, MeldKind
@@ -99,6 +101,45 @@ def test_shanten_matches_analysis_reference(seed: int) -> None:
     assert shanten_counts(c, len(hand.melds), w, 5, True) == ref_shanten(hand, NO_BULLDOZER, wilds)
 
 
+def test_flower_indicator_bulldozer_counts_wild_flowers_l5_l8() -> None:
+    """With a flower indicator the 正财神 are the other flowers (L5): three held are a
+    complete 推土机 (L8) for the analyser and for the bots alike (issue 8)."""
+    hand = parse_hand("1m4m7m 2p5p8p 3s6s9s 1z2z3z 7z 6z f123")
+    indicator = parse_tile("f4")
+    wilds = wild_kinds(indicator, 0, LONGGANG)
+    assert ref_shanten(hand, LONGGANG, wilds) == -1
+    v = View(0, hand, wilds, indicator, LONGGANG, ((), (), (), ()), ((), (), (), ()), ((), (), (), ()), 60)
+    ev = Evaluator(v)
+    assert (ev.shape.wilds, ev.shape.true_wilds) == (3, 3)
+    assert ev.shanten(ev.shape.counts, 0) == -1
+    # without the bulldozer the same tiles are far from a standard hand
+    no_bull = Evaluator(View(0, hand, wilds, indicator, NO_BULLDOZER, ((), (), (), ()), ((), (), (), ()),
+                             ((), (), (), ()), 60))
+    assert no_bull.shanten(no_bull.shape.counts, 0) == ref_shanten(hand, NO_BULLDOZER, wilds) == 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_evaluator_counts_wilds_as_the_analyser(seed: int) -> None:
+    """On random hands with any indicator (flowers included) and flowers held, the bots'
+    shanten equals caishen.shapes.analysis.shanten, 推土机 on, except where the analyser
+    reports a hand one 正财神 from 推土机 as ready (the bots do not chase it)."""
+    rng = random.Random(seed)
+    hand, _ = _random_hand(rng)
+    indicator = rng.choice([k for k in range(38) if k != 31])
+    seat = rng.randrange(4)
+    flowers = tuple(f for f in range(34, 38) if f != indicator and rng.random() < 0.6)
+    wilds = wild_kinds(indicator, seat, LONGGANG)
+    held = len(hand.concealed) - sum(1 for f in flowers if f in wilds)  # wild flowers are tiles
+    hand = Hand(hand.concealed[:held], hand.melds, flowers)
+    ev = Evaluator(View(seat, hand, wilds, indicator, LONGGANG, ((), (), (), ()), ((), (), (), ()),
+                        ((), (), (), ()), 60))
+    ref = ref_shanten(hand, LONGGANG, wilds)
+    got = ev.shanten(ev.shape.counts, ev.shape.melds)
+    one_away = ev.shape.true_wilds == LONGGANG.bulldozer_wilds - 1 and ref == 0
+    assert got == ref or (one_away and got > 0)
+
+
 # ---------------------------------------------------------------- decisions
 
 
@@ -112,8 +153,6 @@ def view(hand_text: str, wild: str | None = None, seat: int = 0, discards: tuple
 
 
 def decide(bot: GreedyBot, v: View, legal: list[Action]) -> Action:
-    from caishen.bots.players import Evaluator
-
     ev = Evaluator(v)
     if any(a.kind == ActionKind.DISCARD for a in legal):
         return bot.own_turn(ev, legal)
@@ -139,8 +178,6 @@ def test_greedy_keeps_the_wait_with_more_tiles() -> None:
 
 
 def test_greedy_counts_unseen_wild_copies() -> None:
-    from caishen.bots.players import Evaluator
-
     # ready on 3s/6s; with 9p as the wild, its 3 unseen copies improve the hand too
     v = view("123456789m123p45s11z", wild="9p")
     ev = Evaluator(v)
@@ -172,8 +209,6 @@ def test_strong_pongs_a_red_pair_at_equal_shanten_l21() -> None:
 
 
 def test_strong_values_green_and_seat_wind_pairs_not_other_winds_l21() -> None:
-    from caishen.bots.players import Evaluator
-
     bot = StrongBot()
     ev = Evaluator(view("123456789m12p45s1z", seat=1))  # South's seat: South is its wind
     plain = counts_of("123456789m12p45s33z")  # West pair: no tai for South

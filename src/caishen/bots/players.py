@@ -28,6 +28,8 @@ from caishen.bots.shape import (
 )
 from caishen.bots.view import View, from_observation
 from caishen.engine.game import Action, ActionKind
+# the analyser's own rule for which wilds are 正财神 (L5), so both count them alike
+from caishen.shapes.analysis import _flower_wilds as flower_wilds
 from caishen.hand import Hand, MeldKind
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
@@ -66,19 +68,20 @@ class Shape:
 
 
 def shape_of(view: View) -> Shape:
+    """The evaluator's shape of a view's hand. Wilds and 正财神 are counted as the analyser
+    counts them (:func:`caishen.shapes.analysis.shanten`, L5, L8): with a flower indicator
+    the 正财神 are the wild flowers held, else the concealed tiles of the wild kinds."""
     counts = [0] * NUM_NON_FLOWER
     wild = 0
-    true_wild = 0
-    ind = view.indicator
+    wilds = view.wilds
     for k in view.hand.concealed:
-        if k in view.wilds:
+        if k in wilds:
             wild += 1
-            if k == ind:
-                true_wild += 1
         else:
             counts[k] += 1
-    wild += sum(1 for f in view.hand.flowers if f in view.wilds)
-    return Shape(counts, wild, true_wild, len(view.hand.melds))
+    flowers = sum(1 for f in view.hand.flowers if f in wilds)
+    true_wild = flowers if flower_wilds(wilds) else wild
+    return Shape(counts, wild + flowers, true_wild, len(view.hand.melds))
 
 
 # Kinds within two of a held kind in its suit (for ``_near``): bit k set where k - 1, k - 2,
