@@ -14,17 +14,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.shapes.analysis import shanten as ref_shanten
-from caishen.shapes.analysis import wild_kinds
 from caishen.bots import BOTS, GreedyBot, RandomBot, StrongBot, View, make_bot
 from caishen.bots.players import Evaluator
 from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
 from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, Observation, Phase
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import parse_hand, parse_tile, parse_tiles
+from caishen.shapes.analysis import shanten as ref_shanten
+from caishen.shapes.analysis import wild_kinds
 from caishen.table.record import action_text, parse_action
-from caishen.variants.longgang.rules import LONGGANG
 from caishen.tiles import RED
+from caishen.variants.longgang.rules import LONGGANG
 
 NO_BULLDOZER = LONGGANG.replace(bulldozer=False)
 

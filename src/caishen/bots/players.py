@@ -16,9 +16,9 @@ from typing import Protocol
 
 from caishen.bots.shape import (
     ADD,
-    HAND_KEY_SHIFT,
     ALL_KINDS,
     HALF_SPLIT,
+    HAND_KEY_SHIFT,
     HandShape,
     changed_hand_shape,
     hand_table,
@@ -28,12 +28,10 @@ from caishen.bots.shape import (
 )
 from caishen.bots.view import View, from_observation
 from caishen.engine.game import Action, ActionKind
+from caishen.hand import Hand, MeldKind
+
 # the analyser's own rule for which wilds are 正财神 (L5), so both count them alike
 from caishen.shapes.analysis import _flower_wilds as flower_wilds
-from caishen.hand import Hand, MeldKind
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
-from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
-from caishen.variants.longgang.settlement import bonus_fu
 from caishen.tiles import (
     GREEN,
     NUM_NON_FLOWER,
@@ -43,6 +41,9 @@ from caishen.tiles import (
     is_terminal,
     seat_wind,
 )
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
+from caishen.variants.longgang.settlement import bonus_fu
 
 
 class Bot(Protocol):
@@ -340,9 +341,7 @@ class GreedyBot:
     # -- own turn: discard or kong
     def rank_discards(self, ev: Evaluator, tiles: Sequence[int]) -> list[tuple[float, int]]:
         """(score, tile) for each distinct discard, best first."""
-        sh = ev.shape
-        counts = sh.counts
-        melds = sh.melds
+        counts = ev.shape.counts
         scored: list[tuple[int, int]] = []
         for t in sorted(set(tiles)):
             if counts[t] == 0:
@@ -641,12 +640,10 @@ class StrongBot(GreedyBot):
     def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         threats = self.threats(ev)
         if threats:
-            sh = ev.shape
             discards = _find(legal, ActionKind.DISCARD)
             ranked = self.rank_discards(ev, [a.tile for a in discards])
             if ranked:
-                counts = sh.counts
-                best_s = ev.shanten_of(*ev.without(ranked[0][1]), sh.melds)
+                best_s = ev.discard_shanten(ranked[0][1])
                 if best_s >= 2:
                     order = {t: i for i, (_, t) in enumerate(ranked)}
                     tile = min(order, key=lambda t: (self.danger(ev, t, threats), order[t]))

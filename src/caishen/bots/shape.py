@@ -125,6 +125,11 @@ class SuitEntry:
     kinds it holds 0-4 times (``held_by``)."""
 
     __slots__ = ("cover", "down", "held_by", "hist", "up")
+    cover: tuple[int, ...]
+    up: tuple[int, ...]
+    down: tuple[int, ...]
+    held_by: tuple[int, ...]
+    hist: int
 
     def __init__(self, key: int, honours: bool) -> None:
         c = cover(key, honours)
@@ -194,6 +199,9 @@ class Combo:
     removal lowers it (a kind lowers the combined entry only if it lowers every best split)."""
 
     __slots__ = ("_masks", "a", "b", "cover", "held_by", "hist", "shift")
+    cover: tuple[int, ...]
+    held_by: tuple[int, ...]
+    hist: int
 
     def __init__(self, a: Part, b: Part, shift: int) -> None:
         self.a = a

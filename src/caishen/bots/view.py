@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from caishen.hand import Hand, Meld
-from caishen.variants.longgang.rules import Ruleset
 from caishen.tiles import NUM_NON_FLOWER, is_flower
+from caishen.variants.longgang.rules import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
