@@ -207,7 +207,7 @@ class Combo:
         self.a = a
         self.b = b
         self.shift = shift
-        sums = list(map(add, map(a.cover.__getitem__, _JA), map(b.cover.__getitem__, _JB)))
+        sums: list[int] = list(map(add, map(a.cover.__getitem__, _JA), map(b.cover.__getitem__, _JB)))
         self.cover = tuple([max(sums[i:j]) for i, j in _RANGES])
         ah, bh = a.held_by, b.held_by
         self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
@@ -295,16 +295,11 @@ class HandShape:
     def __init__(self, x: Part, xoff: int, y: Part, yoff: int, sets: int, wilds: int, pairs_form: bool) -> None:
         """The hand made of parts ``x`` and ``y`` (their kinds at bits ``xoff``, ``yoff``),
         which hold every kind between them."""
-        xc, yc = x.cover, y.cover
-        best = -1
-        tight: list[int] = []  # entries 2*m + p of x at a best split with y
-        for i in range(2 * sets + 2):
-            v = xc[i] + yc[2 * sets + 1 - i]
-            if v > best:
-                best = v
-                tight = [i]
-            elif v == best:
-                tight.append(i)
+        last = 2 * sets + 1
+        # entry i of x with entry last - i of y: at most ``sets`` groups and one pair in all
+        sums: list[int] = list(map(add, x.cover[: last + 1], y.cover[last::-1]))
+        best = max(sums)
+        tight = [i for i, v in enumerate(sums) if v == best]  # x's entries at a best split
         std = 3 * sets + 1 - wilds - best
         pairs = 0  # 1: 八对半 only, 2: both forms at the best
         if pairs_form:
@@ -319,7 +314,7 @@ class HandShape:
         self._y = y
         self._xoff = xoff
         self._yoff = yoff
-        self._last = 2 * sets + 1
+        self._last = last
         self._tight = tuple(tight) if pairs != 1 else ()
         self._pairs = pairs
         self._better = -1
