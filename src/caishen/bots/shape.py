@@ -14,18 +14,23 @@ one pair (1-2 equal tiles); every wild (财神, 坐花) fills one missing tile (
 ``shanten = 3*S + 2 - wilds - cover - 1``, at least -1 (complete). 八对半 (L14): 7 pairs + 1
 triplet, no melds. 推土机 (L8): enough 正财神 is complete at once.
 
-Tables, filled on demand and kept in bounded dictionaries (cleared when full):
+Tables, filled on demand and kept in bounded dictionaries (cleared when full), with their
+sizes measured after 200 hands of play (``benchmarks/bench_bots.py``):
 
 * per suit key (one suit's 9 counts, honours 7): its cover for each number of groups and
   pair (``2*m + p``), and for each entry the kinds whose addition raises it and whose
-  removal lowers it (:data:`SUIT_CACHE` entries per suit kind: suits and honours);
-* per half (``lo`` or ``hi``): the two suits combined, with the same masks over 18 kinds and
-  the histogram of counts for 八对半 (:data:`HALF_CACHE` entries per half);
-* per hand and context (sets, wilds, pairs form): shanten, the kinds whose draw lowers it
-  and the kinds whose discard keeps it (:data:`HAND_CACHE` entries).
+  removal lowers it, i.e. the suit's with-one-more-tile (and one-less) result
+  (:data:`SUIT_CACHE` = 10,000 entries per kind of suit, about 0.8 kB each, plus as many
+  covers of 0.2 kB);
+* per half (``lo`` or ``hi``) and per *rest* (a hand's three suits other than one): two
+  parts combined, masks worked out on demand (:data:`HALF_CACHE` = 10,000 per half,
+  :data:`REST_CACHE` = 10,000, about 0.8 kB each);
+* per hand and context (sets, wilds, 八对半): shanten, the kinds whose draw lowers it and
+  the kinds whose discard keeps it (:data:`HAND_CACHE` = 40,000 over all contexts, about
+  0.3 kB each).
 
-A suit entry is about 0.5 kB, a half entry 0.6 kB and a hand entry 0.1 kB, so the caches
-stay under about 90 MB at their limits; a few hundred hands of play use a few MB.
+At their limits the caches hold about 50 MB (hand entries keep the parts they were built
+from alive until they are cleared themselves); 300 hands of play fill about 35 MB.
 """
 
 from __future__ import annotations
@@ -39,10 +44,10 @@ GROUPS: Final = 6  # set slots 0..5 (a 17-tile hand has at most 5 concealed sets
 WIDTH: Final = 2 * GROUPS  # entry 2*m + p: at most m groups and p pairs
 P5: Final = tuple(5**i for i in range(18))
 HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) in ``hi``
-SUIT_CACHE: Final = 100_000
-HALF_CACHE: Final = 100_000
-HAND_CACHE: Final = 200_000
-REST_CACHE: Final = 50_000
+SUIT_CACHE: Final = 10_000
+HALF_CACHE: Final = 10_000
+HAND_CACHE: Final = 40_000
+REST_CACHE: Final = 10_000
 ALL_KINDS: Final = (1 << NUM_NON_FLOWER) - 1
 HAND_KEY_SHIFT: Final = 38  # a hand's cache key: lo << 38 | hi (hi < 5**16 < 2**38)
 
