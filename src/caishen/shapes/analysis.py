@@ -206,7 +206,7 @@ def _setup(ruleset: Forms, wilds: frozenset[int]) -> _Setup:
     f = _fast(ruleset)
     info = _info(ruleset)
     # With a flower indicator the wild flowers are the 正财神 (L5): 推土机 on flowers held.
-    fbull = info.bulldozer if info.bulldozer and _flower_wilds(wilds) else 99
+    fbull = info.bulldozer if info.bulldozer and flower_wilds(wilds) else 99
     # Per non-flower wild kind: (field shift, base-5 power, increment that moves one tile of
     # that kind from its suit key to the wild count at bit 84) to adjust ``Hand.packed``.
     adj = tuple(
@@ -220,7 +220,7 @@ def _setup(ruleset: Forms, wilds: frozenset[int]) -> _Setup:
     return got
 
 
-def _flower_wilds(wilds: frozenset[int]) -> bool:
+def flower_wilds(wilds: frozenset[int]) -> bool:
     """Whether the 正财神 are flowers (flower indicator, L5): every wild kind is a flower."""
     return bool(wilds) and all(k >= NUM_NON_FLOWER for k in wilds)
 
@@ -358,7 +358,7 @@ def waits(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> tuple[i
             if f in wilds:
                 nflw += 1
     w += nflw
-    flower_mode = _flower_wilds(wilds)
+    flower_mode = flower_wilds(wilds)
     if flower_mode:  # the 正财神 are the wild flowers (L5)
         zheng = nflw
     melds = len(hand.melds)
@@ -523,7 +523,7 @@ def shanten(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> int:
     slot, power, keys = _slot_keys(conc, wilds)
     zheng = keys[4]
     w = zheng + sum(1 for f in hand.flowers if f in wilds)
-    if _flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
+    if flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
         zheng = w - zheng
     for i in range(len(conc) - 4):  # base-5 keys hold at most 4 of a kind
         if conc[i] == conc[i + 4] and slot[conc[i]] != 4:
@@ -800,7 +800,7 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
     info = _info(ruleset)
     zheng = len(wild_tiles)
     wild_tiles.extend(f for f in hand.flowers if f in wilds)
-    if _flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
+    if flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
         zheng = len(wild_tiles) - zheng
     wild_tiles.sort()
     result: list[Arrangement] = []
