@@ -629,9 +629,9 @@ def _check(run: Run, after: int | None) -> None:
         if ex.legal is not None and ex.seat is not None:
             got = frozenset(_legal(game, ex.seat))
             if got != ex.legal:
-                missing = sorted(ex.legal - got)
-                extra = sorted(got - ex.legal)
-                problems.append(f"legal of {SEAT_LETTERS[ex.seat]}: missing {missing}, unexpected {extra}")
+                diff = [f"{name} {sorted(d)}" for name, d in (("missing", ex.legal - got), ("unexpected", got - ex.legal))
+                        if d]
+                problems.append(f"legal of {SEAT_LETTERS[ex.seat]}: {', '.join(diff)}")
         if ex.phase is not None and ex.phase != game.phase.value:
             problems.append(f"phase {game.phase.value}, expected {ex.phase}")
         problems.extend(_outcome_problems(run, ex))
