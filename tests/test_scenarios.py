@@ -4,11 +4,13 @@ Gangci: they are expected to fail with that error (strict, so they flip when it 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from caishen.scenario import ScenarioError, load, play
+from caishen.commands.scenario import to_text
+from caishen.scenario import ScenarioError, load, loads, play
 
 DIR = Path(__file__).resolve().parent / "scenarios"
 FILES = sorted(DIR.rglob("*.toml"))
@@ -40,3 +42,26 @@ def test_scenario(path: Path) -> None:
             assert GANGCI_PENDING in str(exc)
         raise
     assert run.failures == []
+
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "scenarios.md"
+DOC_EXAMPLES = re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+
+
+def test_docs_have_examples() -> None:
+    assert len(DOC_EXAMPLES) >= 2
+
+
+@pytest.mark.parametrize("text", DOC_EXAMPLES, ids=[f"docs-example-{i + 1}" for i in range(len(DOC_EXAMPLES))])
+def test_docs_example_plays_with_its_expectations(text: str) -> None:
+    run = play(loads(text, "docs/scenarios.md"))
+    assert run.failures == [] and run.outcome is not None
+
+
+def test_docs_shows_the_commands_output() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    shown = re.search(r"`caishen scenario` prints, after the legal actions of each step:\n\n```text\n(.*?)```",
+                      text, re.S)
+    assert shown is not None
+    printed = to_text(play(loads(DOC_EXAMPLES[0], "docs/scenarios.md")))
+    assert printed.endswith(shown.group(1).rstrip("\n"))
