@@ -21,7 +21,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Final, TypedDict, Unpack
 
 from caishen.notation import NotationError, parse_tile, parse_tiles
 from caishen.tiles import NUM_KINDS, SEAT_LETTERS, is_flower, tile_name
@@ -42,6 +42,7 @@ from caishen.variants.luoyang_gangci.rules import GangciRules, RulesError
 __all__ = [
     "DICE",
     "VARIANTS",
+    "WallOptions",
     "Expect",
     "Run",
     "Scenario",
@@ -183,16 +184,19 @@ def tiles(text: str, ruleset: Ruleset = LONGGANG) -> tuple[int, ...]:
     return tuple(out)
 
 
-def stacked_wall(
-    hands: Sequence[str],
-    draws: str = "",
-    indicator: str = "9s",
-    tail: str = "",
-    dealer: int = 0,
-    dice: tuple[int, int, int, int] = DICE,
-    ruleset: Ruleset = LONGGANG,
-    head_at: Mapping[int, str] | None = None,
-) -> tuple[int, ...]:
+class WallOptions(TypedDict, total=False):
+    """Keyword arguments of :func:`stacked_wall` and :func:`stacked_game`."""
+
+    draws: str
+    indicator: str
+    tail: str
+    dealer: int
+    dice: tuple[int, int, int, int]
+    ruleset: Ruleset
+    head_at: Mapping[int, str] | None
+
+
+def stacked_wall(hands: Sequence[str], **options: Unpack[WallOptions]) -> tuple[int, ...]:
     """A wall (tile kinds in wall position order, see :mod:`caishen.engine.wall`) that deals
     ``hands[s]`` to seat ``s`` (16 tiles, the dealer 17; ``""``: filler), draws ``draws`` in
     order after the deal, gives ``tail`` as the replacement draws in order, turns
@@ -201,6 +205,13 @@ def stacked_wall(
     left-over flowers and copies of the indicator deep in the dead wall, the rest in a fixed
     shuffle, so a filler hand holds no flower and no wild. Raises :class:`ValueError` for a
     wrong hand size, a tile placed more often than the set holds it or a position given twice."""
+    draws = options.get("draws", "")
+    indicator = options.get("indicator", "9s")
+    tail = options.get("tail", "")
+    dealer = options.get("dealer", 0)
+    dice = options.get("dice", DICE)
+    ruleset = options.get("ruleset", LONGGANG)
+    head_at = options.get("head_at")
     lay = wall_layout(dice, dealer, ruleset.wall_size, ruleset.wild_indicator)
     wall: list[int] = [-1] * ruleset.wall_size
     left = [0] * NUM_KINDS
@@ -263,19 +274,10 @@ def stacked_wall(
     return tuple(wall)
 
 
-def stacked_game(
-    hands: Sequence[str],
-    draws: str = "",
-    indicator: str = "9s",
-    tail: str = "",
-    dealer: int = 0,
-    dice: tuple[int, int, int, int] = DICE,
-    ruleset: Ruleset = LONGGANG,
-    head_at: Mapping[int, str] | None = None,
-) -> Game:
+def stacked_game(hands: Sequence[str], **options: Unpack[WallOptions]) -> Game:
     """A :class:`Game` on a stacked wall (same arguments as :func:`stacked_wall`)."""
-    wall = stacked_wall(hands, draws, indicator, tail, dealer, dice, ruleset, head_at)
-    return Game(ruleset, wall, dice, dealer)
+    wall = stacked_wall(hands, **options)
+    return Game(options.get("ruleset", LONGGANG), wall, options.get("dice", DICE), options.get("dealer", 0))
 
 
 # ---------------------------------------------------------------- loading
@@ -428,15 +430,24 @@ def _tiles_of(r: _Reader, text: str, ruleset: Ruleset, what: str, line: int | No
         raise r.error(what, f"bad tiles {text!r}: {exc}", line) from None
 
 
-def _steps(r: _Reader, value: object) -> tuple[Step, ...]:
+def _array(r: _Reader, value: object, name: str,
+           known: frozenset[str]) -> list[tuple[int, int | None, str, dict[str, object]]]:
+    """The tables of an array of tables ``[[name]]``: (1-based index, line, name for errors, table)."""
     if not isinstance(value, list):
-        raise r.error("steps", "must be an array of tables [[steps]]", r.lines.key("steps"))
-    out: list[Step] = []
+        raise r.error(name, f"must be an array of tables [[{name}]]", r.lines.key(name))
+    out: list[tuple[int, int | None, str, dict[str, object]]] = []
     for i, item in enumerate(value, 1):
-        at = r.lines.table("steps", i)
-        what = f"steps[{i}]"
+        at = r.lines.table(name, i)
+        what = f"{name}[{i}]"
         t = r.table(item, what, at)
-        r.check_keys(t, _STEP_KEYS, what, at)
+        r.check_keys(t, known, what, at)
+        out.append((i, at, what, t))
+    return out
+
+
+def _steps(r: _Reader, value: object) -> tuple[Step, ...]:
+    out: list[Step] = []
+    for i, at, what, t in _array(r, value, "steps", _STEP_KEYS):
         for key in ("seat", "action"):
             if key not in t:
                 raise r.error(what, f"missing {key!r}", at)
@@ -451,14 +462,8 @@ def _steps(r: _Reader, value: object) -> tuple[Step, ...]:
 
 
 def _expects(r: _Reader, value: object, n_steps: int) -> tuple[Expect, ...]:
-    if not isinstance(value, list):
-        raise r.error("expect", "must be an array of tables [[expect]]", r.lines.key("expect"))
     out: list[Expect] = []
-    for i, item in enumerate(value, 1):
-        at = r.lines.table("expect", i)
-        what = f"expect[{i}]"
-        t = r.table(item, what, at)
-        r.check_keys(t, _EXPECT_KEYS, what, at)
+    for i, at, what, t in _array(r, value, "expect", _EXPECT_KEYS):
         if "after" not in t:
             raise r.error(what, "missing 'after' (a step count or \"end\")", at)
         raw = t["after"]
@@ -591,8 +596,8 @@ def play(scn: Scenario) -> Run:
         if scn.layout is not None:
             wall = scn.layout
         else:
-            wall = stacked_wall(scn.deal, scn.draws, scn.indicator, scn.tail, scn.dealer, dice, scn.ruleset,
-                                dict(scn.head_at))
+            wall = stacked_wall(scn.deal, draws=scn.draws, indicator=scn.indicator, tail=scn.tail,
+                                dealer=scn.dealer, dice=dice, ruleset=scn.ruleset, head_at=dict(scn.head_at))
         game = Game(scn.ruleset, wall, dice, scn.dealer)
     except ValueError as exc:
         raise ScenarioError(scn.source, f"cannot build the wall: {exc}") from None
