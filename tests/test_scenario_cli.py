@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from caishen.cli import main
-from caishen.scenario import ScenarioError, loads, play
+from caishen.notation import parse_tile
+from caishen.scenario import ScenarioError, loads, play, stacked_wall
+from caishen.tiles import tile_name
 
 GOOD = """\
 # L10: East's 7p, South wins on it (地胡).
@@ -139,3 +141,24 @@ def test_several_files_stop_at_the_first_failure(tmp_path: Path, capsys: pytest.
     code, out, err = run_cli(capsys, str(good), str(bad))
     assert code == 1 and out.count("expectations:") == 2
     assert "b.toml: expect 2 (end) line 21: how discard, expected self_draw" in err
+
+
+def test_an_illegal_answer_is_refused_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = GOOD.replace('action = "win"', 'action = "pong 7p"')  # South holds one 7p
+    code, _, err = run_cli(capsys, str(write(tmp_path, text)))
+    assert code == 2 and ":17: steps[2] S pong 7p: " in err
+
+
+def test_full_layout_and_head_at(tmp_path: Path) -> None:
+    # The same deal as GOOD, given as the whole wall in position order; and a draw by head_at.
+    scn = loads(GOOD)
+    wall = stacked_wall(scn.deal, indicator="9s")
+    assert play(scn).game.wall == wall
+    layout = " ".join(tile_name(k) for k in wall)
+    text = GOOD.split("[deal]")[0] + f'[wall]\nlayout = "{layout}"\n\n[[steps]]' + GOOD.split("[[steps]]", 1)[1]
+    run = play(loads(text))
+    assert run.failures == [] and run.game.wall == wall
+    run = play(loads(GOOD.replace("[[steps]]", '[wall]\nhead_at = { 65 = "7p" }\n\n[[steps]]', 1)
+                     .replace('action = "win"', 'action = "pass"').replace('winner = "S"\nhow = "discard"\n',
+                                                                             'phase = "turn"\n')))
+    assert run.failures == [] and run.game.hand(1).concealed.count(parse_tile("7p")) == 1 + 1

@@ -28,7 +28,7 @@ from caishen.tiles import NUM_KINDS, SEAT_LETTERS, is_flower, tile_name
 
 # isort: split
 # ---- the one block of engine, table and variant imports: port these lines after issue 8 ----
-from caishen.engine.game import PASS, Action, Game, Outcome, Phase
+from caishen.engine.game import PASS, Action, ActionKind, Game, Outcome, Phase
 from caishen.engine.wall import layout as wall_layout
 from caishen.fair import tile_set
 from caishen.table.match import HandScore, Table, score_outcome
@@ -72,6 +72,9 @@ _PHASES: Final = tuple(p.value for p in Phase)
 # A claim window (L10), a rob window (L10) and the sea-floor turns (分张, L17): seats answer
 # win or pass; a seat whose next listed step is no legal answer passes on its own.
 _WINDOWS: Final = (Phase.CLAIM, Phase.ROB, Phase.SEA_FLOOR)
+# Actions that only answer a window: a seat asked whose next step is one of these does not pass
+# on its own (an illegal one is refused with the engine's reason).
+_ANSWERS: Final = (ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG, ActionKind.PASS)
 
 
 class ScenarioError(ValueError):
@@ -561,6 +564,14 @@ def _next_of(steps: Sequence[Step], i: int, seat: int) -> Step | None:
     return next((st for st in steps[i:] if st.seat == seat), None)
 
 
+def _answers(game: Game, st: Step) -> bool:
+    """Whether ``st`` is its seat's answer to the open window (an illegal chow, pong, kong or
+    pass counts: playing it reports the engine's reason)."""
+    if st.seat not in game.to_move():
+        return False
+    return st.action in game.legal_actions(st.seat) or st.action.kind in _ANSWERS
+
+
 def _answer_window(game: Game, steps: Sequence[Step], i: int) -> bool:
     """Inside a window: pass for one seat whose next listed step is no legal answer. False
     when every seat asked has a legal answer listed (so the next listed step must be one)."""
@@ -606,7 +617,7 @@ def play(scn: Scenario) -> Run:
     run.snapshots.append(_snapshot(game, 0, None))
     _check(run, 0)
     for i, st in enumerate(steps):
-        while game.phase in _WINDOWS and not (st.seat in game.to_move() and st.action in game.legal_actions(st.seat)):
+        while game.phase in _WINDOWS and not _answers(game, st):
             if not _answer_window(game, steps, i):
                 break
         try:
