@@ -117,10 +117,16 @@ class ShapeForms:
     seven_pairs: bool = False
     bulldozer: bool = False
     bulldozer_wilds: int = 0
+    name: str = "shapes"
 
     @property
     def sets_needed(self) -> int:
         return (self.hand_size - 1) // 3
+
+    @property
+    def wall_size(self) -> int:
+        """Tiles in the set: 4 of each kind, 1 of each flower."""
+        return sum(1 if k >= NUM_NON_FLOWER else 4 for k in self.tile_kinds)
 
 
 # --------------------------------------------------------------------------- tables
