@@ -54,7 +54,7 @@ def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
                     legal = game.legal_actions(s)
                     obs = game.observation(s)
                     t = time.process_time_ns()
-                    a = bots[s].act(obs, legal)
+                    a = bots[s].act(obs)
                     dt = time.process_time_ns() - t
                     if times is not None:
                         times[bots[s].name].append(dt)
