@@ -51,7 +51,8 @@ def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
             bots = [make_bot(NAMES[(s + h) % 4], random.Random(rng.random()), LONGGANG) for s in range(4)]
             while not game.is_over:
                 for s in game.to_move():
-                    legal = game.legal_actions(s)
+                    if not game.legal_actions(s):
+                        continue
                     obs = game.observation(s)
                     t = time.process_time_ns()
                     a = bots[s].act(obs)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from caishen import fair
-from caishen.variants.longgang.outcome import score_outcome
 from caishen.engine.game import SEATS, ActionKind, Game, IllegalActionError, Phase, WinHow
 from caishen.hand import Hand
 from caishen.shapes.analysis import is_win
@@ -13,6 +12,7 @@ from caishen.table.match import selfplay
 from caishen.table.record import iter_hand
 from caishen.table.replay import replay
 from caishen.tiles import NUM_KINDS
+from caishen.variants.longgang.outcome import score_outcome
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 

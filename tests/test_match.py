@@ -3,8 +3,7 @@ match end (hands_per_match, broke), seeded hands (issue 4)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
