@@ -66,7 +66,8 @@ def check(g: Game) -> None:
             assert not (isinstance(v, tuple) and len(v) > 8)
         for s in range(SEATS):
             if s != seat:
-                assert o.hand != g.hand(s) or g.hand(s) == g.hand(seat)
+                # each seat's observation holds its own hand: equal only where the hands are
+                assert (g.observation(s).hand == o.hand) == (g.hand(s) == g.hand(seat))
         if g.phase is Phase.CLAIM:
             assert o.last_discard == g.discards(g.current)[-1]
         if g.phase in (Phase.CLAIM, Phase.ROB):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import random
 
 from caishen import fair
@@ -137,6 +139,7 @@ def play(g: Game, rng: random.Random, ruleset: Ruleset, expensive: bool) -> int:
     return steps
 
 
+@pytest.mark.slow
 def test_random_play_2000_hands() -> None:
     rng = random.Random(20261129)
     wins = draws = 0
@@ -229,6 +232,7 @@ def test_pickled_and_copied_games_play_on_identically() -> None:
         assert outcomes[0] == outcomes[1] == outcomes[2]
 
 
+@pytest.mark.slow
 def test_random_matches_2000_hands_replay_reproduces_every_state_score_and_chip() -> None:
     """2,000 hands of seeded random matches (4, 5 and 6 players) through the match runner:
     chips conserved, each hand's record replays through states that keep every invariant, and

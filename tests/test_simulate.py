@@ -69,6 +69,7 @@ def test_match_rows_l24_l25() -> None:
     assert all(1 <= n <= LONGGANG.hands_per_match for n in by_game)
 
 
+@pytest.mark.slow
 def test_ray_backend_gives_the_same_rows() -> None:
     import ray  # noqa: F401  (in the test extras: a missing Ray fails here, never skips)
 
@@ -201,6 +202,7 @@ def _paired_ci(a: list[int], b: list[int]) -> tuple[float, float]:
     return statistics.mean(d), 1.959963984540054 * statistics.stdev(d) / math.sqrt(len(d))
 
 
+@pytest.mark.slow
 def test_strong_beats_greedy_beats_random_with_95_ci() -> None:
     """Each bot plays the same 4000 deals from the same seat against the same three random
     bots; the paired difference of chips per hand has a 95% CI above zero."""
@@ -214,6 +216,7 @@ def test_strong_beats_greedy_beats_random_with_95_ci() -> None:
     assert m - h > 0, f"greedy - random = {m:.2f} +- {h:.2f}"
 
 
+@pytest.mark.slow
 def test_simulate_2000_games_local_2_workers_and_ray_write_identical_rows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
