@@ -108,6 +108,7 @@ class Game:
         ]
         self.draws: list[tuple[int, int]] = []  # (seat, wall position) of every tile taken, deal included
         self.move_stack: list[tuple[int, Action]] = []  # (seat, action) of every move made, in order
+        self._decisions: list[Observation | None] = [None] * SEATS
         self._cnt = [[0] * NUM_KINDS for _ in range(SEATS)]
         # Isolation masks over natural (non-wild) concealed tiles: kinds held, kinds held once.
         self._present = [0] * SEATS
@@ -281,13 +282,18 @@ class Game:
 
     def decision(self, seat: int) -> Observation:
         """A light observation for players that read only their legal actions (the random
-        player): the seat, the phase, whose turn and the legal actions; the rest is empty."""
-        return Observation(
-            seat=seat, dealer=self.dealer, dice=self.dice, indicator=self.indicator, wilds=self.wilds[seat],
-            phase=self._phase, current=self._turn, to_move=(), hand=_EMPTY_HAND, melds=(), flowers=(),
-            discards=(), last_discard=None, concealed_counts=(), live_tiles=0, sea_floor_tiles=0,
-            dead_wall_tiles=0, legal_actions=self.legal_actions(seat),
-        )
+        player): the seat, the phase, whose turn and the legal actions; the rest is empty. One
+        object per seat, updated in place: valid until the next move (self-play's hot path)."""
+        obs = self._decisions[seat]
+        if obs is None:
+            obs = self._decisions[seat] = Observation(
+                seat, self.dealer, self.dice, self.indicator, self.wilds[seat], self._phase, self._turn, (),
+                _EMPTY_HAND, (), (), (), None, (), 0, 0, 0, (),
+            )
+        obs.phase = self._phase
+        obs.current = self._turn
+        obs.legal_actions = self.legal_actions(seat)
+        return obs
 
     def _public_to_move(self, seat: int) -> tuple[int, ...]:
         """Who must move, as ``seat`` may know it: whose turn it is; on a discard or kong only

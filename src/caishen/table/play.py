@@ -19,17 +19,18 @@ def play(game: Game, seat_players: Sequence[Player | None]) -> list[tuple[int, A
     belongs to a person (``None``). Every seat that moves receives only its own observation.
     Returns the moves made, in order (they are also on ``game.move_stack``)."""
     made: list[tuple[int, Action]] = []
+    observes = [p is not None and p.observes for p in seat_players]
+    to_move, legal_actions, step = game.to_move, game.legal_actions, game.step  # hot loop
     while not game.is_over:
         seat = -1
-        for s in game.to_move():
-            if game.legal_actions(s):
+        for s in to_move():
+            if legal_actions(s):
                 seat = s
                 break
         player = seat_players[seat]
         if player is None:
             break
-        obs = game.observation(seat) if player.observes else game.decision(seat)
-        action = player.act(obs)
-        game.step(seat, action)
+        action = player.act(game.observation(seat) if observes[seat] else game.decision(seat))
+        step(seat, action)
         made.append((seat, action))
     return made
