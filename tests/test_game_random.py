@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 import random
+
+import pytest
 
 from caishen import fair
 from caishen.engine.game import SEATS, ActionKind, Game, IllegalActionError, Phase, WinHow
