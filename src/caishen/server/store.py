@@ -1,0 +1,245 @@
+"""What the game centre reads and writes: people, rooms, hands and moves (over :mod:`.db`).
+
+Every function opens its own short transaction. :meth:`Store.sync` is the durability point:
+it writes the moves, hand starts and hand ends a live session has made since the last call,
+in one transaction, before the table tells anyone (``caishen.server.tables``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from caishen.server import core
+from caishen.server.db import HandRow, Member, MoveRow, Room, Setting, User, now
+
+CODE_BYTES = 9  # room codes: 72 random bits, 12 URL-safe characters (cannot be enumerated)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSlot:
+    """Player ``i`` of a room: a person (``user``), a bot (``bot`` level), or an open seat."""
+
+    name: str | None
+    user: str | None
+    bot: str | None
+
+    @property
+    def open(self) -> bool:
+        return self.user is None and self.bot is None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomInfo:
+    code: str
+    owner: str
+    variant: str
+    ruleset: str  # JSON of every switch
+    hands: int
+    turn_seconds: int
+    help_allowed: bool
+    players: tuple[PlayerSlot, ...]
+    seed: bytes
+    status: str
+    created: str
+    record: str | None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name or f"seat {i + 1}" for i, p in enumerate(self.players))
+
+    @property
+    def bots(self) -> tuple[str | None, ...]:
+        return tuple(p.bot for p in self.players)
+
+    def player_of(self, user: str) -> int | None:
+        return next((i for i, p in enumerate(self.players) if p.user == user), None)
+
+
+@dataclass(slots=True)
+class Stored:
+    """How much of a live session is in the database: hands dealt, moves of the hand in play,
+    whether that hand's end and the match's end are written."""
+
+    hands: int = 0
+    moves: int = 0
+    hand_done: bool = False
+    match_done: bool = False
+
+
+def _slots(text: str) -> tuple[PlayerSlot, ...]:
+    return tuple(PlayerSlot(p.get("name"), p.get("user"), p.get("bot")) for p in json.loads(text))
+
+
+def _slots_json(players: Sequence[PlayerSlot]) -> str:
+    return json.dumps([{"name": p.name, "user": p.user, "bot": p.bot} for p in players], ensure_ascii=False)
+
+
+def _info(r: Room) -> RoomInfo:
+    return RoomInfo(
+        code=r.code, owner=r.owner, variant=r.variant, ruleset=r.ruleset, hands=r.hands,
+        turn_seconds=r.turn_seconds, help_allowed=r.help_allowed, players=_slots(r.players),
+        seed=bytes.fromhex(r.seed), status=r.status, created=r.created_at.isoformat(timespec="seconds"),
+        record=r.record,
+    )
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # ------------------------------------------------------------ settings, people
+
+    def secret(self) -> str:
+        """The cookie-signing key, made once and kept in the database."""
+        with Session(self.engine) as db, db.begin():
+            row = db.get(Setting, "cookie_secret")
+            if row is None:
+                row = Setting(key="cookie_secret", value=secrets.token_urlsafe(32))
+                db.add(row)
+            return row.value
+
+    def user(self, uid: str | None) -> User | None:
+        if not uid:
+            return None
+        with Session(self.engine) as db:
+            u = db.get(User, uid)
+            if u is not None:
+                db.expunge(u)
+            return u
+
+    def save_user(self, uid: str | None, name: str) -> str:
+        """Create a person (new id) or rename one; returns the id."""
+        with Session(self.engine) as db, db.begin():
+            u = db.get(User, uid) if uid else None
+            if u is None:
+                uid = secrets.token_urlsafe(18)
+                db.add(User(id=uid, name=name, created_at=now()))
+            else:
+                u.name = name
+            assert uid is not None
+            return uid
+
+    # ------------------------------------------------------------ rooms
+
+    def create_room(
+        self, owner: str, owner_name: str, variant: str, ruleset: str, hands: int, turn_seconds: int,
+        help_allowed: bool, friends: int, bot: str,
+    ) -> RoomInfo:
+        players = [PlayerSlot(owner_name, owner, None)]
+        players += [PlayerSlot(None, None, None) for _ in range(friends)]
+        players += [PlayerSlot(f"{bot} bot {i + 1}", None, bot) for i in range(3 - friends)]
+        with Session(self.engine) as db, db.begin():
+            code = secrets.token_urlsafe(CODE_BYTES)
+            room = Room(
+                code=code, owner=owner, variant=variant, ruleset=ruleset, hands=hands,
+                turn_seconds=turn_seconds, help_allowed=help_allowed, players=_slots_json(players),
+                seed=core.new_seed().hex(), status="waiting", created_at=now(),
+            )
+            db.add(room)
+            db.flush()
+            db.add(Member(room=code, player=0, user=owner))
+            return _info(room)
+
+    def room(self, code: str) -> RoomInfo | None:
+        with Session(self.engine) as db:
+            r = db.get(Room, code)
+            return None if r is None else _info(r)
+
+    def join(self, code: str, uid: str, name: str) -> RoomInfo | None:
+        """Take the first open seat of a waiting room (nothing if already seated or full)."""
+        with Session(self.engine) as db, db.begin():
+            r = db.get(Room, code, with_for_update=True)
+            if r is None:
+                return None
+            players = list(_slots(r.players))
+            if r.status == "waiting" and all(p.user != uid for p in players):
+                i = next((i for i, p in enumerate(players) if p.open), None)
+                if i is not None:
+                    players[i] = PlayerSlot(name, uid, None)
+                    r.players = _slots_json(players)
+                    db.add(Member(room=code, player=i, user=uid))
+            return _info(r)
+
+    def fill_and_start(self, code: str, bot: str) -> RoomInfo | None:
+        """Open seats get bots; the room is playing from now on."""
+        with Session(self.engine) as db, db.begin():
+            r = db.get(Room, code, with_for_update=True)
+            if r is None:
+                return None
+            players = [PlayerSlot(f"{bot} bot {i + 1}", None, bot) if p.open else p
+                       for i, p in enumerate(_slots(r.players))]
+            r.players = _slots_json(players)
+            r.status = "playing"
+            return _info(r)
+
+    def playing(self) -> list[tuple[RoomInfo, list[list[tuple[int, str]]]]]:
+        """Every unfinished match with the moves of each hand dealt, to resume them."""
+        out: list[tuple[RoomInfo, list[list[tuple[int, str]]]]] = []
+        with Session(self.engine) as db:
+            for r in db.scalars(select(Room).where(Room.status == "playing").order_by(Room.created_at)):
+                hands = list(db.scalars(select(HandRow.index).where(HandRow.room == r.code).order_by(HandRow.index)))
+                moves: list[list[tuple[int, str]]] = [[] for _ in hands]
+                for m in db.scalars(select(MoveRow).where(MoveRow.room == r.code).order_by(MoveRow.hand, MoveRow.seq)):
+                    moves[m.hand].append((m.seat, m.action))
+                out.append((_info(r), moves))
+        return out
+
+    def stored_state(self, code: str) -> Stored:
+        with Session(self.engine) as db:
+            hands = list(db.scalars(select(HandRow).where(HandRow.room == code).order_by(HandRow.index)))
+            if not hands:
+                return Stored()
+            last = hands[-1]
+            n = len(list(db.scalars(select(MoveRow.seq).where(MoveRow.room == code, MoveRow.hand == last.index))))
+            r = db.get(Room, code)
+            return Stored(len(hands), n, last.record is not None, r is not None and r.status == "over")
+
+    def sync(self, code: str, session: core.Session, st: Stored) -> None:
+        """Write what ``session`` did since ``st`` (updated in place), in one transaction."""
+        hi = session.hand_index
+        with Session(self.engine) as db, db.begin():
+            if st.hands <= hi:
+                db.add(HandRow(room=code, index=hi, commitment=core.commitment(session), started_at=now()))
+                st.hands, st.moves, st.hand_done = hi + 1, 0, False
+            for seq in range(st.moves, len(session.moves)):
+                seat, text = core.move_text(session.moves[seq])
+                db.add(MoveRow(room=code, hand=hi, seq=seq, seat=seat, action=text, at=now()))
+            st.moves = len(session.moves)
+            if session.hand_over and not st.hand_done and session.last_hand is not None:
+                h = session.last_hand
+                row = db.get(HandRow, (code, hi))
+                assert row is not None
+                row.seed = h.seed.hex() if h.seed else None
+                row.record = json.dumps(h.to_json(), ensure_ascii=False)
+                row.finished_at = now()
+                st.hand_done = True
+            if session.over and not st.match_done:
+                r = db.get(Room, code)
+                assert r is not None
+                r.status = "over"
+                r.finished_at = now()
+                r.record = session.record().dumps()
+                st.match_done = True
+
+    # ------------------------------------------------------------ history
+
+    def my_rooms(self, uid: str) -> list[RoomInfo]:
+        with Session(self.engine) as db:
+            rows = db.scalars(
+                select(Room).join(Member, Member.room == Room.code).where(Member.user == uid)
+                .order_by(Room.created_at.desc()).limit(100)
+            )
+            return [_info(r) for r in rows]
+
+    def finished_hands(self, code: str) -> list[str]:
+        """The JSON of every finished hand's record, in order."""
+        with Session(self.engine) as db:
+            return [h for h in db.scalars(
+                select(HandRow.record).where(HandRow.room == code, HandRow.record.is_not(None)).order_by(HandRow.index)
+            ) if h is not None]
