@@ -28,7 +28,7 @@ from caishen.server.protocol import (
 from caishen.server.store import RoomInfo, Store, Stored
 
 RATE_PER_SECOND = 10.0  # sustained messages a connection may send
-RATE_BURST = 20.0       # and in a burst
+RATE_BURST = 20.0       # and in a burst; each new state sent to it also allows one answer
 NEXT_HAND_SECONDS = 30.0  # with a turn timer: the next hand starts by itself after this
 
 
@@ -225,6 +225,7 @@ class LiveTable:
             help_on=client.help_on, help_allowed=self.help_ok, events=events,
         )
         view = core.table_view(s, client.player, people or self._people(), extras)
+        client.tokens = min(RATE_BURST, client.tokens + 1)  # a client may answer every state at once
         try:
             await client.send(view.model_dump_json())
         except Exception:  # noqa: BLE001 - a closed socket: its handler removes the client
