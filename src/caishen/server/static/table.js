@@ -121,6 +121,7 @@ function connect() {
     if (msg.type !== "state") return;
     if (VIEW && msg.hand !== VIEW.hand) lastDiscardSeat = null;
     VIEW = msg;
+    document.body.dataset.state = `${msg.hand}:${msg.step}:${msg.hand_end ? "end" : msg.choices.length}`;
     deadline = msg.deadline_ms === null ? null : Date.now() + msg.deadline_ms;
     announce(msg.events);
     render();
