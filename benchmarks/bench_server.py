@@ -39,13 +39,14 @@ def choose(view: dict[str, object]) -> str:
 
 
 async def table(base: str, stop: float, bot: str, lat: list[float], hands: list[int]) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         r = await http.post("/api/me", json={"name": "bench"})
         cookie = r.cookies["caishen"]
         while time.monotonic() < stop:
             room = (await http.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "hands": 24, "bot": bot})).json()
             url = base.replace("http://", "ws://") + f"/ws/{room['code']}"
-            async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"}, max_size=2**22) as ws:
+            async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"}, max_size=2**22,
+                                          open_timeout=120, ping_interval=None) as ws:
                 sent: float | None = None
                 while time.monotonic() < stop:
                     msg = json.loads(await ws.recv())

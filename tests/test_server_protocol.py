@@ -168,7 +168,7 @@ def _tiles_in(x: Any, skip: frozenset[str]) -> Counter[str]:
 
 
 def test_one_seat_receives_no_tile_it_may_not_see(app: FastAPI) -> None:
-    """All traffic to one seat over a whole hand, checked against an independent replay."""
+    """All traffic to one seat over whole hands, checked against an independent replay."""
     with _client(app, "Eve") as eve:
         code = eve.post("/api/practice").json()["code"]
         received: list[dict[str, Any]] = []
@@ -179,20 +179,24 @@ def test_one_seat_receives_no_tile_it_may_not_see(app: FastAPI) -> None:
                 if msg["type"] != "state":
                     continue
                 if msg["hand_end"] is not None:
-                    break
-                if msg["choices"]:
+                    if sum(1 for m in received if m["type"] == "state") >= 20 or msg["match_over"]:
+                        break
+                    ws.send_text(json.dumps({"type": "next", "hand": msg["hand"]}))
+                elif msg["choices"]:
                     ws.send_text(act_json(msg, choose(msg)))
         record = loads(eve.get(f"/api/matches/{code}/record").text)
-    hand = record.hands[0]
-    seat = hand.seats.index(0)
-    observations: dict[int, Observation] = {}
-    for game, step in iter_hand(hand, record.ruleset):
-        observations[0 if step is None else step.index + 1] = game.observation(seat)
+    observations: dict[tuple[int, int], Observation] = {}
+    seat_in: dict[int, int] = {}
+    for hand in record.hands:
+        seat = seat_in[hand.index] = hand.seats.index(0)
+        for game, step in iter_hand(hand, record.ruleset):
+            observations[hand.index, 0 if step is None else step.index + 1] = game.observation(seat)
     checked = 0
     for msg in received:
         if msg["type"] != "state" or msg["hand_end"] is not None:
             continue
-        obs = observations[msg["step"]]
+        obs = observations[msg["hand"], msg["step"]]
+        seat = seat_in[msg["hand"]]
         assert msg["me"] == seat and msg["all_tiles"] is None
         assert Counter(msg["tiles"]) == Counter(tile_name(k) for k in obs.hand.concealed) + Counter(
             msg["my_flowers"])
@@ -203,12 +207,13 @@ def test_one_seat_receives_no_tile_it_may_not_see(app: FastAPI) -> None:
             for m, mv in zip(obs.melds[s], sv["melds"], strict=True):
                 hidden = s != seat and m.kind is MeldKind.CONCEALED_KONG
                 assert mv["tiles"] == (["back"] * 4 if hidden else [tile_name(k) for k in m.tiles])
-        # Nothing in the message names more copies of a tile than the seat can see
-        # (wild kinds, choices and the discard being claimed refer to tiles counted elsewhere).
-        shown = _tiles_in(msg, frozenset({"wilds", "own_flower", "choices", "help", "events", "indicator", "last_discard", "my_flowers"}))
+        # Nothing in the message names more copies of a tile than the seat can see (wild
+        # kinds, choices and the discard being claimed refer to tiles counted elsewhere).
+        shown = _tiles_in(msg, frozenset(
+            {"wilds", "own_flower", "choices", "help", "events", "indicator", "last_discard", "my_flowers"}))
         assert not shown - _visible(obs), (msg["step"], shown - _visible(obs))
         checked += 1
-    assert checked >= 5
+    assert checked >= 10
 
 
 def test_resume_after_restart_gives_the_same_table(app: FastAPI, tmp_path: Path) -> None:
@@ -229,3 +234,25 @@ def test_resume_after_restart_gives_the_same_table(app: FastAPI, tmp_path: Path)
         v2 = _next_state(ws)
         assert (v2["hand"], v2["step"], v2["tiles"]) == (v["hand"], v["step"], v["tiles"])
         assert v2["choices"] == v["choices"]
+
+
+def test_timeout_hands_the_seat_to_a_bot_until_the_person_is_back(app: FastAPI) -> None:
+    with _client(app, "Tim") as tim:
+        code = tim.post("/api/rooms", json={"friends": 0, "turn_seconds": 30, "hands": 8}).json()["code"]
+        with tim.websocket_connect(f"/ws/{code}") as ws:
+            v = _next_state(ws)
+            assert v["choices"] and v["deadline_ms"] is not None and 0 < v["deadline_ms"] <= 30_000
+            live = app.state.tables.live[code]
+            s = live.session
+            # The timer firing now, instead of waiting 30 s: the stand-in bot plays this seat
+            # (and keeps playing it), so the hand runs to its end.
+            assert tim.portal is not None
+            tim.portal.call(live._timeout, (s.hand_index, len(s.moves), s.hand_over))
+            v = _next_state(ws)
+            assert v["away"] and v["hand_end"] is not None
+            me = v["me"]
+            assert any(seat == me for seat, _ in [(m.seat, m) for m in s.moves])
+            ws.send_text('{"type":"back"}')
+            v = _next_state(ws)
+            assert not v["away"]
+            assert _stored_moves(app, code) == len(s.moves)

@@ -56,7 +56,7 @@ from caishen.server.protocol import (
     VerifyOut,
     WaitView,
 )
-from caishen.tiles import FLOWERS, is_flower, tile_name
+from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
 
 __all__ = [
     "BOT_LEVELS",
@@ -259,8 +259,11 @@ def _meld(m: Meld, visible: bool) -> MeldView:
     return MeldView(kind=m.kind.name.lower(), tiles=["back"] * len(m.tiles) if hidden else [tile_name(k) for k in m.tiles])
 
 
+_TILE_NAMES: Final = tuple(tile_name(k) for k in range(NUM_KINDS))
+
+
 def _names(ks: Sequence[int]) -> list[str]:
-    return [tile_name(k) for k in ks]
+    return [_TILE_NAMES[k] for k in ks]
 
 
 def _choice(a: Action) -> ChoiceView:

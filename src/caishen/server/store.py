@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
 from caishen.server import core
@@ -201,31 +201,39 @@ class Store:
             return Stored(len(hands), n, last.record is not None, r is not None and r.status == "over")
 
     def sync(self, code: str, session: core.Session, st: Stored) -> None:
-        """Write what ``session`` did since ``st`` (updated in place), in one transaction."""
+        """Write what ``session`` did since ``st`` (updated in place), in one transaction.
+        SQLAlchemy Core, not the ORM: this runs on every move."""
         hi = session.hand_index
-        with Session(self.engine) as db, db.begin():
-            if st.hands <= hi:
-                db.add(HandRow(room=code, index=hi, commitment=core.commitment(session), started_at=now()))
-                st.hands, st.moves, st.hand_done = hi + 1, 0, False
-            for seq in range(st.moves, len(session.moves)):
-                seat, text = core.move_text(session.moves[seq])
-                db.add(MoveRow(room=code, hand=hi, seq=seq, seat=seat, action=text, at=now()))
-            st.moves = len(session.moves)
-            if session.hand_over and not st.hand_done and session.last_hand is not None:
+        hands, moves, rooms = HandRow.__table__, MoveRow.__table__, Room.__table__
+        at = now()
+        new_hand = st.hands <= hi
+        first = 0 if new_hand else st.moves
+        rows = [
+            {"room": code, "hand": hi, "seq": seq, "seat": seat, "action": text, "at": at}
+            for seq in range(first, len(session.moves))
+            for seat, text in (core.move_text(session.moves[seq]),)
+        ]
+        finish = session.hand_over and (new_hand or not st.hand_done) and session.last_hand is not None
+        over = session.over and not st.match_done
+        with self.engine.begin() as conn:
+            if new_hand:
+                conn.execute(insert(hands).values(room=code, index=hi, commitment=core.commitment(session), started_at=at))
+            if rows:
+                conn.execute(insert(moves), rows)
+            if finish:
                 h = session.last_hand
-                row = db.get(HandRow, (code, hi))
-                assert row is not None
-                row.seed = h.seed.hex() if h.seed else None
-                row.record = json.dumps(h.to_json(), ensure_ascii=False)
-                row.finished_at = now()
-                st.hand_done = True
-            if session.over and not st.match_done:
-                r = db.get(Room, code)
-                assert r is not None
-                r.status = "over"
-                r.finished_at = now()
-                r.record = session.record().dumps()
-                st.match_done = True
+                assert h is not None
+                conn.execute(update(hands).where(hands.c.room == code, hands.c.index == hi).values(
+                    seed=h.seed.hex() if h.seed else None, record=json.dumps(h.to_json(), ensure_ascii=False),
+                    finished_at=at))
+            if over:
+                conn.execute(update(rooms).where(rooms.c.code == code).values(
+                    status="over", finished_at=at, record=session.record().dumps()))
+        if new_hand:
+            st.hands, st.hand_done = hi + 1, False
+        st.moves = len(session.moves)
+        st.hand_done = st.hand_done or finish
+        st.match_done = st.match_done or over
 
     # ------------------------------------------------------------ history
 
