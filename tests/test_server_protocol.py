@@ -251,7 +251,7 @@ def test_timeout_hands_the_seat_to_a_bot_until_the_person_is_back(app: FastAPI) 
             v = _next_state(ws)
             assert v["away"] and v["hand_end"] is not None
             me = v["me"]
-            assert any(seat == me for seat, _ in [(m.seat, m) for m in s.moves])
+            assert any(m.seat == me for m in s.moves)
             ws.send_text('{"type":"back"}')
             v = _next_state(ws)
             assert not v["away"]

@@ -20,7 +20,7 @@ from typing import Any, Final
 from caishen import fair
 from caishen.analysis import shanten, waits
 from caishen.bots import BOTS, make_bot
-from caishen.game import Action, ActionKind, Game, IllegalActionError, Observation, Phase
+from caishen.game import Action, ActionKind, Game, IllegalActionError, Observation
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.match import HandScore, MatchError, Player, player_rng
 from caishen.record import (
@@ -37,7 +37,6 @@ from caishen.record import (
 )
 from caishen.rules import LONGGANG, PRESETS, Ruleset, RulesetError
 from caishen.scoring import ScoreResult
-from caishen.session import MatchSession, Move
 from caishen.server.protocol import (
     ChoiceView,
     EventView,
@@ -56,6 +55,7 @@ from caishen.server.protocol import (
     VerifyOut,
     WaitView,
 )
+from caishen.session import MatchSession, Move
 from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
 
 __all__ = [

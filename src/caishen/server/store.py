@@ -204,7 +204,6 @@ class Store:
         """Write what ``session`` did since ``st`` (updated in place), in one transaction.
         SQLAlchemy Core, not the ORM: this runs on every move."""
         hi = session.hand_index
-        hands, moves, rooms = HandRow.__table__, MoveRow.__table__, Room.__table__
         at = now()
         new_hand = st.hands <= hi
         first = 0 if new_hand else st.moves
@@ -217,17 +216,17 @@ class Store:
         over = session.over and not st.match_done
         with self.engine.begin() as conn:
             if new_hand:
-                conn.execute(insert(hands).values(room=code, index=hi, commitment=core.commitment(session), started_at=at))
+                conn.execute(insert(HandRow).values(room=code, index=hi, commitment=core.commitment(session), started_at=at))
             if rows:
-                conn.execute(insert(moves), rows)
+                conn.execute(insert(MoveRow), rows)
             if finish:
                 h = session.last_hand
                 assert h is not None
-                conn.execute(update(hands).where(hands.c.room == code, hands.c.index == hi).values(
+                conn.execute(update(HandRow).where(HandRow.room == code, HandRow.index == hi).values(
                     seed=h.seed.hex() if h.seed else None, record=json.dumps(h.to_json(), ensure_ascii=False),
                     finished_at=at))
             if over:
-                conn.execute(update(rooms).where(rooms.c.code == code).values(
+                conn.execute(update(Room).where(Room.code == code).values(
                     status="over", finished_at=at, record=session.record().dumps()))
         if new_hand:
             st.hands, st.hand_done = hi + 1, False
