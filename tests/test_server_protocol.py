@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
+from starlette.websockets import WebSocketDisconnect
 
 from caishen.game import Observation
 from caishen.hand import MeldKind
@@ -256,3 +257,30 @@ def test_timeout_hands_the_seat_to_a_bot_until_the_person_is_back(app: FastAPI) 
             v = _next_state(ws)
             assert not v["away"]
             assert _stored_moves(app, code) == len(s.moves)
+
+
+def test_origin_room_codes_and_learner_help(app: FastAPI) -> None:
+    with _client(app, "Lee") as lee, _client(app, "Mo") as mo:
+        codes = {lee.post("/api/practice").json()["code"] for _ in range(3)}
+        assert len(codes) == 3 and all(len(c) == 12 for c in codes)  # 72 random bits each
+        code = codes.pop()
+        assert lee.get("/api/rooms/AAAAAAAAAAAA").status_code == 404
+        assert lee.get("/api/rooms/../../etc").status_code == 404
+        with pytest.raises(WebSocketDisconnect) as refused, lee.websocket_connect(
+            f"/ws/{code}", headers={"origin": "http://evil.example"}
+        ) as ws:
+            ws.receive_json()
+        assert refused.value.code == 1008
+        with pytest.raises(WebSocketDisconnect), mo.websocket_connect(f"/ws/{code}") as ws:
+            ws.receive_json()  # not a player at this table: no view at all
+        with lee.websocket_connect(f"/ws/{code}", headers={"origin": "http://testserver"}) as ws:
+            v = _next_state(ws)
+            assert v["help"] is None  # off by default
+            ws.send_text('{"type":"help","on":true}')
+            v = _next_state(ws)
+            assert v["help"] is not None and v["help"]["shanten"] >= 0
+        strict = lee.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "help_allowed": False}).json()
+        with lee.websocket_connect(f"/ws/{strict['code']}") as ws:
+            assert _next_state(ws)["help_allowed"] is False
+            ws.send_text('{"type":"help","on":true}')
+            assert ws.receive_json()["code"] == "help_off"
