@@ -497,7 +497,7 @@ def replay_frames(record_json: str, index: int, seat: int | None, code: str) -> 
     if not 0 <= index < len(rec.hands):
         raise RoomError(f"no hand {index}")
     hand = rec.hands[index]
-    people = SeatPeople(tuple(rec.players), tuple(None for _ in rec.players))
+    people = SeatPeople(tuple(rec.players), tuple(None for _ in rec.players), frozenset(range(len(rec.players))))
     extras = ViewExtras(code=code, variant=rec.ruleset.name, hands_total=rec.ruleset.hands_per_match)
     frames: list[ReplayFrameOut] = []
     for game, step in iter_hand(hand, rec.ruleset):
