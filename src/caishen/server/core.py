@@ -266,7 +266,18 @@ def _names(ks: Sequence[int]) -> list[str]:
     return [_TILE_NAMES[k] for k in ks]
 
 
+_CHOICES: dict[Action, ChoiceView] = {}
+
+
 def _choice(a: Action) -> ChoiceView:
+    """The button of a legal action (cached: there are a few hundred actions in all)."""
+    got = _CHOICES.get(a)
+    if got is None:
+        got = _CHOICES[a] = _make_choice(a)
+    return got
+
+
+def _make_choice(a: Action) -> ChoiceView:
     tiles: list[int] = []
     if a.kind is ActionKind.CHOW:
         tiles = [a.chow_low, a.chow_low + 1, a.chow_low + 2]

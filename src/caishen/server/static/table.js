@@ -51,6 +51,7 @@ function renderActions() {
     return;
   }
   box.append(h("span", { class: "prompt", text: t("yourTurn") + (canDiscard ? " · " + t("discardHint") : "") }));
+  if (deadline !== null) box.append(h("span", { class: "prompt", id: "claimtimer" }));
   if (v.last_discard && !canDiscard) box.append(tileEl(v.last_discard, { size: "sm", last: true }));
   for (const c of claims) {
     box.append(h("button", { type: "button", class: c.kind === "win" ? "win" : "", "data-action": c.action,
@@ -105,6 +106,8 @@ function tick() {
   const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
   el.textContent = `⏱ ${left}s`;
   el.classList.toggle("low", left <= 5);
+  const claim = document.getElementById("claimtimer");
+  if (claim) claim.textContent = `⏱ ${left}s`;
 }
 setInterval(tick, 250);
 
