@@ -16,11 +16,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
-from caishen.game import Observation
 from caishen.hand import MeldKind
-from caishen.record import iter_hand, loads
 from caishen.server import tables as tables_module
 from caishen.server.app import create_app
+from caishen.server.core import Observation, iter_hand, loads  # the engine's, through the adapter
 from caishen.server.db import MoveRow
 from caishen.server.protocol import MAX_MESSAGE_BYTES
 from caishen.tiles import tile_name
