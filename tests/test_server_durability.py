@@ -12,7 +12,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from caishen.cli import main as cli_main
-from helpers_server import ServerProcess, act_json, choose
+from helpers_server import ServerProcess, act_json, choose, database
 
 
 def _cookie(base: str, name: str) -> dict[str, str]:
@@ -47,8 +47,19 @@ def _play(ws: ClientConnection, view: dict[str, Any], moves: int | None) -> dict
     return view
 
 
-def test_sigkill_mid_match_then_resume_and_finish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db = f"sqlite:///{tmp_path / 'centre.sqlite3'}"
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_sigkill_mid_match_then_resume_and_finish(kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with database(kind, tmp_path) as db:
+        record, hands = _kill_and_resume(db)
+    path = tmp_path / "record.json"
+    path.write_text(record, encoding="utf-8")
+    assert cli_main(["verify", str(path)]) == 0
+    assert f"OK: {hands} hands" in capsys.readouterr().out
+
+
+def _kill_and_resume(db: str) -> tuple[str, int]:
+    """Play two hands and part of a third, SIGKILL the server, restart it, finish the match;
+    returns the record and the number of hands."""
     server = ServerProcess(db).start()
     try:
         cookies = _cookie(server.base, "Dora")
@@ -80,8 +91,4 @@ def test_sigkill_mid_match_then_resume_and_finish(tmp_path: Path, capsys: pytest
         assert httpx.get(server.base + f"/api/matches/{code}/verify").json()["ok"]
     finally:
         server.stop()
-    path = tmp_path / "record.json"
-    path.write_text(record, encoding="utf-8")
-    assert cli_main(["verify", str(path)]) == 0
-    out = capsys.readouterr().out
-    assert f"OK: {len(result['hands'])} hands" in out
+    return record, len(result["hands"])
