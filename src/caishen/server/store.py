@@ -7,10 +7,13 @@ in one transaction, before the table tells anyone (``caishen.server.tables``).
 
 from __future__ import annotations
 
+import asyncio
 import json
+import queue
 import secrets
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
@@ -89,9 +92,32 @@ def _info(r: Room) -> RoomInfo:
     )
 
 
+@dataclass(slots=True)
+class Batch:
+    """The rows one table's change adds: a new hand, moves, a finished hand, the match's end."""
+
+    code: str
+    hand: dict[str, object] | None = None
+    moves: list[dict[str, object]] = field(default_factory=list)
+    finished: tuple[int, dict[str, object]] | None = None
+    over: dict[str, object] | None = None
+
+
+def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:
+    if fut.done():
+        return
+    if error is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(error)
+
+
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._queue: queue.SimpleQueue[tuple[Batch, asyncio.Future[None], asyncio.AbstractEventLoop]] = (
+            queue.SimpleQueue())
+        self._writer: threading.Thread | None = None
 
     # ------------------------------------------------------------ settings, people
 
@@ -200,39 +226,84 @@ class Store:
             r = db.get(Room, code)
             return Stored(len(hands), n, last.record is not None, r is not None and r.status == "over")
 
-    def sync(self, code: str, session: core.Session, st: Stored) -> None:
-        """Write what ``session`` did since ``st`` (updated in place), in one transaction.
-        SQLAlchemy Core, not the ORM: this runs on every move."""
+    def plan(self, code: str, session: core.Session, st: Stored) -> Batch:
+        """What ``session`` did since ``st``, as rows to write; ``st`` is moved on to match
+        (the caller writes the batch before anything else happens at this table)."""
         hi = session.hand_index
         at = now()
         new_hand = st.hands <= hi
         first = 0 if new_hand else st.moves
-        rows = [
+        batch = Batch(code)
+        if new_hand:
+            batch.hand = {"room": code, "index": hi, "commitment": core.commitment(session), "started_at": at}
+        batch.moves = [
             {"room": code, "hand": hi, "seq": seq, "seat": seat, "action": text, "at": at}
             for seq in range(first, len(session.moves))
             for seat, text in (core.move_text(session.moves[seq]),)
         ]
-        finish = session.hand_over and (new_hand or not st.hand_done) and session.last_hand is not None
-        over = session.over and not st.match_done
-        with self.engine.begin() as conn:
-            if new_hand:
-                conn.execute(insert(HandRow).values(room=code, index=hi, commitment=core.commitment(session), started_at=at))
-            if rows:
-                conn.execute(insert(MoveRow), rows)
-            if finish:
-                h = session.last_hand
-                assert h is not None
-                conn.execute(update(HandRow).where(HandRow.room == code, HandRow.index == hi).values(
-                    seed=h.seed.hex() if h.seed else None, record=json.dumps(h.to_json(), ensure_ascii=False),
-                    finished_at=at))
-            if over:
-                conn.execute(update(Room).where(Room.code == code).values(
-                    status="over", finished_at=at, record=session.record().dumps()))
+        h = session.last_hand
+        if session.hand_over and (new_hand or not st.hand_done) and h is not None:
+            batch.finished = (hi, {"seed": h.seed.hex() if h.seed else None,
+                                   "record": json.dumps(h.to_json(), ensure_ascii=False), "finished_at": at})
+        if session.over and not st.match_done:
+            batch.over = {"status": "over", "finished_at": at, "record": session.record().dumps()}
         if new_hand:
             st.hands, st.hand_done = hi + 1, False
         st.moves = len(session.moves)
-        st.hand_done = st.hand_done or finish
-        st.match_done = st.match_done or over
+        st.hand_done = st.hand_done or batch.finished is not None
+        st.match_done = st.match_done or batch.over is not None
+        return batch
+
+    def write(self, batches: Sequence[Batch]) -> None:
+        """Write batches (of any tables) in one transaction. SQLAlchemy Core, not the ORM:
+        this runs on every move."""
+        with self.engine.begin() as conn:
+            for b in batches:
+                if b.hand is not None:
+                    conn.execute(insert(HandRow).values(**b.hand))
+            moves = [m for b in batches for m in b.moves]
+            if moves:
+                conn.execute(insert(MoveRow), moves)
+            for b in batches:
+                if b.finished is not None:
+                    index, values = b.finished
+                    conn.execute(update(HandRow).where(HandRow.room == b.code, HandRow.index == index).values(**values))
+                if b.over is not None:
+                    conn.execute(update(Room).where(Room.code == b.code).values(**b.over))
+
+    def sync(self, code: str, session: core.Session, st: Stored) -> None:
+        """Write what ``session`` did since ``st`` now (start-up, new tables)."""
+        self.write([self.plan(code, session, st)])
+
+    async def sync_async(self, code: str, session: core.Session, st: Stored) -> None:
+        """Write what ``session`` did since ``st``; returns once it is committed. The writes of
+        all tables go through one writer thread that commits whatever is waiting in one
+        transaction (group commit): the disk is waited on once for many tables, and the
+        event loop not at all."""
+        batch = self.plan(code, session, st)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        if self._writer is None or not self._writer.is_alive():
+            self._writer = threading.Thread(target=self._write_loop, name="caishen-db-writer", daemon=True)
+            self._writer.start()
+        self._queue.put((batch, done, loop))
+        await done
+
+    def _write_loop(self) -> None:
+        while True:
+            items = [self._queue.get()]
+            while True:
+                try:
+                    items.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            error: BaseException | None = None
+            try:
+                self.write([b for b, _, _ in items])
+            except Exception as exc:  # noqa: BLE001 - handed to every waiting table
+                error = exc
+            for _, fut, loop in items:
+                loop.call_soon_threadsafe(_settle, fut, error)
 
     # ------------------------------------------------------------ history
 
