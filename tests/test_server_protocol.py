@@ -262,6 +262,9 @@ def test_origin_room_codes_and_learner_help(app: FastAPI) -> None:
     with _client(app, "Lee") as lee, _client(app, "Mo") as mo:
         codes = {lee.post("/api/practice").json()["code"] for _ in range(3)}
         assert len(codes) == 3 and all(len(c) == 12 for c in codes)  # 72 random bits each
+        mine = lee.get("/api/my/matches").json()
+        assert {m["code"] for m in mine} == codes and all(m["players"][0] == "Lee" for m in mine)
+        assert mo.get("/api/my/matches").json() == []
         code = codes.pop()
         assert lee.get("/api/rooms/AAAAAAAAAAAA").status_code == 404
         assert lee.get("/api/rooms/../../etc").status_code == 404
