@@ -18,25 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from caishen import fair
-from caishen.analysis import shanten, waits
+from caishen import variants as registry
 from caishen.bots import BOTS, make_bot
-from caishen.game import Action, ActionKind, Game, IllegalActionError, Observation
+from caishen.engine.game import Action, ActionKind, Game, IllegalActionError, Observation
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.match import HandScore, MatchError, Player, player_rng
-from caishen.record import (
-    HandRecord,
-    MatchRecord,
-    RecordError,
-    ReplayError,
-    VerifyError,
-    action_text,
-    iter_hand,
-    loads,
-    parse_action,
-    verify,
-)
-from caishen.rules import LONGGANG, PRESETS, Ruleset, RulesetError
-from caishen.scoring import ScoreResult
+from caishen.ruleset import RulesetError
 from caishen.server.protocol import (
     ChoiceView,
     EventView,
@@ -55,8 +41,24 @@ from caishen.server.protocol import (
     VerifyOut,
     WaitView,
 )
-from caishen.session import MatchSession, Move
+from caishen.shapes.analysis import shanten, waits
+from caishen.table.match import HandScore, MatchError, Player, player_rng
+from caishen.table.record import (
+    HandRecord,
+    MatchRecord,
+    RecordError,
+    ReplayError,
+    VerifyError,
+    action_text,
+    iter_hand,
+    loads,
+    parse_action,
+    verify,
+)
+from caishen.table.session import MatchSession, Move
 from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
+from caishen.variants.longgang.rules import LONGGANG, PRESETS, Ruleset
+from caishen.variants.longgang.scoring import ScoreResult
 
 __all__ = [
     "BOT_LEVELS",
@@ -109,9 +111,8 @@ _GROUPS: Final = (
     ("Luoyang Gangci 杠次", ("G1", "G2")),
 )
 _GROUP_OF: Final = {rule: title for title, rules in _GROUPS for rule in rules}
-# Not offered in a room: the name, the match length (its own control), and switches the
-# engine cannot play at a table (a human table's penalties, 杠次 wins).
-_FIXED: Final = frozenset({"name", "hands_per_match", "human_table_mode", "gangci"})
+# Not offered in a room: the name and the match length (its own control).
+_FIXED: Final = frozenset({"name", "hands_per_match"})
 
 
 class RoomError(ValueError):
@@ -121,27 +122,26 @@ class RoomError(ValueError):
 # ---------------------------------------------------------------- variants and rules
 
 
-def _playable(r: Ruleset) -> tuple[bool, str]:
-    if r.gangci:
-        return False, "the engine does not play 杠次 wins yet"
-    return True, ""
-
-
 def variants() -> list[VariantOut]:
-    """Every preset with its switches, grouped by rule ID, each with its one-line explanation."""
+    """Every registered variant with its switches, grouped by rule ID, each with its one-line
+    explanation and valid values. The table plays the variants the engine plays (Longgang)."""
     out: list[VariantOut] = []
-    for name, r in PRESETS.items():
-        ok, note = _playable(r)
+    order = {title: i for i, (title, _) in enumerate(_GROUPS)}
+    for name in registry.names():
+        v = registry.get(name)
+        rules = v.presets.get(name) or next(iter(v.presets.values()))
+        playable = isinstance(rules, Ruleset)
         switches = [
             SwitchOut(
-                name=n, value=list(v) if isinstance(v, tuple) else v, rule=rule, doc=doc,
-                group=_GROUP_OF.get(rule, "Other 其他"), editable=n not in _FIXED,
+                name=sw.name, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
+                rule=sw.rule, doc=sw.doc, group=_GROUP_OF.get(sw.rule, "Other 其他"),
+                editable=playable and sw.name not in _FIXED, allowed=sw.allowed,
             )
-            for n, v, rule, doc in r.switches()
+            for sw in rules.switches()
         ]
-        order = {title: i for i, (title, _) in enumerate(_GROUPS)}
-        switches.sort(key=lambda s: order.get(s.group, len(order)))
-        out.append(VariantOut(name=name, playable=ok, note=note, switches=switches))
+        switches.sort(key=lambda x: order.get(x.group, len(order)))
+        out.append(VariantOut(name=name, playable=playable,
+                              note="" if playable else "the table does not play this variant yet", switches=switches))
     return out
 
 
@@ -149,10 +149,10 @@ def build_ruleset(variant: str, switches: dict[str, bool | int | list[int]], han
     """The ruleset of a room: a preset, the switches changed, the match length (0: to 断筹)."""
     base = PRESETS.get(variant)
     if base is None:
-        raise RoomError(f"unknown variant {variant!r} (variants: {', '.join(PRESETS)})")
-    ok, note = _playable(base)
-    if not ok:
-        raise RoomError(f"{variant}: {note}")
+        known = registry.names()
+        if variant in known:
+            raise RoomError(f"{variant}: the table does not play this variant yet")
+        raise RoomError(f"unknown variant {variant!r} (variants: {', '.join(known)})")
     fixed = sorted(set(switches) & _FIXED)
     if fixed:
         raise RoomError(f"switch {fixed[0]!r} cannot be set for a room")
@@ -162,14 +162,11 @@ def build_ruleset(variant: str, switches: dict[str, bool | int | list[int]], han
         r = base.replace(**switches).replace(hands_per_match=hands or TO_BREAK)
     except RulesetError as exc:
         raise RoomError(str(exc)) from None
-    ok, note = _playable(r)
-    if not ok:
-        raise RoomError(note)
     return r
 
 
 def ruleset_json(r: Ruleset) -> str:
-    return json.dumps({n: (list(v) if isinstance(v, tuple) else v) for n, v, _, _ in r.switches()})
+    return json.dumps({sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in r.switches()})
 
 
 def ruleset_from_json(text: str) -> Ruleset:

@@ -243,6 +243,7 @@ class SwitchOut(BaseModel):
     doc: str
     group: str
     editable: bool
+    allowed: str = ""
 
 
 class VariantOut(BaseModel):

@@ -39,7 +39,7 @@ function renderSwitches() {
   for (const [title, list] of groups) {
     box.append(h("fieldset", {}, h("legend", { text: title }), list.map((sw) =>
       h("label", { class: "switch", for: "sw-" + sw.name }, switchInput(sw), h("span", { class: "rid", text: sw.rule }),
-        h("span", { class: "doc" }, sw.doc, h("code", { text: sw.name }))))));
+        h("span", { class: "doc" }, sw.doc, h("code", { text: sw.allowed ? `${sw.name} · ${sw.allowed}` : sw.name }))))));
   }
 }
 
