@@ -3,7 +3,7 @@ bots is here, so the rest of :mod:`caishen.server` speaks only in protocol types
 and action texts. Re-pointing the server at a new core means changing this file alone.
 
 What it offers: the variants and their switches (:func:`variants`, :func:`build_ruleset`),
-a :class:`~caishen.session.MatchSession` per table (:func:`new_session`, :func:`resume_session`),
+a :class:`~caishen.table.session.MatchSession` per table (:func:`new_session`, :func:`resume_session`),
 a seat's view of the table (:func:`table_view`, from that seat's own observation only), hand
 results, records, ``caishen verify``'s check (:func:`verify_text`) and replays.
 """
