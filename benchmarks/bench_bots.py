@@ -51,10 +51,11 @@ def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
             bots = [make_bot(NAMES[(s + h) % 4], random.Random(rng.random()), LONGGANG) for s in range(4)]
             while not game.is_over:
                 for s in game.to_move():
-                    legal = game.legal_actions(s)
+                    if not game.legal_actions(s):
+                        continue
                     obs = game.observation(s)
                     t = time.process_time_ns()
-                    a = bots[s].act(obs, legal)
+                    a = bots[s].act(obs)
                     dt = time.process_time_ns() - t
                     if times is not None:
                         times[bots[s].name].append(dt)

@@ -24,7 +24,10 @@ import time
 
 from caishen import fair
 from caishen.engine.game import Game
-from caishen.table.match import RandomPlayer, play_game, player_rng, score_outcome, selfplay
+from caishen.table.match import selfplay
+from caishen.table.play import play
+from caishen.table.players import RandomPlayer, player_rng
+from caishen.variants.longgang.outcome import score_outcome
 from caishen.variants.longgang.rules import LONGGANG
 
 
@@ -35,13 +38,12 @@ def bench_engine(hands: int, seed: bytes) -> tuple[float, int]:
     for h in range(hands):
         hseed = fair.hand_seed(seed, h)
         game = Game.from_seed(hseed, LONGGANG)
-        play_game(game, players)
+        play(game, players)
         out = game.outcome
         assert out is not None
         if out.winner is not None:
             wins += 1
-            if out.scores is None:  # the engine scores wins itself (game.score_outcome)
-                score_outcome(out, LONGGANG)
+            score_outcome(out, LONGGANG)  # as the engine did before scoring moved to the table
     return hands / (time.perf_counter() - start), wins
 
 

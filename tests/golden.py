@@ -23,9 +23,11 @@ from pathlib import Path
 # ---- every import of engine, match, record and bots internals: re-point these after a redesign
 from caishen.bots import make_bot
 from caishen.engine.game import Outcome
-from caishen.table.match import Match, Player, RandomPlayer, player_rng, score_outcome
+from caishen.table.match import Match
+from caishen.table.players import Player, RandomPlayer, player_rng
 from caishen.table.record import action_text, replay_hand
 from caishen.tiles import tile_name
+from caishen.variants.longgang.outcome import score_outcome
 from caishen.variants.longgang.rules import LONGGANG
 
 

@@ -5,21 +5,8 @@ from __future__ import annotations
 
 import random
 
-from caishen.engine.game import (
-    ADDED_KONGS,
-    CHOWS,
-    CONCEALED_KONGS,
-    DISCARDS,
-    EXPOSED_KONGS,
-    PASS,
-    PONGS,
-    SEATS,
-    WIN,
-    Action,
-    ActionKind,
-    Game,
-    Phase,
-)
+from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DISCARDS, EXPOSED_KONGS, PONGS
+from caishen.engine.game import PASS, SEATS, WIN, Action, ActionKind, Game, Phase
 from caishen.hand import MeldKind
 from caishen.shapes.analysis import is_win
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED

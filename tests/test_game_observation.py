@@ -15,7 +15,7 @@ from caishen.variants.longgang.rules import LONGGANG
 TILE_FIELDS = {"indicator", "wilds", "hand", "melds", "flowers", "discards", "last_discard"}
 OTHER_FIELDS = {
     "seat", "dealer", "dice", "phase", "current", "to_move", "concealed_counts", "live_tiles",
-    "sea_floor_tiles", "dead_wall_tiles",
+    "sea_floor_tiles", "dead_wall_tiles", "legal_actions",
 }
 
 
@@ -57,9 +57,10 @@ def check(g: Game) -> None:
         assert obs_tiles(o) == visible(g, seat)
         assert o.hand == g.hand(seat)
         assert o.indicator == g.indicator and o.wilds == g.wilds[seat]
+        assert o.legal_actions == g.legal_actions(seat)
         assert o.concealed_counts == tuple(sum(g.counts(s)) for s in range(SEATS))
         # Nothing in the observation is a wall or a hand of another seat.
-        for f in OTHER_FIELDS:
+        for f in OTHER_FIELDS - {"legal_actions"}:  # the seat's own moves, checked above
             v = getattr(o, f)
             assert not isinstance(v, Hand)
             assert not (isinstance(v, tuple) and len(v) > 8)

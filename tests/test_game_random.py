@@ -9,8 +9,10 @@ from caishen.engine.game import SEATS, ActionKind, Game, IllegalActionError, Pha
 from caishen.hand import Hand
 from caishen.shapes.analysis import is_win
 from caishen.table.match import selfplay
-from caishen.table.record import iter_hand, replay
+from caishen.table.record import iter_hand
+from caishen.table.replay import replay
 from caishen.tiles import NUM_KINDS
+from caishen.variants.longgang.outcome import score_outcome
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 
@@ -26,7 +28,7 @@ def census(g: Game) -> list[int]:
     c = [0] * NUM_KINDS
     for pos in g.wall_positions_left():
         c[g.wall[pos]] += 1
-    if g.indicator >= 0:
+    if g.indicator is not None:
         c[g.indicator] += 1
     for s in range(SEATS):
         for k, n in enumerate(g.counts(s)):
@@ -102,12 +104,12 @@ def check_outcome(g: Game, ruleset: Ruleset) -> None:
     assert o is not None
     assert census(g) == full(ruleset)
     if o.winner is None:
-        assert o.scores is None
+        assert score_outcome(o, ruleset) is None
         return
     h = o.hands[o.winner]
     assert is_win(h, ruleset, o.wilds[o.winner])
     # Scores consistent: the winner's result, one per loser, totals in 0..300 in tens (L23).
-    sc = o.scores
+    sc = score_outcome(o, ruleset)
     assert sc is not None and sc.winner.winner and sc.winner.seat == o.winner
     assert ruleset.base_fu <= sc.winner.total <= ruleset.max_total and sc.winner.total % 10 == 0
     assert (sc.winner.total == ruleset.max_total) or sc.winner.limit is None
@@ -117,7 +119,7 @@ def check_outcome(g: Game, ruleset: Ruleset) -> None:
         assert size(g, o.winner) == ruleset.hand_size
     else:
         assert size(g, o.winner) == ruleset.hand_size + 1
-        assert o.tile >= 0
+        assert o.tile is not None
 
 
 def play(g: Game, rng: random.Random, ruleset: Ruleset, expensive: bool) -> int:
@@ -208,7 +210,8 @@ def test_pickled_and_copied_games_play_on_identically() -> None:
     import copy
     import pickle
 
-    from caishen.engine.game import DISCARDS, WIN
+    from caishen.engine.actions import DISCARDS
+    from caishen.engine.game import WIN
 
     assert pickle.loads(pickle.dumps(WIN)) is WIN and copy.deepcopy(DISCARDS[3]) is DISCARDS[3]
     for i in range(60):

@@ -3,19 +3,8 @@
 
 from __future__ import annotations
 
-from caishen.engine.game import (
-    ADDED_KONGS,
-    CHOWS,
-    DISCARDS,
-    PASS,
-    PONGS,
-    WIN,
-    Action,
-    ActionKind,
-    Game,
-    Phase,
-    WinHow,
-)
+from caishen.engine.actions import ADDED_KONGS, CHOWS, DISCARDS, PONGS
+from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, Phase, WinHow
 from caishen.hand import Meld, MeldKind
 from caishen.notation import parse_tile
 from helpers_wall import stacked_game, tiles

@@ -5,22 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from caishen.engine.game import (
-    ADDED_KONGS,
-    CHOWS,
-    CONCEALED_KONGS,
-    DISCARDS,
-    EXPOSED_KONGS,
-    PASS,
-    PONGS,
-    WIN,
-    Action,
-    ActionKind,
-    Game,
-    IllegalActionError,
-    Phase,
-    WinHow,
-)
+from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DISCARDS, EXPOSED_KONGS, PONGS
+from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, IllegalActionError, Phase, WinHow
 from caishen.engine.wall import layout
 from caishen.hand import Meld, MeldKind
 from caishen.notation import parse_tile
@@ -288,7 +274,7 @@ def test_L8_bulldozer_declared_before_an_earthly_win() -> None:
     g.step(1, WIN)
     g.step(2, WIN)
     o = g.outcome
-    assert o is not None and o.winner == 2 and o.how is WinHow.BULLDOZER and o.tile == -1
+    assert o is not None and o.winner == 2 and o.how is WinHow.BULLDOZER and o.tile is None
     assert o.hands[2].concealed.count(t("9s")) == 3
 
 
@@ -592,7 +578,7 @@ def test_L17_sea_floor_each_seat_takes_one_nobody_discards_then_draw_game() -> N
     while g.phase is Phase.TURN:
         quiet_turn(g)
     assert g.is_over and g.outcome is not None and g.outcome.is_draw
-    assert g.outcome.draw_reason == "wall" and g.outcome.scores is None
+    assert g.outcome.draw_reason == "wall" and g.outcome.winner is None
     assert g.outcome.next_dealer == 1
     # 50 tiles were drawn after the deal (46 live + 4 sea floor), the dead wall of 20 is left.
     assert len(g.wall_positions_left()) == 20

@@ -3,24 +3,17 @@ match end (hands_per_match, broke), seeded hands (issue 4)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.engine.game import Action, ActionKind, Observation
-from caishen.table.match import (
-    Match,
-    MatchError,
-    RandomPlayer,
-    Table,
-    next_seating,
-    player_rng,
-    selfplay,
-)
+from caishen.engine.actions import Action, ActionKind
+from caishen.engine.observation import Observation
+from caishen.table.match import Match, MatchError, Table, next_seating, selfplay
+from caishen.table.players import RandomPlayer, player_rng
 from caishen.table.record import MatchRecord
 from caishen.variants.longgang.rules import LONGGANG
 
@@ -164,16 +157,17 @@ class SpyPlayer:
     """Records what it is shown; plays the first legal action (a win when offered)."""
 
     name = "spy"
+    observes = True
 
     def __init__(self) -> None:
         self.seen: list[Observation] = []
 
-    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+    def act(self, observation: Observation) -> Action:
         self.seen.append(observation)
-        for a in legal_actions:
+        for a in observation.legal_actions:
             if a.kind is ActionKind.WIN:
                 return a
-        return legal_actions[0]
+        return observation.legal_actions[0]
 
 
 def test_players_get_only_their_own_observation() -> None:
@@ -187,14 +181,14 @@ def test_players_get_only_their_own_observation() -> None:
     assert rec.players == ("spy",) * 4
 
 
-def test_random_player_takes_a_win_and_otherwise_picks_a_legal_action() -> None:
+def test_random_player_takes_a_win_and_otherwise_picks_a_legal_action(decision: Callable[..., Observation]) -> None:
     import random
 
     p = RandomPlayer(random.Random(1))
     win = Action(ActionKind.WIN)
     legal = (Action(ActionKind.DISCARD, 3), win, Action(ActionKind.DISCARD, 5))
-    assert p.act(None, legal) == win
-    choices = {p.act(None, legal[::2]) for _ in range(50)}
+    assert p.act(decision(legal)) == win
+    choices = {p.act(decision(legal[::2])) for _ in range(50)}
     assert choices == {Action(ActionKind.DISCARD, 3), Action(ActionKind.DISCARD, 5)}
 
 

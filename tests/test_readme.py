@@ -52,7 +52,8 @@ def test_readme_python_blocks_run_and_print_what_their_comments_say(
     assert len(blocks) == 2
     exec(compile(blocks[0], "README tour", "exec"), {})
     tour = capsys.readouterr().out.splitlines()
-    assert tour[0].endswith(" 0")
-    assert tour[1:] == ["['5p', '1z', '2z', 'f1']", "True standard"]
+    assert tour[0] == "('longgang', 'luoyang-gangci')"
+    assert tour[1].endswith(" 0")
+    assert tour[2:] == ["['5p', '1z', '2z', 'f1']", "True standard"]
     exec(compile(blocks[1], "README scripted hand", "exec"), {})
-    assert capsys.readouterr().out.splitlines() == ["3 self_draw 300"]
+    assert capsys.readouterr().out.splitlines() == ["3 self_draw 300", "discard 4z 13"]

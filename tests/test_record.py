@@ -10,24 +10,16 @@ import pytest
 
 import caishen
 from caishen import fair
-from caishen.engine.game import (
-    ADDED_KONGS,
-    CHOWS,
-    CONCEALED_KONGS,
-    DISCARDS,
-    EXPOSED_KONGS,
-    PASS,
-    PONGS,
-    WIN,
-    ActionKind,
-)
-from caishen.table.match import RandomPlayer, Table, play_game, player_rng, selfplay
+from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DISCARDS, EXPOSED_KONGS, PONGS
+from caishen.engine.game import PASS, WIN, ActionKind, Game
+from caishen.table.match import Table, selfplay
+from caishen.table.play import play
+from caishen.table.players import RandomPlayer, player_rng
 from caishen.table.record import (
     FORMAT,
     VERSION,
     MatchRecord,
     RecordError,
-    RecordingGame,
     ReplayError,
     VerifyError,
     action_text,
@@ -35,10 +27,9 @@ from caishen.table.record import (
     iter_hand,
     loads,
     parse_action,
-    replay,
     replay_hand,
-    verify,
 )
+from caishen.table.replay import replay, verify
 from caishen.tiles import NUM_NON_FLOWER, tile_name
 from caishen.variants.longgang.rules import LONGGANG
 
@@ -62,8 +53,8 @@ def edited(rec: MatchRecord, change: Any) -> MatchRecord:
 
 def test_record_header_and_round_trip(rec: MatchRecord) -> None:
     data = json.loads(rec.dumps())
-    assert data["format"] == FORMAT == "caishen-record" and data["version"] == VERSION == 1
-    assert list(data) == ["format", "version", "caishen", "ruleset", "players", "seed", "hands", "result"]
+    assert data["format"] == FORMAT == "caishen-record" and data["version"] == VERSION == 2
+    assert list(data) == ["format", "version", "caishen", "variant", "ruleset", "players", "seed", "hands", "result"]
     assert data["caishen"] == caishen.__version__
     assert data["ruleset"]["name"] == "longgang" and data["ruleset"]["bonus_fu"] == [30, 60, 90, 120]
     assert set(data["ruleset"]) == {sw.name for sw in LONGGANG.switches()}
@@ -194,13 +185,14 @@ def test_L4_verify_catches_a_consistently_rebuilt_wall() -> None:
     wall = list(fair.shuffled_wall(seed, LONGGANG))
     j = next(j for j in range(1, 136) if wall[j] != wall[0])
     wall[0], wall[j] = wall[j], wall[0]
-    game = RecordingGame(LONGGANG, tuple(wall), fair.dice(seed))
-    actions = play_game(game, [RandomPlayer(player_rng(b"cheat", i)) for i in range(4)])
+    game = Game(LONGGANG, tuple(wall), fair.dice(seed))
+    actions = play(game, [RandomPlayer(player_rng(b"cheat", i)) for i in range(4)])
     table = Table(LONGGANG.replace(hands_per_match=1), 4)
     assert game.outcome is not None
     result = table.settle(game.outcome)
-    hand = hand_from_game(0, (0, 1, 2, 3), seed, game, actions, result)
-    record = MatchRecord(LONGGANG.replace(hands_per_match=1), ("a", "b", "c", "d"), None, (hand,), table.result())
+    hand = hand_from_game(0, (0, 1, 2, 3), seed, game, actions, result.to_json())
+    record = MatchRecord(LONGGANG.replace(hands_per_match=1), ("a", "b", "c", "d"), None, (hand,),
+                         table.result().to_json())
     assert replay(record).hands == 1
     with pytest.raises(VerifyError, match=r"hand 0: wall position 0: expected"):
         verify(record)
@@ -300,7 +292,9 @@ def test_replay_checks_seating(rec: MatchRecord) -> None:
     [
         ("not json", "not JSON"),
         ('{"format": "x"}', "not a caishen record"),
-        ('{"format": "caishen-record", "version": 2}', "version 2 is not supported"),
+        ('{"format": "caishen-record", "version": 3}', "version 3 is not supported"),
+        ('{"format": "caishen-record", "version": true}', "version True is not supported"),
+        ('{"format": "caishen-record", "version": 2, "variant": "mars"}', "'mars' records cannot be replayed"),
         ('{"format": "caishen-record", "version": 1, "ruleset": {"bogus": 1}}', "unknown switch 'bogus'"),
     ],
 )
@@ -323,7 +317,7 @@ def test_malformed_hand_fields_name_their_place(rec: MatchRecord) -> None:
     assert issubclass(VerifyError, ValueError)
 
 
-def _state(game: RecordingGame) -> tuple[object, ...]:
+def _state(game: Game) -> tuple[object, ...]:
     return (
         game.phase, game.to_move(), game.live_tiles, tuple(game.draws),
         tuple(game.observation(s) for s in range(4)),
@@ -337,13 +331,13 @@ def test_replay_reproduces_every_state() -> None:
     # actions) after the deal and after every action; the replay must pass through the same.
     for h in range(12):
         seed = fair.hand_seed(b"states", h)
-        game = RecordingGame(LONGGANG, fair.shuffled_wall(seed, LONGGANG), fair.dice(seed))
+        game = Game(LONGGANG, fair.shuffled_wall(seed, LONGGANG), fair.dice(seed))
         players = [RandomPlayer(player_rng(b"states", 10 * h + i)) for i in range(4)]
         states = [_state(game)]
         actions = []
         while not game.is_over:
             s = next(s for s in game.to_move() if game.legal_actions(s))
-            a = players[s].act(None, game.legal_actions(s))
+            a = players[s].act(game.decision(s))
             game.step(s, a)
             actions.append((s, a))
             states.append(_state(game))

@@ -90,7 +90,7 @@ def test_failed_legal_set_names_missing_and_unexpected(tmp_path: Path) -> None:
     (GOOD.replace('seat = "S"\nlegal', 'seat = "S"\nlegal = [\nlegal'),
      ":16: not valid TOML: Invalid value"),
     (GOOD.replace('action = "win"', 'action = "hu"'),
-     ":17: unknown action: steps[2].action: 'hu' is not an action (e.g. 'discard 5p', 'chow 4p 3p', 'win')"),
+     ":17: unknown action: steps[2].action: 'hu' is not an action (e.g. 'discard 5p', 'chow 4p 3p', 'pong 5p', 'win', 'pass')"),
     (GOOD.replace('action = "discard 7p"', 'action = "discard 7x"'),
      ":8: unknown action: steps[1].action: '7x' is not a tile (e.g. 5p, 7z, f2)"),
     (GOOD.replace('S = "123m', 'N = "7p7p7p 1s2s3s4s5s6s7s8s9s 1s2s3s4s"\nS = "123m'),

@@ -9,7 +9,8 @@ import pytest
 
 from caishen import fair
 from caishen.cli import main
-from caishen.table.record import load, verify
+from caishen.table.record import load
+from caishen.table.replay import verify
 
 
 def _selfplay(tmp_path: Path, name: str, *args: str) -> Path:
@@ -90,7 +91,7 @@ def test_verify_bad_file_is_a_user_error(tmp_path: Path, capsys: pytest.CaptureF
     p.write_text('{"format": "caishen-record", "version": 9}')
     assert main(["verify", str(p)]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"caishen verify: error: {p}: record: version 9 is not supported (this is version 1)"
+        f"caishen verify: error: {p}: record: version 9 is not supported (this reads versions 1 and 2)"
     )
     assert main(["verify", str(tmp_path / "missing.json")]) == 2
 

@@ -3,8 +3,10 @@
 import pytest
 
 from caishen.bots import make_bot
-from caishen.engine.game import DISCARDS, PASS, Action, IllegalActionError
-from caishen.table.match import Match, MatchError, player_rng
+from caishen.engine.actions import DISCARDS
+from caishen.engine.game import PASS, Action, IllegalActionError
+from caishen.table.match import Match, MatchError
+from caishen.table.players import player_rng
 from caishen.table.session import MatchSession, Move
 from caishen.variants.longgang.rules import LONGGANG
 

@@ -33,8 +33,9 @@ from caishen.engine.wall import layout as wall_layout
 from caishen.fair import tile_set
 from caishen.ruleset import RulesetError
 from caishen.shapes.analysis import ShapeForms
-from caishen.table.match import HandScore, Table, score_outcome
+from caishen.table.match import Table
 from caishen.table.record import RecordError, action_text, parse_action
+from caishen.variants.longgang.outcome import HandScore
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import ScoreResult
 from caishen.variants.luoyang_gangci.adapter import SHAPES as GANGCI_SHAPES
@@ -594,10 +595,9 @@ def _settle(run: Run) -> None:
     run.outcome = out
     rs = run.scenario.ruleset
     assert isinstance(rs, Ruleset)  # play() refuses other variants
-    run.score = out.scores if isinstance(out.scores, HandScore) else score_outcome(out, rs)
     result = Table(rs, SEATS).settle(out)
-    chips = result["chips"]
-    run.chips = tuple(int(c) for c in chips)
+    run.score = result.score
+    run.chips = result.chips
 
 
 def play(scn: Scenario) -> Run:

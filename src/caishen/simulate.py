@@ -24,9 +24,18 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from caishen import fair
+from caishen.bots import BOTS, make_bot
+from caishen.engine.game import Game
+from caishen.engine.outcome import Outcome, WinHow
+from caishen.table.match import Table
+from caishen.table.play import play
+from caishen.variants.longgang.outcome import score_outcome
 from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.longgang.settlement import settle
 
 SEATS: Final = 4
+DRAW: Final = "draw"  # the ``how`` of a hand nobody won (流局)
 SIM_KEY: Final = b"caishen-simulate"
 Z95: Final = 1.959963984540054
 
@@ -62,8 +71,8 @@ def seating(players: Sequence[str], game: int) -> tuple[str, str, str, str]:
 
 @dataclass(frozen=True, slots=True)
 class HandRow:
-    """One hand of a simulation. ``winner``/``discarder`` are seats or -1; ``how`` is
-    ``self_draw``, ``discard``, ``robbed_kong`` or ``draw`` (流局); ``limit`` the limit
+    """One hand of a simulation. ``winner``/``discarder`` are seats or -1; ``how`` is how the
+    hand was won (:class:`~caishen.engine.outcome.WinHow`) or ``draw`` (流局); ``limit`` the limit
     hand's name or ""; ``chips`` each seat's chip change; ``bots`` the bot at each seat."""
 
     game: int
@@ -120,11 +129,6 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
     ``fair.hand_seed(game seed, h)`` like :class:`caishen.table.match.Match` does; player ``p``
     (the bot :func:`seating` puts at seat ``p`` for the first hand) draws its randomness
     from :func:`bot_rng`."""
-    from caishen import fair
-    from caishen.bots import make_bot
-    from caishen.engine.game import Game
-    from caishen.table.match import Table
-
     # Duplicate: the four rotations of the seating play the same deals (game // 4).
     gseed = game_seed(config.seed, game // SEATS if config.duplicate else game)
     names = seating(config.players, game)
@@ -136,23 +140,22 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
         hseed = fair.hand_seed(gseed, h)
         seats = table.seats
         g = Game(config.ruleset, fair.shuffled_wall(hseed, config.ruleset), fair.dice(hseed))
-        play_hand(g, [bots[p] for p in seats])
+        play(g, [bots[p] for p in seats])
         out = g.outcome
         assert out is not None
         result = table.settle(out)
-        chips = result["chips"]
+        chips = result.chips
         seat_bots = (names[seats[0]], names[seats[1]], names[seats[2]], names[seats[3]])
         if out.winner is None:
-            row = HandRow(game, h, fair.commitment(hseed), out.dealer, -1, -1, "draw", "", 0,
+            row = HandRow(game, h, fair.commitment(hseed), out.dealer, -1, -1, DRAW, "", 0,
                           (0, 0, 0, 0), seat_bots)
         else:
-            score = result["score"]["winner"]
-            how = "" if out.how is None else out.how.value
-            rows_how = {"self_draw": "self_draw", "rob_kong": "robbed_kong"}.get(how, "discard")
+            assert out.how is not None and result.score is not None
+            score = result.score.winner
             row = HandRow(
                 game, h, fair.commitment(hseed), out.dealer, out.winner,
-                -1 if out.from_seat is None or rows_how == "self_draw" else out.from_seat,
-                rows_how, score["limit"] or "", score["tai"],
+                -1 if out.from_seat is None else out.from_seat,
+                out.how.value, "" if score.limit is None else score.limit.value, score.tai,
                 (chips[0], chips[1], chips[2], chips[3]), seat_bots,
             )
         rows.append(row)
@@ -161,26 +164,10 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
             return rows
 
 
-def play_hand(game: Any, bots: Sequence[Any]) -> None:
-    """Let ``bots`` (one per seat) play ``game`` to its end: each seat that must move gets
-    its own observation and legal actions only."""
-    while not game.is_over:
-        for s in game.to_move():
-            legal = game.legal_actions(s)
-            if legal:
-                game.step(s, bots[s].act(game.observation(s), legal))
-                if game.is_over:
-                    break
-
-
-def hand_chips(outcome: Any, ruleset: Ruleset) -> tuple[int, int, int, int]:
+def hand_chips(outcome: Outcome, ruleset: Ruleset) -> tuple[int, int, int, int]:
     """Each seat's chip change for one finished hand on its own (L24; no match, so no
-    going-broke limits): what the RL environments pay as rewards. Scored by
-    :func:`caishen.table.match.score_outcome` (reused from the engine when it did it)."""
-    from caishen.table.match import HandScore, score_outcome
-    from caishen.variants.longgang.settlement import settle
-
-    hs = outcome.scores if isinstance(outcome.scores, HandScore) else score_outcome(outcome, ruleset)
+    going-broke limits): what the RL environments pay as rewards."""
+    hs = score_outcome(outcome, ruleset)
     if hs is None or outcome.winner is None:
         return (0, 0, 0, 0)
     w = hs.winner
@@ -333,15 +320,15 @@ class BotStats:
     def add_hand(self, row: HandRow, seats: list[int]) -> None:
         self.hands += 1
         self.seat_hands += len(seats)
-        if row.how == "draw":
+        if row.how == DRAW:
             self.draws += 1
         if row.winner in seats:
             self.wins += 1
-            if row.how == "self_draw":
+            if row.how == WinHow.SELF_DRAW:
                 self.self_draws += 1
             if row.limit:
                 self.limits += 1
-        if row.discarder in seats and row.how in ("discard", "robbed_kong"):
+        if row.discarder in seats and row.how != WinHow.SELF_DRAW:
             self.deal_ins += 1
         y = sum(row.chips[s] for s in seats) / len(seats)
         self.chips += y
@@ -421,7 +408,7 @@ class Stats:
                         self._end_cluster()
                     self._cluster = key
             self.hands += 1
-            if row.how == "draw":
+            if row.how == DRAW:
                 self.draws += 1
             by_bot: dict[str, list[int]] = {}
             for s, n in enumerate(row.bots):
@@ -523,8 +510,6 @@ def read_rows(path: str) -> list[dict[str, Any]]:
 
 def check_settings(players: Sequence[str], games: int, workers: int, backend: str) -> None:
     """Raise :class:`SimulationError` naming the first bad setting."""
-    from caishen.bots import BOTS
-
     if len(players) != SEATS:
         raise SimulationError(f"need {SEATS} players, got {len(players)}: {','.join(players)}")
     for p in players:

@@ -12,7 +12,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final
 
 from caishen.bots.shape import (
     ADD,
@@ -27,11 +27,13 @@ from caishen.bots.shape import (
     shanten_counts,
 )
 from caishen.bots.view import View, from_observation
-from caishen.engine.game import Action, ActionKind
+from caishen.engine.actions import Action, ActionKind
+from caishen.engine.observation import Observation
 from caishen.hand import Hand, MeldKind
 
 # the analyser's own rule for which wilds are 正财神 (L5), so both count them alike
 from caishen.shapes.analysis import flower_wilds
+from caishen.table.players import Player, RandomPlayer
 from caishen.tiles import (
     GREEN,
     NUM_NON_FLOWER,
@@ -44,15 +46,6 @@ from caishen.tiles import (
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
 from caishen.variants.longgang.settlement import bonus_fu
-
-
-class Bot(Protocol):
-    """A player: ``act`` returns one of ``legal_actions`` given only ``observation``."""
-
-    name: str
-
-    def act(self, observation: object, legal_actions: Sequence[Action]) -> Action: ...
-
 
 # ---------------------------------------------------------------- hand shape helpers
 
@@ -299,34 +292,20 @@ WIN_CHIPS_CACHE = 20_000
 _win_chips: dict[tuple[Hand, int, int, int, int | None, Ruleset], float | None] = {}
 
 
-class RandomBot:
-    """Uniformly random legal action, except that a win is always taken."""
-
-    name = "random"
-
-    def __init__(self, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> None:
-        self.rng = rng or random.Random(0)
-        self.ruleset = ruleset
-
-    def act(self, observation: object, legal_actions: Sequence[Action]) -> Action:
-        for a in legal_actions:
-            if a.kind == ActionKind.WIN:
-                return a
-        return legal_actions[self.rng.randrange(len(legal_actions))]
-
-
 class GreedyBot:
     """Minimises shanten, then maximises the number of unseen tiles that would lower it
     (wilds counted). Claims a pong or chow only when it lowers the shanten, a kong when it
     does not raise it. Always wins when it can."""
 
     name = "greedy"
+    observes = True
 
     def __init__(self, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> None:
         self.rng = rng or random.Random(0)
         self.ruleset = ruleset
 
-    def act(self, observation: object, legal_actions: Sequence[Action]) -> Action:
+    def act(self, observation: Observation) -> Action:
+        legal_actions = observation.legal_actions
         if len(legal_actions) == 1:
             return legal_actions[0]
         for a in legal_actions:
@@ -672,18 +651,16 @@ class StrongBot(GreedyBot):
         return None
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "strong": StrongBot,
-}
+BOTS: Final = ("random", "greedy", "strong")
 
 
-def make_bot(name: str, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> RandomBot | GreedyBot:
+def make_bot(name: str, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> Player:
     """A bot by name (``random``, ``greedy``, ``strong``) for ``ruleset``, drawing its own
     randomness from ``rng``; ValueError names the choices."""
-    try:
-        cls = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
-    return cls(rng, ruleset)
+    if name == "random":
+        return RandomPlayer(rng)
+    if name == "greedy":
+        return GreedyBot(rng, ruleset)
+    if name == "strong":
+        return StrongBot(rng, ruleset)
+    raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")

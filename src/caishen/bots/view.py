@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from caishen.engine.observation import Observation
 from caishen.hand import Hand, Meld
 from caishen.tiles import NUM_NON_FLOWER, is_flower
 from caishen.variants.longgang.rules import Ruleset
@@ -56,19 +57,15 @@ class View:
         return 4 - len(seen) if self.ruleset.has_flowers else 0
 
 
-def from_observation(observation: object, ruleset: Ruleset) -> View:
+def from_observation(observation: Observation, ruleset: Ruleset) -> View:
     """The view of a :class:`caishen.engine.game.Observation` (the only input a bot gets) under
     ``ruleset`` (the table's rules are public)."""
-    from caishen.engine.game import Observation
-
-    if not isinstance(observation, Observation):
-        raise TypeError(f"bots need a caishen.engine.game.Observation, not {type(observation).__name__}")
     o = observation
     return View(
         seat=o.seat,
         hand=o.hand,
         wilds=o.wilds,
-        indicator=o.indicator if o.indicator >= 0 else None,
+        indicator=o.indicator,
         ruleset=ruleset,
         discards=o.discards,
         melds=o.melds,

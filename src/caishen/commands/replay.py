@@ -7,7 +7,8 @@ from typing import Any
 
 from caishen.cli import CommandError
 from caishen.notation import format_hand
-from caishen.table.record import HandRecord, MatchRecord, action_text, iter_hand, load, replay
+from caishen.table.record import HandRecord, MatchRecord, action_text, iter_hand, load
+from caishen.table.replay import replay
 from caishen.tiles import SEAT_LETTERS, tile_name
 
 
@@ -53,7 +54,7 @@ def _print_hand(console: Any, record: MatchRecord, hand: HandRecord, draws: bool
     console.rule(f"hand {hand.index}  commitment {hand.commitment[:16]}…  dice {list(hand.dice)}")
     for game, step in iter_hand(hand, record.ruleset):
         if step is None:
-            console.print(f"indicator {tile_name(game.indicator) if game.indicator >= 0 else '-'}; dealt:")
+            console.print(f"indicator {tile_name(game.indicator) if game.indicator is not None else '-'}; dealt:")
             for s in range(4):
                 console.print(f"  {_who(record, hand, s):<16} {escape(format_hand(game.hand(s)))}")
             continue

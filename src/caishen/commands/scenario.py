@@ -66,7 +66,7 @@ def to_text(r: Run) -> str:
         lines.append(f"drawn hand ({out.draw_reason})")
     else:
         how = out.how.value if out.how is not None else "-"
-        tile = tile_name(out.tile) if out.tile >= 0 else "-"
+        tile = tile_name(out.tile) if out.tile is not None else "-"
         frm = "" if out.from_seat is None else f" from {SEAT_LETTERS[out.from_seat]}"
         lines.append(f"winner {SEAT_LETTERS[out.winner]} by {how} on {tile}{frm}: "
                      f"{format_hand(out.hands[out.winner])}")
@@ -88,7 +88,7 @@ def to_json(r: Run) -> dict[str, object]:
         outcome = {
             "winner": None if out.winner is None else SEAT_LETTERS[out.winner],
             "how": None if out.how is None else out.how.value,
-            "tile": tile_name(out.tile) if out.tile >= 0 else None,
+            "tile": tile_name(out.tile) if out.tile is not None else None,
             "from": None if out.from_seat is None else SEAT_LETTERS[out.from_seat],
             "draw": out.draw_reason,
         }

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from caishen.table.record import ReplayError, VerifyError, load, verify
+from caishen.table.record import ReplayError, VerifyError, load
+from caishen.table.replay import verify
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,199 +1,67 @@
-"""One hand of Longgang mahjong 一盘, changed only by checked actions.
+"""One hand 一盘, changed only by checked actions: the generic turn/claim/rob state machine.
 
 :class:`Game` holds the state of a hand: the wall (L4, L6), the four hands as integer count
 arrays, open melds, flowers, discards, and whose move it is. :meth:`Game.legal_actions` lists
 exactly the moves a seat may make now; :meth:`Game.step` refuses anything else with an
-:class:`IllegalActionError` that says why (L12). Flower replacement 补花 is automatic.
-:meth:`Game.observation` is what one seat may know. The state machine, the wall convention and
-every choice made where the sources are silent are in ``docs/engine.md``.
+:class:`IllegalActionError` that says why (:mod:`caishen.engine.explain`). Flower replacement
+补花 is automatic. :meth:`Game.observation` is the whole message for one seat. The game plays
+by a variant's rules object (:class:`~caishen.engine.rules.GameRules`: data and hooks) and never
+names a variant. Every move made is in :attr:`Game.move_stack`. The state machine, the wall
+convention and every choice made where the sources are silent are in ``docs/engine.md``.
 """
 
 from __future__ import annotations
 
-import enum
-import importlib
 from bisect import insort
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
+from caishen import fair
+from caishen.engine.actions import (
+    ADDED_KONGS,
+    CHOWS,
+    CONCEALED_KONGS,
+    DISCARDS,
+    EXPOSED_KONGS,
+    PASS,
+    PONGS,
+    WIN,
+    Action,
+    ActionKind,
+    IllegalActionError,
+)
+from caishen.engine.explain import why_illegal
+from caishen.engine.observation import Observation, Phase
+from caishen.engine.outcome import DrawReason, Outcome, WinHow
+from caishen.engine.rules import GameRules
 from caishen.engine.wall import WallLayout, layout
 from caishen.hand import Hand, Meld, MeldKind, pack
 from caishen.shapes.analysis import is_win as _is_win
-from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, tile_name
-from caishen.variants.longgang.rules import Ruleset
-from caishen.variants.longgang.wilds import wild_kinds as _wild_kinds
+from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, WINDS, is_flower, tile_name
 
-if TYPE_CHECKING:
-    pass
+__all__ = [
+    "PASS",
+    "WIN",
+    "Action",
+    "ActionKind",
+    "DrawReason",
+    "Game",
+    "IllegalActionError",
+    "Observation",
+    "Outcome",
+    "Phase",
+    "WinHow",
+]
 
 SEATS: Final = 4
-_WINDS: Final = frozenset(range(27, 31))
+_WINDS: Final = frozenset(WINDS)
 
 # Bit of each non-flower kind in the isolation masks: suits 12 bits apart, honours 3 apart, so
 # shifting by 1 or 2 never reaches another suit or honour (see Game._could_win).
 _BIT: Final = tuple(
     1 << ((k // 9) * 12 + k % 9 if k < NUM_SUITED else 36 + 3 * (k - NUM_SUITED)) for k in range(NUM_NON_FLOWER)
 )
+_EMPTY_HAND: Final = Hand((), (), ())
 _KIND_AT: Final = {b.bit_length() - 1: k for k, b in enumerate(_BIT)}
-
-
-class IllegalActionError(ValueError):
-    """A move that is not allowed now; the message says why (L12)."""
-
-
-class ActionKind(enum.IntEnum):
-    """What a move does."""
-
-    DISCARD = 0         # 打牌
-    CHOW = 1            # 吃
-    PONG = 2            # 碰
-    EXPOSED_KONG = 3    # 大明杠
-    ADDED_KONG = 4      # 小明杠 / 补杠
-    CONCEALED_KONG = 5  # 暗杠
-    WIN = 6             # 胡
-    PASS = 7            # 过
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A move. ``tile``: the discarded tile, the kind of a pong or kong, the claimed tile of a
-    chow; ``-1`` for win and pass. ``chow_low``: the lowest kind of a chow's sequence."""
-
-    kind: ActionKind
-    tile: int = -1
-    chow_low: int = -1
-
-    def __reduce__(self) -> tuple[Any, tuple[int, int, int]]:
-        # Unpickle to the shared instance (legal_actions hands those out).
-        return (_canonical_action, (int(self.kind), self.tile, self.chow_low))
-
-    def __copy__(self) -> Action:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
-        return self
-
-    def __str__(self) -> str:
-        name = self.kind.name.lower()
-        if self.kind is ActionKind.CHOW:
-            return f"chow {_name(self.tile)} as {_name(self.chow_low)}-{_name(self.chow_low + 2)}"
-        if self.tile >= 0:
-            return f"{name} {_name(self.tile)}"
-        return name
-
-
-# Every action exists once; legal_actions hands out these shared objects.
-DISCARDS: Final = tuple(Action(ActionKind.DISCARD, k) for k in range(NUM_KINDS))
-PONGS: Final = tuple(Action(ActionKind.PONG, k) for k in range(NUM_KINDS))
-EXPOSED_KONGS: Final = tuple(Action(ActionKind.EXPOSED_KONG, k) for k in range(NUM_KINDS))
-ADDED_KONGS: Final = tuple(Action(ActionKind.ADDED_KONG, k) for k in range(NUM_KINDS))
-CONCEALED_KONGS: Final = tuple(Action(ActionKind.CONCEALED_KONG, k) for k in range(NUM_KINDS))
-CHOWS: Final = {
-    (t, low): Action(ActionKind.CHOW, t, low)
-    for low in range(NUM_SUITED) if low % 9 <= 6
-    for t in (low, low + 1, low + 2)
-}
-WIN: Final = Action(ActionKind.WIN)
-PASS: Final = Action(ActionKind.PASS)
-_SHARED: Final = {
-    (int(a.kind), a.tile, a.chow_low): a
-    for a in (*DISCARDS, *PONGS, *EXPOSED_KONGS, *ADDED_KONGS, *CONCEALED_KONGS, *CHOWS.values(), WIN, PASS)
-}
-
-
-def _canonical_action(kind: int, tile: int, chow_low: int) -> Action:
-    """The shared instance of an action (a new one for values no legal action has)."""
-    got = _SHARED.get((kind, tile, chow_low))
-    return got if got is not None else Action(ActionKind(kind), tile, chow_low)
-
-
-class Phase(enum.StrEnum):
-    """Where the hand is (docs/engine.md, state machine)."""
-
-    TURN = "turn"            # one seat has drawn (or claimed) and must discard, kong or win
-    CLAIM = "claim"          # seats decide on a discard: win, kong, pong, chow or pass (L10)
-    ROB = "rob"              # seats decide whether to rob an added kong 抢杠 (L10)
-    SEA_FLOOR = "sea_floor"  # 分张: each seat takes one sea-floor tile, win or pass (L17)
-    OVER = "over"
-
-
-class WinHow(enum.StrEnum):
-    SELF_DRAW = "self_draw"    # 自摸 (incl. 杠上开花 and 海底捞月)
-    DISCARD = "discard"        # 食胡 / 放炮
-    ROB_KONG = "rob_kong"      # 抢杠, scores as a win on a discard (L10)
-    BULLDOZER = "bulldozer"    # 推土机 declared on another seat's discard, the discard not taken (L8)
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of a hand. ``winner`` is ``None`` for a draw 流局 (L17), in which nobody pays.
-    ``tile`` is the winning tile (``-1`` for a bulldozer declared on another's discard);
-    ``from_seat`` the discarder or the robbed konger. ``hands`` are the final hands of all
-    seats (the winner's including the winning tile). ``scores`` is what ``caishen.variants.longgang.scoring``
-    made of it (``None`` when scoring is not connected or the hand is a draw)."""
-
-    winner: int | None
-    how: WinHow | None
-    tile: int
-    from_seat: int | None
-    dealer: int
-    indicator: int
-    hands: tuple[Hand, ...]
-    wilds: tuple[frozenset[int], ...]
-    heavenly: bool = False      # 天胡 (L15)
-    earthly: bool = False       # 地胡 (L15)
-    human: bool = False         # 人胡: won in the first go-round, only with the human_win switch (L15)
-    after_kong: bool = False    # won on a replacement tile 杠上开花 / 花上开花
-    sea_floor: bool = False     # won on a sea-floor tile in 分张 海底捞月 (L17)
-    last_live_tile: bool = False  # won on the last live tile or its discard 河底捞月
-    scores: Any = None
-    draw_reason: str | None = None  # a draw: "wall" (L17), "four_winds", "four_kongs" (switches)
-
-    @property
-    def is_draw(self) -> bool:
-        return self.winner is None
-
-    @property
-    def next_dealer(self) -> int:
-        """L18: the dealer keeps the deal only by winning."""
-        return self.dealer if self.winner == self.dealer else (self.dealer + 1) % SEATS
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What one seat may know: its own hand, everything laid open, counts; never another
-    seat's concealed tiles nor the order of the wall."""
-
-    seat: int
-    dealer: int
-    dice: tuple[int, int, int, int]
-    indicator: int                         # the turned tile (-1: none)
-    wilds: frozenset[int]                  # kinds wild for this seat
-    phase: Phase
-    current: int                           # the seat whose turn it is (or who discarded)
-    to_move: tuple[int, ...]               # seats to move that this seat may know of
-    hand: Hand                             # own concealed tiles, melds, all own flowers
-    melds: tuple[tuple[Meld, ...], ...]    # every seat's declared melds
-    flowers: tuple[tuple[int, ...], ...]   # every seat's flowers laid open 客花
-    discards: tuple[tuple[int, ...], ...]  # every seat's discards still on the table
-    last_discard: int                      # the discard being decided on (-1: none)
-    concealed_counts: tuple[int, ...]      # tiles each seat holds concealed (flowers held incl.)
-    live_tiles: int                        # wall tiles left before the sea floor
-    sea_floor_tiles: int                   # sea-floor tiles left (分张)
-    dead_wall_tiles: int                   # 王牌 (20 or 21, L6)
-
-
-def score_outcome(outcome: Outcome, ruleset: Ruleset) -> Any:
-    """Adapter to scoring (the one place where the engine meets ``caishen.variants.longgang.scoring``): what
-    :func:`caishen.table.match.score_outcome` makes of a won hand (a ``HandScore``: the winner's
-    ``ScoreResult``, each loser's, their totals), ``None`` for a draw or without scoring."""
-    if outcome.winner is None:
-        return None
-    try:
-        match = importlib.import_module("caishen.table.match")
-    except ImportError:  # pragma: no cover - scoring not installed
-        return None
-    return match.score_outcome(outcome, ruleset)
 
 
 class Game:
@@ -202,7 +70,7 @@ class Game:
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: GameRules,
         wall: tuple[int, ...],
         dice: tuple[int, int, int, int],
         dealer: int = 0,
@@ -218,7 +86,9 @@ class Game:
         self.dealer: Final = dealer
         self.layout: Final[WallLayout] = layout(self.dice, dealer, len(wall), ruleset.wild_indicator)
         lay = self.layout
-        self.indicator: Final = wall[lay.indicator_pos] if lay.indicator_pos >= 0 else -1
+        # The turned tile (None without one); -1 inside, where ints keep the hot paths plain.
+        self._ind = wall[lay.indicator_pos] if lay.indicator_pos >= 0 else -1
+        self.indicator: Final = self._ind if self._ind >= 0 else None
         self._head = lay.head
         self._tail = lay.tail
         self._live_base = len(lay.head) - 2 * ruleset.dead_wall_stacks - ruleset.sea_floor_tiles
@@ -227,16 +97,17 @@ class Game:
         self._in_wall = bytearray(b"\x01" * len(wall))
         if lay.indicator_pos >= 0:
             self._in_wall[lay.indicator_pos] = 0
-        ind = self.indicator if self.indicator >= 0 else None
-        self.wilds: Final = tuple(_wild_kinds(ind, s, ruleset) for s in range(SEATS))
+        self.wilds: Final = tuple(ruleset.wild_kinds(self.indicator, s) for s in range(SEATS))
         self._wild = [[k in self.wilds[s] for k in range(NUM_KINDS)] for s in range(SEATS)]
         # 正财神 for 推土机 (L8): the indicator's kind; with a flower indicator also the wild
         # flowers (docs/rules L5). Only a pre-filter and a hint: analysis.is_win decides.
-        flower_ind = is_flower(self.indicator) if self.indicator >= 0 else False
+        flower_ind = self.indicator is not None and is_flower(self.indicator)
         self._true_wild = [
             [k in self.wilds[s] and (flower_ind or not is_flower(k)) for k in range(NUM_KINDS)]
             for s in range(SEATS)
         ]
+        self.draws: list[tuple[int, int]] = []  # (seat, wall position) of every tile taken, deal included
+        self.move_stack: list[tuple[int, Action]] = []  # (seat, action) of every move made, in order
         self._cnt = [[0] * NUM_KINDS for _ in range(SEATS)]
         # Isolation masks over natural (non-wild) concealed tiles: kinds held, kinds held once.
         self._present = [0] * SEATS
@@ -285,10 +156,8 @@ class Game:
         self._deal()
 
     @classmethod
-    def from_seed(cls, seed: bytes, ruleset: Ruleset, dealer: int = 0) -> Game:
+    def from_seed(cls, seed: bytes, ruleset: GameRules, dealer: int = 0) -> Game:
         """A hand dealt from a committed seed (``caishen.fair``)."""
-        from caishen import fair  # noqa: PLC0415
-
         return cls(ruleset, fair.shuffled_wall(seed, ruleset), fair.dice(seed), dealer)
 
     # ------------------------------------------------------------------ public state
@@ -402,11 +271,22 @@ class Game:
             flowers=tuple(tuple(f) for f in self._open_flowers),
             discards=tuple(tuple(d) for d in self._discards),
             last_discard=self._discard_tile if self._phase is Phase.CLAIM else (
-                self._rob_tile if self._phase is Phase.ROB else -1),
+                self._rob_tile if self._phase is Phase.ROB else None),
             concealed_counts=tuple(sum(self._cnt[s]) for s in range(SEATS)),
             live_tiles=self.live_tiles,
             sea_floor_tiles=sea_left,
             dead_wall_tiles=self._dead(),
+            legal_actions=self.legal_actions(seat),
+        )
+
+    def decision(self, seat: int) -> Observation:
+        """A light observation for players that read only their legal actions (the random
+        player): the seat, the phase, whose turn and the legal actions; the rest is empty."""
+        return Observation(
+            seat=seat, dealer=self.dealer, dice=self.dice, indicator=self.indicator, wilds=self.wilds[seat],
+            phase=self._phase, current=self._turn, to_move=(), hand=_EMPTY_HAND, melds=(), flowers=(),
+            discards=(), last_discard=None, concealed_counts=(), live_tiles=0, sea_floor_tiles=0,
+            dead_wall_tiles=0, legal_actions=self.legal_actions(seat),
         )
 
     def _public_to_move(self, seat: int) -> tuple[int, ...]:
@@ -419,20 +299,19 @@ class Game:
     # ------------------------------------------------------------------ stepping
 
     def step(self, seat: int, action: Action) -> None:
-        """Make a move; raises :class:`IllegalActionError` (with the reason) if not allowed."""
+        """Make a move; raises :class:`IllegalActionError` (with the reason and rule) if it is not
+        allowed, leaving the game unchanged. The move goes on :attr:`move_stack`."""
         if self._phase is Phase.OVER:
-            raise IllegalActionError("the hand is over")
-        if not isinstance(action, Action):
-            raise IllegalActionError(f"not an action: {action!r}")
-        legal = self.legal_actions(seat)
+            raise IllegalActionError("the hand is over", code="hand-over")
+        legal = self.legal_actions(seat) if type(seat) is int else ()
         for a in legal:  # players usually pass back a shared instance: no dataclass __eq__
             if a is action:
                 break
         else:
-            try:
-                action = legal[legal.index(action)]  # the shared instance: checks below use `is`
-            except ValueError:
-                raise IllegalActionError(self._why(seat, action)) from None
+            if not isinstance(action, Action) or action not in legal:
+                raise why_illegal(self, seat, action)
+            action = legal[legal.index(action)]  # the shared instance: checks below use `is`
+        self.move_stack.append((seat, action))
         ph = self._phase
         if ph is Phase.TURN:
             self._do_turn(seat, action)
@@ -463,6 +342,7 @@ class Game:
         return self._live_base - self._hi - ti - (ti & 1)
 
     def _take(self, seat: int, pos: int) -> int:
+        self.draws.append((seat, pos))
         k = self.wall[pos]
         self._in_wall[pos] = 0
         self._add(seat, k, 1)
@@ -614,10 +494,10 @@ class Game:
             if self._can_self_win(seat):
                 return
 
-    def _draw_game(self, reason: str = "wall") -> None:
+    def _draw_game(self, reason: DrawReason = DrawReason.WALL) -> None:
         self._phase = Phase.OVER
         self._outcome = Outcome(
-            winner=None, how=None, tile=-1, from_seat=None, dealer=self.dealer,
+            winner=None, how=None, tile=None, from_seat=None, dealer=self.dealer,
             indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
             wilds=self.wilds, draw_reason=reason,
         )
@@ -858,10 +738,10 @@ class Game:
             fd = self._first_discards
             if (self.ruleset.draw_on_four_winds and len(fd) == SEATS and fd[0] in _WINDS
                     and fd.count(fd[0]) == SEATS):
-                self._draw_after = "four_winds"  # 四风连打: a draw unless someone wins on it
+                self._draw_after = DrawReason.FOUR_WINDS  # 四风连打: a draw unless someone wins on it
         if self._four_kongs == seat:
             self._four_kongs = -1
-            self._draw_after = "four_kongs"  # 四杠: the konger's discard, if safe, ends the hand
+            self._draw_after = DrawReason.FOUR_KONGS  # 四杠: the konger's discard, if safe, ends the hand
         self._options = {}
         self._chosen = {}
         nxt = (seat + 1) % SEATS
@@ -884,7 +764,7 @@ class Game:
         if self._options:
             self._phase = Phase.CLAIM
         elif self._draw_after:
-            self._draw_game(self._draw_after)
+            self._draw_game(DrawReason(self._draw_after))
         else:
             self._draw((seat + 1) % SEATS)
 
@@ -913,7 +793,7 @@ class Game:
                           last_live=self._discard_last_live)
             return
         if self._draw_after:
-            self._draw_game(self._draw_after)
+            self._draw_game(DrawReason(self._draw_after))
             return
         # Restrictions for what was passed (L11).
         for s, opts in self._options.items():
@@ -1016,105 +896,14 @@ class Game:
         self._phase = Phase.OVER
         self._turn = seat
         out = Outcome(
-            winner=seat, how=how, tile=tile, from_seat=from_seat, dealer=self.dealer,
+            winner=seat, how=how, tile=tile if tile >= 0 else None, from_seat=from_seat, dealer=self.dealer,
             indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
             wilds=self.wilds, heavenly=heavenly, earthly=earthly, after_kong=after_kong,
             human=(self.ruleset.human_win and not heavenly and not earthly and self._n_claims == 0
                    and not self._dealer_drew),
             sea_floor=sea_floor, last_live_tile=last_live,
         )
-        scores = score_outcome(out, self.ruleset)
-        if scores is not None:
-            out = _with_scores(out, scores)
         self._outcome = out
-
-    # ------------------------------------------------------------------ reasons
-
-    def _why(self, seat: int, a: Action) -> str:
-        """Why ``a`` is not legal for ``seat`` now (L12)."""
-        ph = self._phase
-        movers = self.to_move()
-        if seat not in range(SEATS):
-            return f"no seat {seat!r}"
-        if seat not in movers:
-            if ph is Phase.CLAIM or ph is Phase.ROB:  # who else is asked stays hidden
-                return f"seat {seat} has nothing to decide on this {'discard' if ph is Phase.CLAIM else 'kong'}"
-            return f"seat {seat} has nothing to decide now ({ph.value}; to move: {list(movers)})"
-        k = a.tile
-        if k >= NUM_KINDS:
-            return f"no tile kind {k}"
-        c = self._cnt[seat]
-        wild = self._wild[seat]
-        if ph is Phase.TURN:
-            if a.kind is ActionKind.DISCARD:
-                if k < 0 or not c[k]:
-                    return f"seat {seat} holds no {_name(k)} to discard"
-                if wild[k]:
-                    return f"{tile_name(k)} is wild (财神) and can never be discarded (L8)"
-                if self._claimed and k == self._forbid[0]:
-                    return f"{tile_name(k)} was just claimed and cannot be discarded now (L9)"
-                if self._claimed and k == self._forbid[1]:
-                    return f"{tile_name(k)} would make the same sequence as the chow just made (L9)"
-                return f"{tile_name(k)} matches seat {seat}'s pong: kong it instead (补杠)"
-            if a.kind is ActionKind.WIN:
-                if self._claimed:
-                    return "no win right after a chow or pong: discard"
-                return f"seat {seat}'s hand is not a winning hand (诈胡, L12)"
-            if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
-                if self._claimed:
-                    return "no kong in the turn of a chow or pong (L9)"
-                if 0 <= k and wild[k]:
-                    return f"{_name(k)} is wild (财神) and cannot be part of a kong (L8)"
-                if a.kind is ActionKind.ADDED_KONG:
-                    return f"seat {seat} has no pong of {_name(k)} and that tile in hand (L9)"
-                return f"seat {seat} does not hold four {_name(k)} (L9)"
-            return f"{a.kind.name.lower()} is not a move in one's own turn"
-        if ph is Phase.SEA_FLOOR:
-            return "in 分张 only win or pass (L17)"
-        opts = self._options.get(seat, ())
-        tile = self._discard_tile if ph is Phase.CLAIM else self._rob_tile
-        if a.kind is ActionKind.WIN:
-            if self._pass_win[seat]:
-                return f"seat {seat} passed a win and may not win on a discard before its own next discard (过水, L11)"
-            if tile == self._last_discard[seat]:
-                return f"seat {seat} discarded {_name(tile)} itself this go-round and may not win on it (L11)"
-            return f"{_name(tile)} does not complete seat {seat}'s hand (诈胡, L12)"
-        if ph is Phase.ROB:
-            return "only win (rob the kong) or pass now (L10)"
-        if a.kind is ActionKind.DISCARD:
-            return "not your turn to discard"
-        if a.tile != tile:
-            return f"the discard is {_name(tile)}, not {_name(a.tile)}"
-        if wild[tile]:
-            return f"{_name(tile)} is wild (财神) and cannot be claimed (L8)"
-        if a.kind is ActionKind.PONG:
-            if c[tile] < 2:
-                return f"seat {seat} does not hold two {_name(tile)} to pong (L9)"
-            if self._pong_ban[seat] >> tile & 1:
-                return f"seat {seat} passed a pong of {_name(tile)} and may not pong it before its own next draw (L11)"
-            return "that pong would leave only wilds, which cannot be discarded (L8): win instead"
-        if a.kind is ActionKind.EXPOSED_KONG:
-            return f"seat {seat} does not hold three {_name(tile)} (L9)"
-        if a.kind is ActionKind.CHOW:
-            if not self.ruleset.allow_chow:
-                return "this ruleset has no chow"
-            if seat != (self._discarder + 1) % SEATS:
-                return f"chow only from the player on the left: seat {seat} is not next after seat {self._discarder} (L9)"
-            if tile == self._last_discard[seat]:
-                return f"seat {seat} discarded {_name(tile)} this go-round and may not chow it (source (五)f)"
-            low = a.chow_low
-            if not (0 <= low < NUM_SUITED and low % 9 <= 6 and low <= tile <= low + 2):
-                return f"{_name(tile)} is not in a sequence starting at {_name(low)}"
-            for x in (low, low + 1, low + 2):
-                if x != tile and wild[x]:
-                    return f"{_name(x)} is wild (财神) and cannot be used in a chow (L8)"
-                if x != tile and not c[x]:
-                    return f"seat {seat} holds no {_name(x)} for that chow (L9)"
-            return "that chow would leave no tile that may be discarded (L8, L9): win instead"
-        if a.kind is ActionKind.PASS and not opts:
-            return "nothing to pass on"
-        return f"{a} is not allowed now"
-
 
 def _chow_ways(tile: int) -> tuple[tuple[int, int, int, Action], ...]:
     """For a suited ``tile``: (the two tiles from the hand, the twin not to discard after,
@@ -1142,23 +931,15 @@ def _chow_twin(claimed: int, low: int) -> int:
     return -1
 
 
-def _with_scores(out: Outcome, scores: Any) -> Outcome:
-    import dataclasses  # noqa: PLC0415
-
-    return dataclasses.replace(out, scores=scores)
-
-
 _CHOW_WAYS: Final = tuple(_chow_ways(k) if k < NUM_SUITED else () for k in range(NUM_KINDS))
-_EXPECTED: dict[Ruleset, list[int]] = {}
+_EXPECTED: dict[GameRules, list[int]] = {}
 
 
-def _check_wall(wall: tuple[int, ...], ruleset: Ruleset) -> None:
+def _check_wall(wall: tuple[int, ...], ruleset: GameRules) -> None:
     want = _EXPECTED.get(ruleset)
     if want is None:
-        from caishen.fair import tile_set  # noqa: PLC0415
-
         want = [0] * NUM_KINDS
-        for k in tile_set(ruleset):
+        for k in fair.tile_set(ruleset):
             want[k] += 1
         _EXPECTED[ruleset] = want
     if len(wall) != sum(want):

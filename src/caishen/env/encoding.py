@@ -22,20 +22,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from caishen.engine.game import (
-    ADDED_KONGS,
-    CHOWS,
-    CONCEALED_KONGS,
-    DISCARDS,
-    EXPOSED_KONGS,
-    PASS,
-    PONGS,
-    WIN,
-    Action,
-    ActionKind,
-    Observation,
-    Phase,
-)
+from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DISCARDS, EXPOSED_KONGS, PONGS
+from caishen.engine.game import PASS, WIN, Action, ActionKind, Observation, Phase
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER
 
 N = NUM_NON_FLOWER  # 34
@@ -155,7 +143,7 @@ def encode(obs: Observation) -> list[float]:
     v += fl
     v += [1.0 if k in obs.wilds else 0.0 for k in range(NUM_KINDS)]
     ind = [0.0] * NUM_KINDS
-    if obs.indicator >= 0:
+    if obs.indicator is not None:
         ind[obs.indicator] = 1.0
     v += ind
     melds = [0.0] * (4 * N)
@@ -175,7 +163,7 @@ def encode(obs: Observation) -> list[float]:
             oflowers[j * 4 + f - N] = 1.0
     v += melds + ckongs + discards + oflowers
     last = [0.0] * N
-    if 0 <= obs.last_discard < N:
+    if obs.last_discard is not None and obs.last_discard < N:
         last[obs.last_discard] = 1.0
     v += last
     v += [1.0 if obs.current == s else 0.0 for s in rel]

@@ -83,7 +83,7 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
             if not bot_seats:
                 return
             s = bot_seats[0]
-            g.step(s, self.bots[s].act(g.observation(s), g.legal_actions(s)))
+            g.step(s, self.bots[s].act(g.observation(s)))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

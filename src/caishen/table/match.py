@@ -15,75 +15,27 @@ joining the back of the queue. With 4 players the old dealer simply becomes Nort
 
 from __future__ import annotations
 
-import hmac
-import random
-import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Final
 
 from caishen import fair
-from caishen.engine.game import Action, ActionKind, Game, Outcome, WinHow
-from caishen.hand import Hand
-from caishen.notation import format_hand
-from caishen.shapes.analysis import Arrangement, Form
-from caishen.table.record import HandRecord, MatchRecord, RecordingGame, action_text, hand_from_game
-from caishen.tiles import tile_name
+from caishen.engine.game import Game, Outcome
+from caishen.errors import CaishenError
+from caishen.table.play import play
+from caishen.table.players import Player, RandomPlayer, player_rng
+from caishen.table.record import HandRecord, MatchRecord, hand_from_game
+from caishen.table.results import HandResult, MatchResult
+from caishen.variants.longgang.outcome import score_outcome
 from caishen.variants.longgang.rules import Ruleset
-from caishen.variants.longgang.scoring import (
-    LOSERS_COUNT_ZERO,
-    FirstTurn,
-    ScoreResult,
-    ScoringError,
-    WinBy,
-    WinContext,
-    score_arrangement,
-    score_hand,
-    score_win,
-)
-from caishen.variants.longgang.settlement import Ledger, Settlement
+from caishen.variants.longgang.settlement import Ledger, Settlement, Transfer
 
 SEATS: Final = 4
-PLAYER_LABEL: Final = b"player"
 
 
-class MatchError(ValueError):
+class MatchError(CaishenError):
     """Bad match settings (number of players, names) or a move after the match is over."""
 
-
-class Player(Protocol):
-    """Anything that picks one of the legal actions. ``observation`` is the seat's
-    :class:`~caishen.engine.game.Observation` (or ``None`` for players whose ``observes`` is False)."""
-
-    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action: ...
-
-
-class RandomPlayer:
-    """Random legal player: a win is always taken, otherwise a uniformly random legal action.
-    Needs no observation (``observes = False``), so the match does not build one."""
-
-    name = "random"
-    observes = False
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self._random = rng.random
-
-    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
-        for a in legal_actions:
-            if a.kind is ActionKind.WIN:
-                return a
-        # floor(random() * n): uniform up to 2^-53, and cheaper than randrange on this hot path
-        return legal_actions[int(self._random() * len(legal_actions))]
-
-
-def player_rng(match_seed: bytes | None, player: int) -> random.Random:
-    """Random source of player ``player``: from the match seed when given
-    (``HMAC-SHA256(match_seed, b"player" + index)``), else from :mod:`secrets`."""
-    if match_seed is None:
-        return random.Random(secrets.randbits(128))
-    d = hmac.digest(match_seed, PLAYER_LABEL + player.to_bytes(4, "big"), "sha256")
-    return random.Random(int.from_bytes(d, "big"))
+    code = "match"
 
 
 # ---------------------------------------------------------------- seating (L2, L18)
@@ -101,89 +53,6 @@ def next_seating(
     if waiting:
         return (seats[1], seats[2], seats[3], waiting[0]), (*waiting[1:], old_dealer)
     return (seats[1], seats[2], seats[3], old_dealer), waiting
-
-
-# ---------------------------------------------------------------- scoring adapter
-
-
-@dataclass(frozen=True, slots=True)
-class HandScore:
-    """The scored hands of a won hand: the winner's result and each loser's own count
-    (L23); ``loser_totals`` are what settlement uses (0 after 推土机/天胡/地胡, L23)."""
-
-    winner: ScoreResult
-    losers: dict[int, ScoreResult | None]
-    loser_totals: dict[int, int]
-
-
-_WIN_BY: Final = {
-    WinHow.DISCARD: WinBy.DISCARD,
-    WinHow.ROB_KONG: WinBy.ROB_KONG,
-}
-
-
-def _without(hand: Hand, k: int) -> Hand:
-    if k in hand.flowers:
-        return Hand(hand.concealed, hand.melds, tuple(f for f in hand.flowers if f != k))
-    return hand.without_tile(k)
-
-
-def _loser_score(hand: Hand, seat: int, dealer: int, indicator: int | None, ruleset: Ruleset) -> ScoreResult | None:
-    """A loser's own count (L23). In 分张 (L17) a loser may hold one tile more (the sea-floor
-    tile he took and may not discard): the best count without one of his concealed tiles
-    is used. A hand left short by a flower taken in 分张 (not replaced) cannot be counted: None
-    (counts 0). Both are our choices where the sources are silent (docs/records.md)."""
-    try:
-        return score_hand(hand, seat, dealer, indicator, ruleset)
-    except ScoringError:
-        pass
-    best: ScoreResult | None = None
-    for k in sorted(set(hand.concealed)):
-        try:
-            r = score_hand(hand.without_tile(k), seat, dealer, indicator, ruleset)
-        except ScoringError:
-            continue
-        if best is None or r.total > best.total:
-            best = r
-    return best
-
-
-def score_outcome(outcome: Outcome, ruleset: Ruleset) -> HandScore | None:
-    """Score a finished hand for settlement: ``None`` for a draw 流局 (L17)."""
-    w = outcome.winner
-    if w is None:
-        return None
-    indicator = outcome.indicator if outcome.indicator >= 0 else None
-    full = outcome.hands[w]
-    how = outcome.how
-    first = FirstTurn.HEAVENLY if outcome.heavenly else (
-        FirstTurn.EARTHLY if outcome.earthly else FirstTurn.NONE
-    )
-    if how is WinHow.BULLDOZER:
-        # 推土机 declared on another's discard (L8): the discard is not taken, the 16 tiles win
-        # as they are. Scored as the bulldozer form of the hand held, on a discard.
-        ctx = WinContext(outcome.indicator, WinBy.DISCARD, w, outcome.dealer, indicator, first)
-        winner = score_arrangement(full, Arrangement(Form.BULLDOZER, ()), ctx, ruleset)
-    else:
-        tile = outcome.tile
-        if how is WinHow.SELF_DRAW:
-            by = WinBy.SEA_FLOOR if outcome.sea_floor else (
-                WinBy.KONG_REPLACEMENT if outcome.after_kong else WinBy.SELF_DRAW
-            )
-        else:
-            by = _WIN_BY[how] if how is not None else WinBy.DISCARD
-        ctx = WinContext(tile, by, w, outcome.dealer, indicator, first)
-        winner = score_win(_without(full, tile), ctx, ruleset)
-    losers: dict[int, ScoreResult | None] = {}
-    totals: dict[int, int] = {}
-    zero = winner.limit in LOSERS_COUNT_ZERO
-    for s in range(SEATS):
-        if s == w:
-            continue
-        r = _loser_score(outcome.hands[s], s, outcome.dealer, indicator, ruleset)
-        losers[s] = r
-        totals[s] = 0 if zero or r is None else r.total
-    return HandScore(winner, losers, totals)
 
 
 # ---------------------------------------------------------------- the table
@@ -209,36 +78,27 @@ class Table:
     def over(self) -> bool:
         return self.ledger.over
 
-    def settle(self, outcome: Outcome) -> dict[str, Any]:
+    def settle(self, outcome: Outcome) -> HandResult:
         """Book a finished hand: chips through the ledger (L24, L25), then the seating of the
-        next hand (L2, L18). Returns the JSON-ready result of the hand."""
+        next hand (L2, L18)."""
         if self.over:
             raise MatchError("the match is over")
-        ruleset = self.ruleset
-        result = outcome_dict(outcome)
-        # The engine may have scored the win already (Game calls score_outcome): reuse it.
-        hs = outcome.scores if isinstance(outcome.scores, HandScore) else score_outcome(outcome, ruleset)
+        hs = score_outcome(outcome, self.ruleset)
         broke_before = len(self.ledger.broke_events)
         if hs is None or outcome.winner is None:
             self.ledger.record_draw()
-            result["score"] = None
-            result["chips"] = [0, 0, 0, 0]
-            result["transfers"] = []
+            chips: tuple[int, int, int, int] = (0, 0, 0, 0)
+            transfers: tuple[Transfer, ...] = ()
         else:
             w = hs.winner
             st: Settlement = self.ledger.record(
                 self.seats, outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer,
                 limit=w.limit is not None,
             )
-            result["score"] = {
-                "winner": _score_summary(w),
-                "losers": {str(s): (None if r is None else _score_summary(r)) for s, r in sorted(hs.losers.items())},
-                "loser_totals": {str(s): t for s, t in sorted(hs.loser_totals.items())},
-            }
-            result["chips"] = list(st.net)
-            result["transfers"] = [[t.payer, t.payee, t.chips, t.rule] for t in st.transfers]
-        result["broke"] = list(self.ledger.broke_events[broke_before:])
-        result["chips_after"] = list(self.ledger.chips)
+            chips = (st.net[0], st.net[1], st.net[2], st.net[3])
+            transfers = tuple(st.transfers)
+        result = HandResult(outcome, hs, chips, transfers, tuple(self.ledger.broke_events[broke_before:]),
+                            tuple(self.ledger.chips))
         self.hands_played += 1
         if self.ledger.over:
             self.ended_by = "broke" if len(self.ledger.broke_events) >= self.ledger.broke_to_end else "hands"
@@ -246,45 +106,11 @@ class Table:
         self.seats, self.waiting = next_seating(self.seats, self.waiting, dealer_keeps)
         return result
 
-    def result(self) -> dict[str, Any]:
-        """The match result: hands played, why it ended, chips per player, fees, broke, loans."""
+    def result(self) -> MatchResult:
+        """The match so far: hands played, why it ended, chips per player, fees, broke, loans."""
         lg = self.ledger
-        return {
-            "hands": self.hands_played,
-            "over": lg.over,
-            "ended_by": self.ended_by,
-            "chips": list(lg.chips),
-            "fees": lg.fees,
-            "broke": list(lg.broke_events),
-            "loans": [[ln.lender, ln.borrower, ln.chips] for ln in lg.loans],
-        }
-
-
-def _score_summary(r: ScoreResult) -> dict[str, Any]:
-    return {
-        "fu": r.fu,
-        "tai": r.tai,
-        "total": r.total,
-        "bonus_tai": r.bonus_tai,
-        "limit": None if r.limit is None else r.limit.value,
-    }
-
-
-def outcome_dict(outcome: Outcome) -> dict[str, Any]:
-    """The engine's outcome as JSON-ready data (winner, how, tile, final hands...)."""
-    flags = [
-        name for name in ("heavenly", "earthly", "after_kong", "sea_floor", "last_live_tile")
-        if getattr(outcome, name)
-    ]
-    return {
-        "winner": outcome.winner,
-        "draw": getattr(outcome, "draw_reason", None),  # "wall" (L17) or a draw switch
-        "how": None if outcome.how is None else outcome.how.value,
-        "tile": tile_name(outcome.tile) if outcome.tile >= 0 else None,
-        "from": outcome.from_seat,
-        "flags": flags,
-        "hands": [format_hand(h) for h in outcome.hands],
-    }
+        return MatchResult(self.hands_played, lg.over, self.ended_by, tuple(lg.chips), lg.fees,
+                           tuple(lg.broke_events), tuple((ln.lender, ln.borrower, ln.chips) for ln in lg.loans))
 
 
 # ---------------------------------------------------------------- the match
@@ -330,23 +156,42 @@ class Match:
         """The commitment of the next hand's seed, published before it is dealt."""
         return fair.commitment(self._next_seed)
 
-    def play_hand(self) -> HandRecord:
-        """Deal and play one hand to its end, settle it, and return its record."""
+    def deal(self) -> Game:
+        """Deal the next hand from its committed seed (its players sit by :attr:`seats`)."""
         if self.over:
             raise MatchError("the match is over")
-        index = len(self.hands)
         seed = self._next_seed
-        seats = self.table.seats
-        game = RecordingGame(self.ruleset, fair.shuffled_wall(seed, self.ruleset), fair.dice(seed))
-        actions = play_game(game, [self.players[p] for p in seats])
+        return Game(self.ruleset, fair.shuffled_wall(seed, self.ruleset), fair.dice(seed))
+
+    @property
+    def seats(self) -> tuple[int, int, int, int]:
+        """``seats[s]``: the player in seat ``s`` (0 = East = dealer) for the next hand."""
+        return self.table.seats
+
+    @property
+    def hand_seed(self) -> bytes:
+        """The seed of the next hand (revealed in its record once it is played)."""
+        return self._next_seed
+
+    def finish(self, game: Game) -> HandRecord:
+        """Settle a hand dealt by :meth:`deal` and played to its end; its record."""
         outcome = game.outcome
-        assert outcome is not None
+        if outcome is None:
+            raise MatchError("the hand is not over")
+        index = len(self.hands)
+        seats = self.table.seats
         result = self.table.settle(outcome)
-        hand = hand_from_game(index, seats, seed, game, actions, result)
+        hand = hand_from_game(index, seats, self._next_seed, game, game.move_stack, result.to_json())
         self.hands.append(hand)
         if not self.over:
             self._next_seed = self._seed_for(index + 1)
         return hand
+
+    def play_hand(self) -> HandRecord:
+        """Deal and play one hand to its end, settle it, and return its record."""
+        game = self.deal()
+        play(game, [self.players[p] for p in self.table.seats])
+        return self.finish(game)
 
     def play(self) -> MatchRecord:
         """Play hands until the match is over; the record of the whole match."""
@@ -361,27 +206,8 @@ class Match:
             players=self.names,
             seed=self.seed,
             hands=tuple(self.hands),
-            result=self.table.result(),
+            result=self.table.result().to_json(),
         )
-
-
-def play_game(game: Game, seat_players: Sequence[Player]) -> list[tuple[int, Action]]:
-    """Let the players (one per seat) play ``game`` to its end; every seat that must move gets
-    only its own observation and legal actions. Returns the actions made, in order."""
-    actions: list[tuple[int, Action]] = []
-    observes = [getattr(p, "observes", True) for p in seat_players]
-    while not game.is_over:
-        for s in game.to_move():
-            legal = game.legal_actions(s)
-            if not legal:
-                continue
-            obs = game.observation(s) if observes[s] else None
-            a = seat_players[s].act(obs, legal)
-            game.step(s, a)
-            actions.append((s, a))
-            if game.is_over:
-                break
-    return actions
 
 
 def selfplay(
@@ -397,17 +223,12 @@ def selfplay(
 
 
 __all__ = [
-    "HandScore",
     "Match",
     "MatchError",
     "Player",
     "RandomPlayer",
     "Table",
-    "action_text",
     "next_seating",
-    "outcome_dict",
-    "play_game",
     "player_rng",
-    "score_outcome",
     "selfplay",
 ]

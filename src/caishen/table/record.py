@@ -24,36 +24,26 @@ from pathlib import Path
 from typing import Any, Final
 
 from caishen import __version__, fair
-from caishen.engine.game import (
-    ADDED_KONGS,
-    CHOWS,
-    CONCEALED_KONGS,
-    DISCARDS,
-    EXPOSED_KONGS,
-    PASS,
-    PONGS,
-    WIN,
-    Action,
-    ActionKind,
-    Game,
-    IllegalActionError,
-)
+from caishen.engine.actions import Action, ActionTextError, IllegalActionError
+from caishen.engine.game import Game
+from caishen.errors import CaishenError
+from caishen.notation import NotationError, parse_tile
 from caishen.ruleset import RulesetError
-from caishen.tiles import NUM_KINDS, tile_name
+from caishen.tiles import tile_name
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 FORMAT: Final = "caishen-record"
-VERSION: Final = 1
+VARIANT: Final = LONGGANG.name  # the variant these records replay (version 1 records are all Longgang)
+VERSION: Final = 2  # 2: names its variant; version 1 records (Longgang) are still read
 
-_TILE: Final = {tile_name(k): k for k in range(NUM_KINDS)}
 
 
-class RecordError(ValueError):
+class RecordError(CaishenError):
     """A record that is not a well-formed record of this version; the message names the
     place (e.g. ``hands[3].actions[17]``) and the problem."""
 
 
-class ReplayError(ValueError):
+class ReplayError(CaishenError):
     """Replaying a record failed: an illegal move, a draw or a result that does not match.
     ``hand`` is the hand's index (``None`` for the match result), ``index`` the action's (or
     draw's) index, ``what`` one of ``action``, ``draw``, ``deal``, ``result``, ``seats``, ``end``."""
@@ -67,7 +57,7 @@ class ReplayError(ValueError):
         super().__init__(f"{where}: {reason}")
 
 
-class VerifyError(ValueError):
+class VerifyError(CaishenError):
     """A record that fails the fairness check: ``hand`` index, ``draw`` index (``None`` for the
     commitment, the wall or the dice), what was ``expected`` and what was ``recorded``."""
 
@@ -84,69 +74,24 @@ class VerifyError(ValueError):
 # ---------------------------------------------------------------- actions as text
 
 
-def action_text(a: Action) -> str:
-    """An action as record text: ``discard 5p``, ``chow 4p 3p`` (claimed tile, lowest tile of
-    the sequence), ``pong 5p``, ``exposed_kong 5p``, ``added_kong 5p``, ``concealed_kong 5p``,
-    ``win``, ``pass``."""
-    name = a.kind.name.lower()
-    if a.kind is ActionKind.CHOW:
-        return f"{name} {tile_name(a.tile)} {tile_name(a.chow_low)}"
-    if a.kind is ActionKind.WIN or a.kind is ActionKind.PASS:
-        return name
-    return f"{name} {tile_name(a.tile)}"
-
-
-_TILE_ACTIONS: Final = {
-    "discard": DISCARDS,
-    "pong": PONGS,
-    "exposed_kong": EXPOSED_KONGS,
-    "added_kong": ADDED_KONGS,
-    "concealed_kong": CONCEALED_KONGS,
-}
-
-
 def _tile(text: str, where: str) -> int:
     try:
-        return _TILE[text]
-    except KeyError:
-        raise RecordError(f"{where}: {text!r} is not a tile (e.g. 5p, 7z, f2)") from None
+        return parse_tile(text)
+    except NotationError:
+        raise RecordError(f"{where}: {text[:80]!r} is not a tile (e.g. 5p, 7z, f2)") from None
+
+
+def action_text(a: Action) -> str:
+    """An action in its one text form (:meth:`Action.text`)."""
+    return a.text()
 
 
 def parse_action(text: str, where: str = "action") -> Action:
-    """The :class:`Action` of a record text (see :func:`action_text`)."""
-    parts = text.split()
-    if not parts:
-        raise RecordError(f"{where}: empty action")
-    name, args = parts[0], parts[1:]
-    if name in ("win", "pass") and not args:
-        return WIN if name == "win" else PASS
-    if name in _TILE_ACTIONS and len(args) == 1:
-        return _TILE_ACTIONS[name][_tile(args[0], where)]
-    if name == "chow" and len(args) == 2:
-        key = (_tile(args[0], where), _tile(args[1], where))
-        try:
-            return CHOWS[key]
-        except KeyError:
-            raise RecordError(f"{where}: {text!r} is not a chow (claimed tile, lowest tile)") from None
-    raise RecordError(f"{where}: {text!r} is not an action (e.g. 'discard 5p', 'chow 4p 3p', 'win')")
-
-
-# ---------------------------------------------------------------- recording the draws
-
-
-class RecordingGame(Game):
-    """A :class:`~caishen.engine.game.Game` that logs every tile taken from the wall, deal included:
-    :attr:`draws` lists ``(seat, wall position)`` in order."""
-
-    def __init__(
-        self, ruleset: Ruleset, wall: tuple[int, ...], dice: tuple[int, int, int, int], dealer: int = 0
-    ) -> None:
-        self.draws: list[tuple[int, int]] = []  # before Game.__init__: the deal draws
-        super().__init__(ruleset, wall, dice, dealer)
-
-    def _take(self, seat: int, pos: int) -> int:
-        self.draws.append((seat, pos))
-        return super()._take(seat, pos)
+    """The :class:`Action` of a record text (:meth:`Action.parse`); errors name ``where``."""
+    try:
+        return Action.parse(text)
+    except ActionTextError as exc:
+        raise RecordError(f"{where}: {exc}") from None
 
 
 # ---------------------------------------------------------------- the record types
@@ -248,6 +193,7 @@ class MatchRecord:
             "format": FORMAT,
             "version": VERSION,
             "caishen": __version__,  # the writer, for bug reports (not checked)
+            "variant": VARIANT,
             "ruleset": {sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in self.ruleset.switches()},
             "players": list(self.players),
             "seed": None if self.seed is None else self.seed.hex(),
@@ -264,8 +210,12 @@ class MatchRecord:
         d = _obj(data, "record")
         if d.get("format") != FORMAT:
             raise RecordError(f"record: not a caishen record (format {d.get('format')!r}, expected {FORMAT!r})")
-        if d.get("version") != VERSION:
-            raise RecordError(f"record: version {d.get('version')!r} is not supported (this is version {VERSION})")
+        version = d.get("version")
+        if type(version) is not int or version not in (1, VERSION):
+            raise RecordError(f"record: version {version!r} is not supported (this reads versions 1 and {VERSION})")
+        variant = d.get("variant", VARIANT) if version == 1 else d.get("variant")
+        if variant != VARIANT:
+            raise RecordError(f"record.variant: {variant!r} records cannot be replayed yet (only {VARIANT!r})")
         rs = _obj(d.get("ruleset"), "record.ruleset")
         try:
             ruleset = LONGGANG.replace(**rs)
@@ -319,7 +269,7 @@ def hand_from_game(
     index: int,
     seats: Sequence[int],
     seed: bytes,
-    game: RecordingGame,
+    game: Game,
     actions: Sequence[tuple[int, Action]],
     result: dict[str, Any],
 ) -> HandRecord:
@@ -394,7 +344,7 @@ def _draw_text(d: tuple[int, int, int]) -> str:
 
 
 def _check_draws(
-    hand: HandRecord, game: RecordingGame, wall: Sequence[int], upto: int, fair_mode: bool
+    hand: HandRecord, game: Game, wall: Sequence[int], upto: int, fair_mode: bool
 ) -> None:
     """Compare the engine's draws ``upto`` its latest with the recorded ones."""
     rec = hand.draws
@@ -413,11 +363,11 @@ def _check_draws(
             )
 
 
-def _iter(
+def replay_steps(
     hand: HandRecord, ruleset: Ruleset, wall: tuple[int, ...], dice: tuple[int, int, int, int], fair_mode: bool
-) -> Iterator[tuple[RecordingGame, Step | None]]:
+) -> Iterator[tuple[Game, Step | None]]:
     try:
-        game = RecordingGame(ruleset, wall, dice, hand.dealer)
+        game = Game(ruleset, wall, dice, hand.dealer)
     except ValueError as exc:
         raise ReplayError(hand.index, None, "deal", f"cannot deal: {exc}") from None
     _check_draws(hand, game, wall, 0, fair_mode)
@@ -441,21 +391,21 @@ def _iter(
         raise ReplayError(hand.index, i, "draw", f"the record has {len(hand.draws)} draws, the engine made {len(game.draws)}")
 
 
-def iter_hand(hand: HandRecord, ruleset: Ruleset) -> Iterator[tuple[RecordingGame, Step | None]]:
+def iter_hand(hand: HandRecord, ruleset: Ruleset) -> Iterator[tuple[Game, Step | None]]:
     """Replay a hand on its recorded wall move by move: first ``(game, None)`` after the deal,
     then ``(game, step)`` after every action (the same game object, changed in place).
     Raises :class:`ReplayError` at the first illegal move or mismatched draw."""
-    return _iter(hand, ruleset, hand.wall, hand.dice, False)
+    return replay_steps(hand, ruleset, hand.wall, hand.dice, False)
 
 
-def replay_hand(record: MatchRecord, index: int) -> RecordingGame:
+def replay_hand(record: MatchRecord, index: int) -> Game:
     """Replay hand ``index`` of ``record`` on its recorded wall; the finished game."""
     if not 0 <= index < len(record.hands):
         raise RecordError(f"no hand {index}: the record has {len(record.hands)}")
-    return _finish(iter_hand(record.hands[index], record.ruleset))
+    return last_game(iter_hand(record.hands[index], record.ruleset))
 
 
-def game_from_record(record: MatchRecord | str | Path, index: int = 0) -> RecordingGame:
+def game_from_record(record: MatchRecord | str | Path, index: int = 0) -> Game:
     """Hand ``index`` of a match record (a :class:`MatchRecord` or a JSON file) replayed move by
     move on its recorded wall: the finished game. Raises :class:`ReplayError` naming the first
     illegal move (its index and reason) or mismatched draw; :func:`replay` also checks every
@@ -463,101 +413,12 @@ def game_from_record(record: MatchRecord | str | Path, index: int = 0) -> Record
     return replay_hand(record if isinstance(record, MatchRecord) else load(record), index)
 
 
-def _finish(steps: Iterator[tuple[RecordingGame, Step | None]]) -> RecordingGame:
-    game: RecordingGame | None = None
+def last_game(steps: Iterator[tuple[Game, Step | None]]) -> Game:
+    game: Game | None = None
     for g, _ in steps:
         game = g
     assert game is not None
     return game
-
-
-def _normal(x: Any) -> Any:
-    return json.loads(json.dumps(x))
-
-
-def _first_difference(a: Any, b: Any, path: str = "") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b), key=str):
-            if a.get(k) != b.get(k):
-                return _first_difference(a.get(k), b.get(k), f"{path}.{k}" if path else str(k))
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
-                return _first_difference(x, y, f"{path}[{i}]")
-    return f"{path or 'result'}: replay gives {json.dumps(a, ensure_ascii=False)}, record says {json.dumps(b, ensure_ascii=False)}"
-
-
-@dataclass(frozen=True, slots=True)
-class ReplaySummary:
-    """What a full replay (or verification) checked."""
-
-    hands: int
-    actions: int
-    draws: int
-    result: dict[str, Any]
-
-
-def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
-    from caishen.table.match import Table  # noqa: PLC0415 (match builds records: import at use)
-
-    ruleset = record.ruleset
-    table = Table(ruleset, len(record.players))
-    n_actions = n_draws = 0
-    for hi, hand in enumerate(record.hands):
-        if hand.index != hi:
-            raise ReplayError(hi, None, "seats", f"hand {hi} is numbered {hand.index}")
-        if table.over:
-            raise ReplayError(hi, None, "end", "the match was already over before this hand")
-        if tuple(hand.seats) != table.seats:
-            raise ReplayError(hi, None, "seats", f"seats should be {list(table.seats)} (L2, L18), record says {list(hand.seats)}")
-        wall, dice = hand.wall, hand.dice
-        if fair_mode:
-            wall, dice = _fair_parts(hand, ruleset)
-        game = _finish(_iter(hand, ruleset, wall, dice, fair_mode))
-        assert game.outcome is not None
-        result = _normal(table.settle(game.outcome))
-        if result != _normal(hand.result):
-            raise ReplayError(hi, None, "result", _first_difference(result, _normal(hand.result)))
-        n_actions += len(hand.actions)
-        n_draws += len(hand.draws)
-    result = _normal(table.result())
-    if result != _normal(record.result):
-        raise ReplayError(None, None, "result", _first_difference(result, _normal(record.result)))
-    return ReplaySummary(len(record.hands), n_actions, n_draws, result)
-
-
-def _fair_parts(hand: HandRecord, ruleset: Ruleset) -> tuple[tuple[int, ...], tuple[int, int, int, int]]:
-    """Commitment, wall and dice recomputed from the revealed seed and compared (L4)."""
-    if hand.seed is None:
-        raise VerifyError(hand.index, None, "seed not revealed", "the hand's seed", "null")
-    c = fair.commitment(hand.seed)
-    if c != hand.commitment:
-        raise VerifyError(hand.index, None, "the revealed seed does not match the commitment", f"SHA-256 {c}", hand.commitment)
-    wall = fair.shuffled_wall(hand.seed, ruleset)
-    if wall != hand.wall:
-        if len(wall) != len(hand.wall):
-            raise VerifyError(hand.index, None, "wall size", f"{len(wall)} tiles", f"{len(hand.wall)} tiles")
-        p = next(i for i, (a, b) in enumerate(zip(wall, hand.wall, strict=True)) if a != b)
-        raise VerifyError(hand.index, None, f"wall position {p}", tile_name(wall[p]), tile_name(hand.wall[p]))
-    dice = fair.dice(hand.seed)
-    if dice != hand.dice:
-        raise VerifyError(hand.index, None, "dice", str(list(dice)), str(list(hand.dice)))
-    return wall, dice
-
-
-def replay(record: MatchRecord) -> ReplaySummary:
-    """Replay every hand on its recorded wall and check every draw, every hand's result
-    (outcome, scores, chips), the seating and the match result against the record. Raises
-    :class:`ReplayError` at the first difference."""
-    return _run(record, False)
-
-
-def verify(record: MatchRecord) -> ReplaySummary:
-    """Check a record's fairness: for every hand the revealed seed matches the commitment, the
-    wall and dice are the ones derived from it (:mod:`caishen.fair`), and every draw the
-    engine makes when the actions are replayed on that wall is the recorded one; then the
-    results as in :func:`replay`. Raises :class:`VerifyError` at the first mismatch."""
-    return _run(record, True)
 
 
 __all__ = [
@@ -566,9 +427,7 @@ __all__ = [
     "HandRecord",
     "MatchRecord",
     "RecordError",
-    "RecordingGame",
     "ReplayError",
-    "ReplaySummary",
     "Step",
     "VerifyError",
     "action_text",
@@ -577,8 +436,6 @@ __all__ = [
     "load",
     "loads",
     "parse_action",
-    "replay",
     "replay_hand",
     "save",
-    "verify",
 ]

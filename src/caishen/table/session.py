@@ -16,10 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from caishen import fair
-from caishen.engine.game import Action, Game, Observation
-from caishen.table.match import Match, MatchError, Player
-from caishen.table.record import HandRecord, MatchRecord, RecordingGame, hand_from_game
+from caishen.engine.actions import Action
+from caishen.engine.game import Game
+from caishen.engine.observation import Observation
+from caishen.table.match import Match, MatchError
+from caishen.table.play import play
+from caishen.table.players import Player
+from caishen.table.record import HandRecord, MatchRecord
 from caishen.variants.longgang.rules import Ruleset
 
 
@@ -48,7 +51,7 @@ class MatchSession:
         if names is None:
             names = [("player" if p is None else str(getattr(p, "name", type(p).__name__))) for p in players]
         # The Match keeps seating, chips, seeds and hand records; the session plays its hands.
-        self.match = Match(ruleset, [_NoPlayer() if p is None else p for p in players], seed=seed, names=names)
+        self.match = Match(ruleset, [p or _PERSON for p in players], seed=seed, names=names)
         self.bots: tuple[Player | None, ...] = tuple(players)
         self.game: Game = self._deal()
         self.moves: list[Move] = []
@@ -148,7 +151,7 @@ class MatchSession:
         """Rebuild a seeded session from the moves of every hand played so far (the last one
         may be unfinished): the same seats, chips and state as when the moves were made."""
         session = cls.__new__(cls)
-        session.match = Match(ruleset, [_NoPlayer() for _ in players], seed=seed, names=names)
+        session.match = Match(ruleset, [_PERSON for _ in players], seed=seed, names=names)
         session.bots = tuple(None for _ in players)  # replay first: no bot may move on its own
         session.moves = []
         for i, moves in enumerate(hands):
@@ -167,49 +170,27 @@ class MatchSession:
     # ------------------------------------------------------------------ internals
 
     def _deal(self) -> Game:
-        m = self.match
-        self._seed = m._next_seed
-        self._seats = m.table.seats
-        return RecordingGame(m.ruleset, fair.shuffled_wall(self._seed, m.ruleset), fair.dice(self._seed))
+        self._seed = self.match.hand_seed
+        self._seats = self.match.seats
+        return self.match.deal()
 
     def _advance(self) -> list[Move]:
-        g = self.game
-        done: list[Move] = []
-        while not g.is_over:
-            movers = [s for s in g.to_move() if g.legal_actions(s)]
-            bot = self.bots[self._seats[movers[0]]]
-            if bot is None:
-                break
-            s = movers[0]
-            a = bot.act(g.observation(s) if getattr(bot, "observes", True) else None, g.legal_actions(s))
-            g.step(s, a)
-            mv = Move(s, a)
-            done.append(mv)
-            self.moves.append(mv)
-        if g.is_over and not self._settled:
-            self._settle()
-        return done
-
-    def _settle(self) -> None:
-        m = self.match
-        outcome = self.game.outcome
-        assert outcome is not None
-        assert isinstance(self.game, RecordingGame)
-        result = m.table.settle(outcome)
-        index = len(m.hands)
-        m.hands.append(
-            hand_from_game(index, self._seats, self._seed, self.game, [(x.seat, x.action) for x in self.moves], result)
-        )
-        if not m.over:
-            m._next_seed = m._seed_for(index + 1)
-        self._settled = True
+        made = [Move(s, a) for s, a in play(self.game, [self.bots[p] for p in self._seats])]
+        self.moves.extend(made)
+        if self.game.is_over and not self._settled:
+            self.match.finish(self.game)
+            self._settled = True
+        return made
 
 
-class _NoPlayer:
-    """Stands in the Match for a seat the session plays (people and bots alike)."""
+class _Person:
+    """Stands in the Match for a person's seat: the session asks people itself."""
 
     name = "player"
     observes = False
 
-    def act(self, observation: object, legal_actions: Sequence[Action]) -> Action:  # pragma: no cover
-        raise MatchError("a session plays its hands itself")
+    def act(self, observation: Observation) -> Action:  # pragma: no cover - never called
+        raise MatchError("a person's move comes through MatchSession.act")
+
+
+_PERSON = _Person()

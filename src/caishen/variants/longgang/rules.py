@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from caishen import ruleset as rs
 from caishen.ruleset import RulesetError
-from caishen.tiles import NUM_KINDS, WHITE, is_flower
+from caishen.tiles import FLOWERS, NUM_KINDS, WHITE, is_flower, seat_flower
 
 _switch = rs.switch
 #: Largest 胡数 figure a switch may hold (a cap, a bonus): far above any real table's.
@@ -117,6 +117,24 @@ class Ruleset:
     @property
     def wall_size(self) -> int:
         return len(self.tile_kinds) * 4 - (12 if self.has_flowers else 0)
+
+    def wild_kinds(self, indicator: int | None, seat: int | None) -> frozenset[int]:
+        """Kinds that are wild (财神) for one player.
+
+        The indicator's kind (L4: the indicator itself is never drawn, the other copies
+        are wild); if the indicator is a flower and ``flower_indicator_wilds``, every other
+        flower (花财神, L5); plus the seat's own flower 坐花 if ``own_flower_wild`` (L7).
+        """
+        out: set[int] = set()
+        if indicator is not None:
+            if is_flower(indicator):
+                if self.flower_indicator_wilds:
+                    out.update(f for f in FLOWERS if f != indicator)
+            else:
+                out.add(indicator)
+        if seat is not None and self.own_flower_wild and self.has_flowers:
+            out.add(seat_flower(seat))
+        return frozenset(out)
 
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some switches changed (checked like a TOML override)."""

@@ -1,0 +1,151 @@
+"""Why a move is illegal 为何不可: the message and rule of an :class:`IllegalActionError` (L12).
+
+Kept apart from the state machine: :meth:`Game.step <caishen.engine.game.Game.step>` calls
+:func:`why_illegal` only for a move that is not among the legal actions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Protocol
+
+from caishen.engine.actions import Action, ActionKind, IllegalActionError
+from caishen.engine.observation import Phase
+from caishen.engine.rules import GameRules
+from caishen.tiles import NUM_KINDS, NUM_SUITED, tile_name
+
+SEATS: Final = 4
+
+
+class GameState(Protocol):
+    """The parts of a :class:`~caishen.engine.game.Game` the reasons read (the game passes
+    itself in; this module must not import the game, which imports it)."""
+
+    @property
+    def ruleset(self) -> GameRules: ...
+
+    _phase: Phase
+    _cnt: list[list[int]]
+    _wild: list[list[bool]]
+    _claimed: bool
+    _forbid: tuple[int, int]
+    _options: dict[int, tuple[Action, ...]]
+    _discard_tile: int
+    _discarder: int
+    _rob_tile: int
+    _pass_win: list[bool]
+    _pong_ban: list[int]
+    _last_discard: list[int]
+
+    def to_move(self) -> tuple[int, ...]: ...
+_RULE: Final = re.compile(r"\b([LG]\d+(?:\.\d+)?)\)")
+
+
+def why_illegal(game: GameState, seat: int, action: object) -> IllegalActionError:
+    """The error for ``action`` by ``seat`` in ``game`` now: why it is illegal, with the rule
+    behind it when there is one. Anything that is not a valid :class:`Action` is refused too."""
+    if not isinstance(action, Action) or not _valid(action):
+        return IllegalActionError(f"not an action: {str(action)[:80]!r}", code="not-an-action")
+    msg = _reason(game, seat, action)
+    found = _RULE.findall(msg)
+    return IllegalActionError(msg, rule=found[-1] if found else None)
+
+
+def _valid(a: Action) -> bool:
+    """An action with a real kind and integer tiles in range (no bools, floats or strings)."""
+    if type(a.kind) is not ActionKind or type(a.tile) is not int or type(a.chow_low) is not int:
+        return False
+    if a.kind is ActionKind.WIN or a.kind is ActionKind.PASS:
+        return a.tile == -1 and a.chow_low == -1
+    if not 0 <= a.tile < NUM_KINDS:
+        return False
+    return a.kind is ActionKind.CHOW or a.chow_low == -1
+
+
+def _name(k: int) -> str:
+    return tile_name(k) if 0 <= k < NUM_KINDS else str(k)
+
+
+def _reason(game: GameState, seat: int, a: Action) -> str:
+    ph = game._phase
+    movers = game.to_move()
+    if seat not in range(SEATS):
+        return f"no seat {seat!r}"
+    if seat not in movers:
+        if ph is Phase.CLAIM or ph is Phase.ROB:  # who else is asked stays hidden
+            return f"seat {seat} has nothing to decide on this {'discard' if ph is Phase.CLAIM else 'kong'}"
+        return f"seat {seat} has nothing to decide now ({ph.value}; to move: {list(movers)})"
+    k = a.tile
+    if k >= NUM_KINDS:
+        return f"no tile kind {k}"
+    c = game._cnt[seat]
+    wild = game._wild[seat]
+    if ph is Phase.TURN:
+        if a.kind is ActionKind.DISCARD:
+            if k < 0 or not c[k]:
+                return f"seat {seat} holds no {_name(k)} to discard"
+            if wild[k]:
+                return f"{tile_name(k)} is wild (财神) and can never be discarded (L8)"
+            if game._claimed and k == game._forbid[0]:
+                return f"{tile_name(k)} was just claimed and cannot be discarded now (L9)"
+            if game._claimed and k == game._forbid[1]:
+                return f"{tile_name(k)} would make the same sequence as the chow just made (L9)"
+            return f"{tile_name(k)} matches seat {seat}'s pong: kong it instead (补杠)"
+        if a.kind is ActionKind.WIN:
+            if game._claimed:
+                return "no win right after a chow or pong: discard"
+            return f"seat {seat}'s hand is not a winning hand (诈胡, L12)"
+        if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+            if game._claimed:
+                return "no kong in the turn of a chow or pong (L9)"
+            if 0 <= k and wild[k]:
+                return f"{_name(k)} is wild (财神) and cannot be part of a kong (L8)"
+            if a.kind is ActionKind.ADDED_KONG:
+                return f"seat {seat} has no pong of {_name(k)} and that tile in hand (L9)"
+            return f"seat {seat} does not hold four {_name(k)} (L9)"
+        return f"{a.kind.name.lower()} is not a move in one's own turn"
+    if ph is Phase.SEA_FLOOR:
+        return "in 分张 only win or pass (L17)"
+    opts = game._options.get(seat, ())
+    tile = game._discard_tile if ph is Phase.CLAIM else game._rob_tile
+    if a.kind is ActionKind.WIN:
+        if game._pass_win[seat]:
+            return f"seat {seat} passed a win and may not win on a discard before its own next discard (过水, L11)"
+        if tile == game._last_discard[seat]:
+            return f"seat {seat} discarded {_name(tile)} itself this go-round and may not win on it (L11)"
+        return f"{_name(tile)} does not complete seat {seat}'s hand (诈胡, L12)"
+    if ph is Phase.ROB:
+        return "only win (rob the kong) or pass now (L10)"
+    if a.kind is ActionKind.DISCARD:
+        return "not your turn to discard"
+    if a.tile != tile:
+        return f"the discard is {_name(tile)}, not {_name(a.tile)}"
+    if wild[tile]:
+        return f"{_name(tile)} is wild (财神) and cannot be claimed (L8)"
+    if a.kind is ActionKind.PONG:
+        if c[tile] < 2:
+            return f"seat {seat} does not hold two {_name(tile)} to pong (L9)"
+        if game._pong_ban[seat] >> tile & 1:
+            return f"seat {seat} passed a pong of {_name(tile)} and may not pong it before its own next draw (L11)"
+        return "that pong would leave only wilds, which cannot be discarded (L8): win instead"
+    if a.kind is ActionKind.EXPOSED_KONG:
+        return f"seat {seat} does not hold three {_name(tile)} (L9)"
+    if a.kind is ActionKind.CHOW:
+        if not game.ruleset.allow_chow:
+            return "this ruleset has no chow"
+        if seat != (game._discarder + 1) % SEATS:
+            return f"chow only from the player on the left: seat {seat} is not next after seat {game._discarder} (L9)"
+        if tile == game._last_discard[seat]:
+            return f"seat {seat} discarded {_name(tile)} this go-round and may not chow it (source (五)f)"
+        low = a.chow_low
+        if not (0 <= low < NUM_SUITED and low % 9 <= 6 and low <= tile <= low + 2):
+            return f"{_name(tile)} is not in a sequence starting at {_name(low)}"
+        for x in (low, low + 1, low + 2):
+            if x != tile and wild[x]:
+                return f"{_name(x)} is wild (财神) and cannot be used in a chow (L8)"
+            if x != tile and not c[x]:
+                return f"seat {seat} holds no {_name(x)} for that chow (L9)"
+        return "that chow would leave no tile that may be discarded (L8, L9): win instead"
+    if a.kind is ActionKind.PASS and not opts:
+        return "nothing to pass on"
+    return f"{a} is not allowed now"

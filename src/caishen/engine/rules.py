@@ -1,0 +1,46 @@
+"""What the engine reads of a variant's rules: the :class:`GameRules` protocol.
+
+A variant's rules dataclass has these attributes (data) and the :meth:`GameRules.wild_kinds`
+hook; the engine reads nothing else, so it never needs to know which variant it plays.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from caishen.shapes.analysis import Forms
+
+
+class GameRules(Forms, Protocol):
+    """The data and hooks the engine plays a hand by (besides the forms the analyser takes)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def has_flowers(self) -> bool: ...
+    @property
+    def wall_size(self) -> int: ...
+    @property
+    def allow_chow(self) -> bool: ...               # 吃 from the player on the left (L9)
+    @property
+    def wild_indicator(self) -> bool: ...           # a tile is turned up after the deal (L4)
+    @property
+    def dead_wall_stacks(self) -> int: ...          # 王牌 (L6)
+    @property
+    def sea_floor_tiles(self) -> int: ...           # 海底牌 shared out in 分张 (L6, L17)
+    @property
+    def sea_floor_kong_no_discard(self) -> bool: ...
+    @property
+    def wild_single_wait_any_tile(self) -> bool: ...
+    @property
+    def rob_kong_with_wild_pair(self) -> bool: ...
+    @property
+    def human_win(self) -> bool: ...
+    @property
+    def draw_on_four_winds(self) -> bool: ...
+    @property
+    def draw_on_four_kongs(self) -> bool: ...
+
+    def wild_kinds(self, indicator: int | None, seat: int) -> frozenset[int]:
+        """The kinds wild 财神 for ``seat`` given the turned tile (``None``: none)."""
+        ...

@@ -1,0 +1,95 @@
+"""Typed results of the table layer: :class:`HandResult` and :class:`MatchResult`.
+
+What a finished hand and a match come to (score, chips, who went broke), as values; their
+``to_json()`` is the ``result`` part of a match record (``docs/records.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from caishen.engine.outcome import Outcome
+from caishen.notation import format_hand
+from caishen.tiles import tile_name
+from caishen.variants.longgang.outcome import HandScore
+from caishen.variants.longgang.scoring import ScoreResult
+from caishen.variants.longgang.settlement import Transfer
+
+# The flags a record lists, in this order (人胡 is scored, not recorded: records v1 had no such flag).
+_RECORD_FLAGS = ("heavenly", "earthly", "after_kong", "sea_floor", "last_live_tile")
+
+
+def outcome_json(outcome: Outcome) -> dict[str, object]:
+    """The engine's outcome as JSON-ready data (winner, how, tile, final hands...)."""
+    return {
+        "winner": outcome.winner,
+        "draw": None if outcome.draw_reason is None else outcome.draw_reason.value,
+        "how": None if outcome.how is None else outcome.how.value,
+        "tile": None if outcome.tile is None else tile_name(outcome.tile),
+        "from": outcome.from_seat,
+        "flags": [f for f in _RECORD_FLAGS if getattr(outcome, f)],
+        "hands": [format_hand(h) for h in outcome.hands],
+    }
+
+
+def _score_json(r: ScoreResult) -> dict[str, object]:
+    return {
+        "fu": r.fu,
+        "tai": r.tai,
+        "total": r.total,
+        "bonus_tai": r.bonus_tai,
+        "limit": None if r.limit is None else r.limit.value,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A settled hand: the outcome, its score (``None`` for a draw), each seat's net chips,
+    the transfers behind them, players who went broke in it, and every player's chips after."""
+
+    outcome: Outcome
+    score: HandScore | None
+    chips: tuple[int, int, int, int]
+    transfers: tuple[Transfer, ...]
+    broke: tuple[int, ...]
+    chips_after: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        out = outcome_json(self.outcome)
+        hs = self.score
+        out["score"] = None if hs is None else {
+            "winner": _score_json(hs.winner),
+            "losers": {str(s): (None if r is None else _score_json(r)) for s, r in sorted(hs.losers.items())},
+            "loser_totals": {str(s): t for s, t in sorted(hs.loser_totals.items())},
+        }
+        out["chips"] = list(self.chips)
+        out["transfers"] = [[t.payer, t.payee, t.chips, t.rule] for t in self.transfers]
+        out["broke"] = list(self.broke)
+        out["chips_after"] = list(self.chips_after)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A match so far: hands played, whether and why it ended (``"broke"``, ``"hands"``), each
+    player's chips, the table fees, players who went broke (in order) and loans (lender,
+    borrower, chips)."""
+
+    hands: int
+    over: bool
+    ended_by: str
+    chips: tuple[int, ...]
+    fees: int
+    broke: tuple[int, ...]
+    loans: tuple[tuple[int, int, int], ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "hands": self.hands,
+            "over": self.over,
+            "ended_by": self.ended_by,
+            "chips": list(self.chips),
+            "fees": self.fees,
+            "broke": list(self.broke),
+            "loans": [list(ln) for ln in self.loans],
+        }

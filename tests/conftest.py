@@ -1,0 +1,32 @@
+"""Shared test helpers: the ``decision`` fixture, and the ``slow`` marker's registration."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from caishen.engine.actions import Action
+from caishen.engine.observation import Observation, Phase
+from caishen.hand import Hand
+
+
+def decision_with(legal: Sequence[Action], seat: int = 0) -> Observation:
+    """A bare observation holding only ``legal`` as its legal actions (for players tested on
+    their choice alone)."""
+    return Observation(
+        seat=seat, dealer=0, dice=(1, 1, 1, 1), indicator=None, wilds=frozenset(), phase=Phase.TURN,
+        current=seat, to_move=(seat,), hand=Hand((), (), ()), melds=(), flowers=(), discards=(),
+        last_discard=None, concealed_counts=(), live_tiles=0, sea_floor_tiles=0, dead_wall_tiles=0,
+        legal_actions=tuple(legal),
+    )
+
+
+@pytest.fixture
+def decision() -> Callable[..., Observation]:
+    return decision_with
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: long statistical or integration experiment (pytest -m slow)")
+    config.addinivalue_line("markers", "browser: drives Chromium through Playwright (pytest -m browser)")
