@@ -146,7 +146,7 @@ def _visible(obs: Observation) -> Counter[str]:
         for m in obs.melds[s]:
             if s == obs.seat or m.kind is not MeldKind.CONCEALED_KONG:
                 seen.update(tile_name(k) for k in m.tiles)
-    if obs.indicator >= 0:
+    if obs.indicator is not None:
         seen[tile_name(obs.indicator)] += 1
     return seen
 

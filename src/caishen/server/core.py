@@ -20,7 +20,9 @@ from typing import Any, Final
 from caishen import fair
 from caishen import variants as registry
 from caishen.bots import BOTS, make_bot
-from caishen.engine.game import Action, ActionKind, Game, IllegalActionError, Observation
+from caishen.engine.actions import Action, ActionKind, IllegalActionError
+from caishen.engine.game import Game
+from caishen.engine.observation import Observation
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.ruleset import RulesetError
 from caishen.server.protocol import (
@@ -42,21 +44,21 @@ from caishen.server.protocol import (
     WaitView,
 )
 from caishen.shapes.analysis import shanten, waits
-from caishen.table.match import HandScore, MatchError, Player, player_rng
+from caishen.table.match import MatchError
+from caishen.table.players import Player, player_rng
 from caishen.table.record import (
     HandRecord,
     MatchRecord,
     RecordError,
     ReplayError,
     VerifyError,
-    action_text,
     iter_hand,
     loads,
-    parse_action,
-    verify,
 )
+from caishen.table.replay import verify
 from caishen.table.session import MatchSession, Move
 from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
+from caishen.variants.longgang.outcome import HandScore, score_outcome
 from caishen.variants.longgang.rules import LONGGANG, PRESETS, Ruleset
 from caishen.variants.longgang.scoring import ScoreResult
 
@@ -200,7 +202,7 @@ def resume_session(
     hands: Sequence[Sequence[tuple[int, str]]],
 ) -> MatchSession:
     """The session rebuilt from the stored moves of every hand started (the last may be unfinished)."""
-    moves = [[Move(s, parse_action(t)) for s, t in h] for h in hands]
+    moves = [[Move(s, Action.parse(t)) for s, t in h] for h in hands]
     return MatchSession.resume(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, hands=moves)
 
 
@@ -210,16 +212,16 @@ def stand_in(ruleset: Ruleset) -> Player:
 
 
 def auto_action(bot: Player, session: MatchSession, seat: int) -> Action:
-    return bot.act(session.observation(seat), session.legal_actions(seat))
+    return bot.act(session.observation(seat))
 
 
 def move_text(m: Move) -> tuple[int, str]:
-    return m.seat, action_text(m.action)
+    return m.seat, m.action.text()
 
 
 def action_of(text: str) -> Action:
-    """An action from its record text; RecordError (a ValueError) when it is not one."""
-    return parse_action(text)
+    """An action from its record text; ActionTextError (a ValueError) when it is not one."""
+    return Action.parse(text)
 
 
 def commitment(session: MatchSession) -> str:
@@ -286,7 +288,7 @@ def _make_choice(a: Action) -> ChoiceView:
     elif a.kind in (ActionKind.EXPOSED_KONG, ActionKind.ADDED_KONG, ActionKind.CONCEALED_KONG):
         tiles = [a.tile] * 4
     return ChoiceView(
-        action=action_text(a), kind=a.kind.name.lower(),
+        action=a.text(), kind=a.kind.name.lower(),
         tile=tile_name(a.tile) if a.tile >= 0 else None, tiles=_names(tiles),
     )
 
@@ -312,7 +314,7 @@ def _unseen(obs: Observation, k: int) -> int:
         n -= obs.discards[s].count(k)
         if s != obs.seat:
             n -= obs.flowers[s].count(k)
-    if obs.indicator == k:
+    if obs.indicator is not None and obs.indicator == k:
         n -= 1
     return max(n, 0)
 
@@ -369,14 +371,14 @@ def _view(
         code=extras.code, variant=extras.variant, me=seat, hand=hand_index, step=step,
         hands_total=extras.hands_total, phase=str(obs.phase), dealer=obs.dealer, current=obs.current,
         to_move=list(obs.to_move) if mine else [],
-        indicator=tile_name(obs.indicator) if obs.indicator >= 0 else None,
+        indicator=None if obs.indicator is None else tile_name(obs.indicator),
         wilds=_names(wilds), own_flower=tile_name(FLOWERS[seat]) if mine and seat is not None else None,
         live_tiles=obs.live_tiles, sea_floor_tiles=obs.sea_floor_tiles,
         tiles=_names(_held(obs)) if mine else [],
         all_tiles=[_names(_held(game.observation(s))) for s in range(4)] if above else None,
         my_flowers=_names(_held(obs)[len(obs.hand.concealed):]) if mine else [],
         seats=_seat_views(obs, seats, people, seat, above),
-        last_discard=tile_name(obs.last_discard) if obs.last_discard >= 0 else None,
+        last_discard=None if obs.last_discard is None else tile_name(obs.last_discard),
         choices=[], deadline_ms=extras.deadline_ms, away=False, events=extras.events,
         commitment="", hand_end=None, match_over=False, standings=[], help=None,
         help_allowed=extras.help_allowed,
@@ -394,8 +396,7 @@ def table_view(session: MatchSession, player: int, people: SeatPeople, extras: V
     if seat is not None and extras.help_on and extras.help_allowed and not session.hand_over:
         v.help = _help(session.observation(seat), session.ruleset)
     if session.hand_over and session.last_hand is not None:
-        v.hand_end = hand_end_view(session.last_hand, session.game.outcome.scores if session.game.outcome else None,
-                                   people.names)
+        v.hand_end = hand_end_view(session.last_hand, _scores(session.game, session.ruleset), people.names)
     v.match_over = session.over
     chips = list(session.match.table.ledger.chips)
     v.standings = standings(people.names, chips)
@@ -421,11 +422,16 @@ def _items(r: ScoreResult | None) -> list[ScoreItemView]:
     ]
 
 
-def hand_end_view(hand: HandRecord, scores: object, names: Sequence[str]) -> HandEndView:
+def _scores(game: Game, ruleset: Ruleset) -> HandScore | None:
+    """The scored hands of a finished game (None: a draw)."""
+    return None if game.outcome is None else score_outcome(game.outcome, ruleset)
+
+
+def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[str]) -> HandEndView:
     """The itemised score table of a finished hand: each seat's items (rule, item, 胡, 台), its
     total, its chips won or lost and its chips after the hand."""
     res = hand.result
-    hs = scores if isinstance(scores, HandScore) else None
+    hs = scores
     lines: list[ScoreLineView] = []
     for s in range(4):
         p = hand.seats[s]
@@ -495,8 +501,8 @@ def result_hands(record_json: str) -> tuple[list[str], list[HandEndView], list[F
         game: Game | None = None
         for g, _ in iter_hand(h, rec.ruleset):
             game = g
-        assert game is not None and game.outcome is not None
-        ends.append(hand_end_view(h, game.outcome.scores, rec.players))
+        assert game is not None
+        ends.append(hand_end_view(h, _scores(game, rec.ruleset), rec.players))
     fair_rows = [FairHandOut(index=h.index, commitment=h.commitment, seed=h.seed.hex() if h.seed else None)
                  for h in rec.hands]
     return list(rec.players), ends, fair_rows, [int(c) for c in rec.result.get("chips", [])]
@@ -522,10 +528,10 @@ def replay_frames(record_json: str, index: int, seat: int | None, code: str) -> 
             view.events = [ev] if ev else []
         frames.append(ReplayFrameOut(
             step=0 if step is None else step.index + 1,
-            move=None if step is None else action_text(step.action),
+            move=None if step is None else step.action.text(),
             seat=None if step is None else step.seat, view=view,
         ))
     if frames and game.outcome is not None:
-        frames[-1].view.hand_end = hand_end_view(hand, game.outcome.scores, rec.players)
+        frames[-1].view.hand_end = hand_end_view(hand, _scores(game, rec.ruleset), rec.players)
     return frames
 
