@@ -1,4 +1,4 @@
-"""Shared test helpers: the ``decision`` fixture, and the ``slow`` marker's registration."""
+"""Shared test helpers: the ``decision`` fixture."""
 
 from __future__ import annotations
 
@@ -25,8 +25,3 @@ def decision_with(legal: Sequence[Action], seat: int = 0) -> Observation:
 @pytest.fixture
 def decision() -> Callable[..., Observation]:
     return decision_with
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: long statistical or integration experiment (pytest -m slow)")
-    config.addinivalue_line("markers", "browser: drives Chromium through Playwright (pytest -m browser)")

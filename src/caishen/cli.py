@@ -19,6 +19,7 @@ COMMANDS = (
     "verify",
     "score",
     "scenario",
+    "serve",
 )
 
 

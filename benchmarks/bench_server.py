@@ -1,0 +1,114 @@
+"""Load test of the game centre: N tables played at once through real WebSocket clients.
+
+Starts ``caishen serve`` on loopback (a fresh SQLite file unless --db), opens N rooms, each
+with one client-played seat and three server bots, and plays for S seconds. The client
+answers every state at once (a win when offered, else pass, else its last discard choice).
+Latency is the time from sending a move to receiving the state that follows it.
+
+    python benchmarks/bench_server.py --tables 100 --seconds 30
+
+The last line is ``tables=N hands/s=X p50=Y ms p99=Z ms``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def choose(view: dict[str, object]) -> str:
+    acts = [c["action"] for c in view["choices"]]  # type: ignore[attr-defined]
+    if "win" in acts:
+        return "win"
+    if "pass" in acts:
+        return "pass"
+    return str(acts[-1])
+
+
+async def table(base: str, stop: float, bot: str, lat: list[float], hands: list[int]) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        r = await http.post("/api/me", json={"name": "bench"})
+        cookie = r.cookies["caishen"]
+        while time.monotonic() < stop:
+            room = (await http.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "hands": 24, "bot": bot})).json()
+            url = base.replace("http://", "ws://") + f"/ws/{room['code']}"
+            async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"}, max_size=2**22,
+                                          open_timeout=120, ping_interval=None) as ws:
+                sent: float | None = None
+                while time.monotonic() < stop:
+                    msg = json.loads(await ws.recv())
+                    if msg["type"] != "state":
+                        continue
+                    if sent is not None:
+                        lat.append(time.monotonic() - sent)
+                        sent = None
+                    if msg["match_over"]:
+                        hands[0] += 1
+                        break
+                    if msg["hand_end"] is not None:
+                        hands[0] += 1
+                        sent = time.monotonic()
+                        await ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
+                    elif msg["choices"]:
+                        sent = time.monotonic()
+                        await ws.send(json.dumps({"type": "act", "action": choose(msg), "hand": msg["hand"], "step": msg["step"]}))
+
+
+async def run(base: str, tables: int, seconds: float, bot: str) -> tuple[float, float, float, int]:
+    lat: list[float] = []
+    hands = [0]
+    start = time.monotonic()
+    stop = start + seconds
+    await asyncio.gather(*(table(base, stop, bot, lat, hands) for _ in range(tables)))
+    elapsed = time.monotonic() - start
+    lat.sort()
+    p50 = statistics.median(lat) * 1000 if lat else float("nan")
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan")
+    return hands[0] / elapsed, p50, p99, len(lat)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--bot", default="greedy", help="level of the server's bots (random, greedy, strong)")
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--port", type=int, default=8790)
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="caishen-bench-")
+    db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    proc = subprocess.Popen([sys.executable, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db],
+                            env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{args.port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(base + "/api/variants", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        hps, p50, p99, n = asyncio.run(run(base, args.tables, args.seconds, args.bot))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    print(f"moves measured: {n}, server bots: {args.bot}, database: {db.split('@')[-1]}")
+    print(f"tables={args.tables} hands/s={hps:.2f} p50={p50:.1f} ms p99={p99:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,537 @@
+"""The game centre's one door to the rules core: every import of engine, match, records and
+bots is here, so the rest of :mod:`caishen.server` speaks only in protocol types, tile names
+and action texts. Re-pointing the server at a new core means changing this file alone.
+
+What it offers: the variants and their switches (:func:`variants`, :func:`build_ruleset`),
+a :class:`~caishen.table.session.MatchSession` per table (:func:`new_session`, :func:`resume_session`),
+a seat's view of the table (:func:`table_view`, from that seat's own observation only), hand
+results, records, ``caishen verify``'s check (:func:`verify_text`) and replays.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from caishen import fair
+from caishen import variants as registry
+from caishen.bots import BOTS, make_bot
+from caishen.engine.actions import Action, ActionKind, IllegalActionError
+from caishen.engine.game import Game
+from caishen.engine.observation import Observation
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.ruleset import RulesetError
+from caishen.server.protocol import (
+    ChoiceView,
+    EventView,
+    FairHandOut,
+    HandEndView,
+    HelpView,
+    MeldView,
+    ReplayFrameOut,
+    ScoreItemView,
+    ScoreLineView,
+    SeatView,
+    StandingView,
+    SwitchOut,
+    TableView,
+    VariantOut,
+    VerifyOut,
+    WaitView,
+)
+from caishen.shapes.analysis import shanten, waits
+from caishen.table.match import MatchError
+from caishen.table.players import Player, player_rng
+from caishen.table.record import (
+    HandRecord,
+    MatchRecord,
+    RecordError,
+    ReplayError,
+    VerifyError,
+    iter_hand,
+    loads,
+)
+from caishen.table.replay import verify
+from caishen.table.session import MatchSession, Move
+from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
+from caishen.variants.longgang.outcome import HandScore, score_outcome
+from caishen.variants.longgang.rules import LONGGANG, PRESETS, Ruleset
+from caishen.variants.longgang.scoring import ScoreResult
+
+__all__ = [
+    "BOT_LEVELS",
+    "IllegalActionError",
+    "MatchError",
+    "MatchSession",
+    "Move",
+    "Observation",
+    "RoomError",
+    "Session",
+    "TO_BREAK",
+    "action_of",
+    "auto_action",
+    "build_ruleset",
+    "commitment",
+    "hand_end_view",
+    "iter_hand",
+    "loads",
+    "move_text",
+    "new_session",
+    "record_text",
+    "replay_frames",
+    "result_hands",
+    "resume_session",
+    "ruleset_from_json",
+    "ruleset_json",
+    "stand_in",
+    "standings",
+    "table_view",
+    "variants",
+    "verify_text",
+]
+
+Session = MatchSession
+BOT_LEVELS: Final = tuple(BOTS)
+WINDS: Final = ("E", "S", "W", "N")
+# Hands for "play to 断筹" (L25): the match ends when the broke rules say so, well before this.
+TO_BREAK: Final = 999
+
+# Switch groups by rule ID (docs/rules/longgang.md), in the order the lobby shows them.
+_GROUPS: Final = (
+    ("Tiles and seats 牌与座位", ("L1", "L2", "L9", "L13")),
+    ("Wilds 财神", ("L4", "L5", "L7", "L8", "L10", "L16")),
+    ("Winning hands 胡牌", ("L14", "L15")),
+    ("Wall and draws 牌墙与流局", ("L6", "L17")),
+    ("胡数 (fu)", ("L20", "L23")),
+    ("台数 (tai) and limits 腊子", ("L21", "L22")),
+    ("Chips 筹码", ("L24", "L25")),
+    ("Table 牌桌", ("L12",)),
+    ("Luoyang Gangci 杠次", ("G1", "G2")),
+)
+_GROUP_OF: Final = {rule: title for title, rules in _GROUPS for rule in rules}
+# Not offered in a room: the name and the match length (its own control).
+_FIXED: Final = frozenset({"name", "hands_per_match"})
+
+
+class RoomError(ValueError):
+    """Room settings that cannot be played (unknown variant, bad switch, bad bot level)."""
+
+
+# ---------------------------------------------------------------- variants and rules
+
+
+def variants() -> list[VariantOut]:
+    """Every registered variant with its switches, grouped by rule ID, each with its one-line
+    explanation and valid values. The table plays the variants the engine plays (Longgang)."""
+    out: list[VariantOut] = []
+    order = {title: i for i, (title, _) in enumerate(_GROUPS)}
+    for name in registry.names():
+        v = registry.get(name)
+        rules = v.presets.get(name) or next(iter(v.presets.values()))
+        playable = isinstance(rules, Ruleset)
+        switches = [
+            SwitchOut(
+                name=sw.name, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
+                rule=sw.rule, doc=sw.doc, group=_GROUP_OF.get(sw.rule, "Other 其他"),
+                editable=playable and sw.name not in _FIXED, allowed=sw.allowed,
+            )
+            for sw in rules.switches()
+        ]
+        switches.sort(key=lambda x: order.get(x.group, len(order)))
+        out.append(VariantOut(name=name, playable=playable,
+                              note="" if playable else "the table does not play this variant yet", switches=switches))
+    return out
+
+
+def build_ruleset(variant: str, switches: dict[str, bool | int | list[int]], hands: int) -> Ruleset:
+    """The ruleset of a room: a preset, the switches changed, the match length (0: to 断筹)."""
+    base = PRESETS.get(variant)
+    if base is None:
+        known = registry.names()
+        if variant in known:
+            raise RoomError(f"{variant}: the table does not play this variant yet")
+        raise RoomError(f"unknown variant {variant!r} (variants: {', '.join(known)})")
+    fixed = sorted(set(switches) & _FIXED)
+    if fixed:
+        raise RoomError(f"switch {fixed[0]!r} cannot be set for a room")
+    if hands not in (0, 8, 16, 24):
+        raise RoomError("hands must be 8, 16, 24, or 0 (play until 断筹)")
+    try:
+        r = base.replace(**switches).replace(hands_per_match=hands or TO_BREAK)
+    except RulesetError as exc:
+        raise RoomError(str(exc)) from None
+    return r
+
+
+def ruleset_json(r: Ruleset) -> str:
+    return json.dumps({sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in r.switches()})
+
+
+def ruleset_from_json(text: str) -> Ruleset:
+    data: dict[str, Any] = json.loads(text)
+    return LONGGANG.replace(**data)
+
+
+def check_bot(level: str) -> None:
+    if level not in BOTS:
+        raise RoomError(f"unknown bot level {level!r} (levels: {', '.join(BOTS)})")
+
+
+# ---------------------------------------------------------------- sessions
+
+
+def _players(ruleset: Ruleset, bots: Sequence[str | None], seed: bytes) -> list[Player | None]:
+    return [None if b is None else make_bot(b, player_rng(seed, i), ruleset) for i, b in enumerate(bots)]
+
+
+def new_seed() -> bytes:
+    return fair.new_seed()
+
+
+def new_session(ruleset: Ruleset, bots: Sequence[str | None], seed: bytes, names: Sequence[str]) -> MatchSession:
+    """A match where ``bots[i]`` is player ``i``'s bot level, ``None`` for a person."""
+    return MatchSession(ruleset, _players(ruleset, bots, seed), seed=seed, names=names)
+
+
+def resume_session(
+    ruleset: Ruleset, bots: Sequence[str | None], seed: bytes, names: Sequence[str],
+    hands: Sequence[Sequence[tuple[int, str]]],
+) -> MatchSession:
+    """The session rebuilt from the stored moves of every hand started (the last may be unfinished)."""
+    moves = [[Move(s, Action.parse(t)) for s, t in h] for h in hands]
+    return MatchSession.resume(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, hands=moves)
+
+
+def stand_in(ruleset: Ruleset) -> Player:
+    """The bot that plays a person's seat after a timeout."""
+    return make_bot("greedy", random.Random(secrets.randbits(64)), ruleset)
+
+
+def auto_action(bot: Player, session: MatchSession, seat: int) -> Action:
+    return bot.act(session.observation(seat))
+
+
+def move_text(m: Move) -> tuple[int, str]:
+    return m.seat, m.action.text()
+
+
+def action_of(text: str) -> Action:
+    """An action from its record text; ActionTextError (a ValueError) when it is not one."""
+    return Action.parse(text)
+
+
+def commitment(session: MatchSession) -> str:
+    return fair.commitment(session.hand_seed)
+
+
+def next_commitment(session: MatchSession) -> str | None:
+    return None if session.match.over else session.match.next_commitment
+
+
+# ---------------------------------------------------------------- views
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPeople:
+    """Who sits at the table, by player index (not seat): names, bot levels, presence."""
+
+    names: tuple[str, ...]
+    bots: tuple[str | None, ...]
+    connected: frozenset[int] = frozenset()
+    away: frozenset[int] = frozenset()
+
+
+@dataclass(slots=True)
+class ViewExtras:
+    code: str
+    variant: str
+    hands_total: int | None
+    deadline_ms: int | None = None
+    help_on: bool = False
+    help_allowed: bool = False
+    events: list[EventView] = field(default_factory=list)
+
+
+def _meld(m: Meld, visible: bool) -> MeldView:
+    hidden = m.kind is MeldKind.CONCEALED_KONG and not visible
+    return MeldView(kind=m.kind.name.lower(), tiles=["back"] * len(m.tiles) if hidden else [tile_name(k) for k in m.tiles])
+
+
+_TILE_NAMES: Final = tuple(tile_name(k) for k in range(NUM_KINDS))
+
+
+def _names(ks: Sequence[int]) -> list[str]:
+    return [_TILE_NAMES[k] for k in ks]
+
+
+_CHOICES: dict[Action, ChoiceView] = {}
+
+
+def _choice(a: Action) -> ChoiceView:
+    """The button of a legal action (cached: there are a few hundred actions in all)."""
+    got = _CHOICES.get(a)
+    if got is None:
+        got = _CHOICES[a] = _make_choice(a)
+    return got
+
+
+def _make_choice(a: Action) -> ChoiceView:
+    tiles: list[int] = []
+    if a.kind is ActionKind.CHOW:
+        tiles = [a.chow_low, a.chow_low + 1, a.chow_low + 2]
+    elif a.kind is ActionKind.PONG:
+        tiles = [a.tile] * 3
+    elif a.kind in (ActionKind.EXPOSED_KONG, ActionKind.ADDED_KONG, ActionKind.CONCEALED_KONG):
+        tiles = [a.tile] * 4
+    return ChoiceView(
+        action=a.text(), kind=a.kind.name.lower(),
+        tile=tile_name(a.tile) if a.tile >= 0 else None, tiles=_names(tiles),
+    )
+
+
+def public_event(m: Move, viewer: int | None) -> EventView | None:
+    """A move as ``viewer`` may learn of it: passes are private; a concealed kong's tile too."""
+    a = m.action
+    if a.kind is ActionKind.PASS:
+        return None
+    hide = a.kind is ActionKind.CONCEALED_KONG and viewer != m.seat
+    return EventView(seat=m.seat, kind=a.kind.name.lower(), tile=None if hide or a.tile < 0 else tile_name(a.tile))
+
+
+def _unseen(obs: Observation, k: int) -> int:
+    """Copies of ``k`` this seat has not seen: not in its hand, melds, flowers, any discard,
+    any other open meld or the indicator (others' concealed kongs count as unseen)."""
+    n = 1 if is_flower(k) else 4
+    n -= obs.hand.concealed.count(k) + obs.hand.flowers.count(k)
+    for s in range(4):
+        for m in obs.melds[s]:
+            if s == obs.seat or m.kind is not MeldKind.CONCEALED_KONG:
+                n -= m.tiles.count(k)
+        n -= obs.discards[s].count(k)
+        if s != obs.seat:
+            n -= obs.flowers[s].count(k)
+    if obs.indicator is not None and obs.indicator == k:
+        n -= 1
+    return max(n, 0)
+
+
+def _help(obs: Observation, ruleset: Ruleset) -> HelpView:
+    hand = Hand(obs.hand.concealed, obs.hand.melds, obs.hand.flowers)
+    try:
+        sh = shanten(hand, ruleset, obs.wilds)
+    except ValueError:
+        sh = -1
+    ws: list[WaitView] = []
+    if sh == 0:
+        try:
+            ws = [WaitView(tile=tile_name(k), unseen=_unseen(obs, k)) for k in waits(hand, ruleset, obs.wilds)]
+        except ValueError:
+            ws = []
+    return HelpView(shanten=sh, waits=ws)
+
+
+def _held(obs: Observation) -> list[int]:
+    """Concealed tiles, sorted, then the flowers held in the hand (an own flower kept as a wild, L7)."""
+    held = list(obs.hand.flowers)
+    for f in obs.flowers[obs.seat]:
+        held.remove(f)
+    return sorted(obs.hand.concealed) + sorted(held)
+
+
+def _seat_views(
+    obs: Observation, seats: Sequence[int], people: SeatPeople, viewer: int | None, reveal: bool
+) -> list[SeatView]:
+    out: list[SeatView] = []
+    for s in range(4):
+        p = seats[s]
+        out.append(SeatView(
+            seat=s, wind=WINDS[s], name=people.names[p], bot=people.bots[p],
+            connected=people.bots[p] is not None or p in people.connected, away=p in people.away,
+            dealer=s == obs.dealer,
+            melds=[_meld(m, reveal or s == viewer) for m in obs.melds[s]],
+            flowers=_names(obs.flowers[s]), discards=_names(obs.discards[s]),
+            concealed=obs.concealed_counts[s],
+        ))
+    return out
+
+
+def _view(
+    game: Game, seats: Sequence[int], seat: int | None, people: SeatPeople, extras: ViewExtras,
+    hand_index: int, step: int, above: bool,
+) -> TableView:
+    """The table as ``seat`` sees it (``None``: a player waiting out the hand, 替补)."""
+    obs = game.observation(seat if seat is not None else 0)
+    mine = seat is not None
+    wilds = sorted(obs.wilds) if mine else []
+    return TableView(
+        code=extras.code, variant=extras.variant, me=seat, hand=hand_index, step=step,
+        hands_total=extras.hands_total, phase=str(obs.phase), dealer=obs.dealer, current=obs.current,
+        to_move=list(obs.to_move) if mine else [],
+        indicator=None if obs.indicator is None else tile_name(obs.indicator),
+        wilds=_names(wilds), own_flower=tile_name(FLOWERS[seat]) if mine and seat is not None else None,
+        live_tiles=obs.live_tiles, sea_floor_tiles=obs.sea_floor_tiles,
+        tiles=_names(_held(obs)) if mine else [],
+        all_tiles=[_names(_held(game.observation(s))) for s in range(4)] if above else None,
+        my_flowers=_names(_held(obs)[len(obs.hand.concealed):]) if mine else [],
+        seats=_seat_views(obs, seats, people, seat, above),
+        last_discard=None if obs.last_discard is None else tile_name(obs.last_discard),
+        choices=[], deadline_ms=extras.deadline_ms, away=False, events=extras.events,
+        commitment="", hand_end=None, match_over=False, standings=[], help=None,
+        help_allowed=extras.help_allowed,
+    )
+
+
+def table_view(session: MatchSession, player: int, people: SeatPeople, extras: ViewExtras) -> TableView:
+    """What player ``player`` may see now: built from its own observation and legal actions."""
+    seat = session.seat_of(player)
+    v = _view(session.game, session.seats, seat, people, extras, session.hand_index, len(session.moves), False)
+    v.commitment = commitment(session)
+    v.away = player in people.away
+    if seat is not None and seat in session.waiting_for():
+        v.choices = [_choice(a) for a in session.legal_actions(seat)]
+    if seat is not None and extras.help_on and extras.help_allowed and not session.hand_over:
+        v.help = _help(session.observation(seat), session.ruleset)
+    if session.hand_over and session.last_hand is not None:
+        v.hand_end = hand_end_view(session.last_hand, _scores(session.game, session.ruleset), people.names)
+    v.match_over = session.over
+    chips = list(session.match.table.ledger.chips)
+    v.standings = standings(people.names, chips)
+    return v
+
+
+def standings(names: Sequence[str], chips: Sequence[int]) -> list[StandingView]:
+    order = sorted(range(len(names)), key=lambda i: -chips[i])
+    rank = {p: 1 + sum(1 for q in range(len(names)) if chips[q] > chips[p]) for p in order}
+    return [StandingView(name=names[p], chips=chips[p], rank=rank[p]) for p in order]
+
+
+def _items(r: ScoreResult | None) -> list[ScoreItemView]:
+    if r is None:
+        return []
+    return [
+        ScoreItemView(
+            rule=it.rule, chinese=it.chinese, english=it.english,
+            fu=it.value if it.unit == "fu" else 0, tai=it.value if it.unit == "tai" else 0,
+            note=it.unit if it.unit in ("limit", "note") else "",
+        )
+        for it in r.items
+    ]
+
+
+def _scores(game: Game, ruleset: Ruleset) -> HandScore | None:
+    """The scored hands of a finished game (None: a draw)."""
+    return None if game.outcome is None else score_outcome(game.outcome, ruleset)
+
+
+def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[str]) -> HandEndView:
+    """The itemised score table of a finished hand: each seat's items (rule, item, 胡, 台), its
+    total, its chips won or lost and its chips after the hand."""
+    res = hand.result
+    hs = scores
+    lines: list[ScoreLineView] = []
+    for s in range(4):
+        p = hand.seats[s]
+        r: ScoreResult | None = None
+        if hs is not None:
+            r = hs.winner if res.get("winner") == s else hs.losers.get(s)
+        lines.append(ScoreLineView(
+            seat=s, name=names[p], winner=res.get("winner") == s, hand=str(res["hands"][s]),
+            items=_items(r), fu=r.fu if r else 0, tai=r.tai if r else 0,
+            total=(hs.winner.total if res.get("winner") == s else hs.loser_totals.get(s, 0)) if hs else 0,
+            limit=None if r is None or r.limit is None else r.limit.value,
+            chips=int(res["chips"][s]), chips_after=int(res["chips_after"][p]),
+        ))
+    return HandEndView(
+        index=hand.index, winner=res.get("winner"), how=res.get("how"), tile=res.get("tile"), draw=res.get("draw"),
+        lines=lines, seed=hand.seed.hex() if hand.seed else "", commitment=hand.commitment,
+    )
+
+
+# ---------------------------------------------------------------- records, fairness, replays
+
+
+def record_of(session: MatchSession) -> MatchRecord:
+    """The record of the finished hands. The master seed is revealed only once the match is
+    over: until then it would give away the hands to come; each finished hand reveals its own."""
+    rec = session.record()
+    if not session.over:
+        rec = MatchRecord(rec.ruleset, rec.players, None, rec.hands, rec.result)
+    return rec
+
+
+def record_text(session: MatchSession) -> str:
+    return record_of(session).dumps()
+
+
+def fairness(session: MatchSession) -> list[FairHandOut]:
+    """Commitment and revealed seed of every hand dealt, then the commitment of the next one."""
+    out = [FairHandOut(index=h.index, commitment=h.commitment, seed=h.seed.hex() if h.seed else None)
+           for h in session.match.hands]
+    if not session.hand_over:
+        out.append(FairHandOut(index=session.hand_index, commitment=commitment(session), seed=None))
+    else:
+        nxt = next_commitment(session)
+        if nxt is not None:
+            out.append(FairHandOut(index=session.hand_index + 1, commitment=nxt, seed=None))
+    return out
+
+
+def verify_text(text: str) -> VerifyOut:
+    """``caishen verify`` on a record's JSON text."""
+    try:
+        rec = loads(text)
+        s = verify(rec)
+    except (RecordError, VerifyError, ReplayError) as exc:
+        return VerifyOut(ok=False, message=str(exc))
+    return VerifyOut(
+        ok=True,
+        message=f"OK: {s.hands} hands, {s.draws} draws and {s.actions} actions match the committed seeds; results reproduced",
+    )
+
+
+def result_hands(record_json: str) -> tuple[list[str], list[HandEndView], list[FairHandOut], list[int]]:
+    """Players, score tables, fairness rows and final chips of a stored record."""
+    rec = loads(record_json)
+    ends: list[HandEndView] = []
+    for h in rec.hands:
+        game: Game | None = None
+        for g, _ in iter_hand(h, rec.ruleset):
+            game = g
+        assert game is not None
+        ends.append(hand_end_view(h, _scores(game, rec.ruleset), rec.players))
+    fair_rows = [FairHandOut(index=h.index, commitment=h.commitment, seed=h.seed.hex() if h.seed else None)
+                 for h in rec.hands]
+    return list(rec.players), ends, fair_rows, [int(c) for c in rec.result.get("chips", [])]
+
+
+def replay_frames(record_json: str, index: int, seat: int | None, code: str) -> list[ReplayFrameOut]:
+    """Hand ``index`` of a record move by move, seen from ``seat`` or from above (``None``)."""
+    rec = loads(record_json)
+    if not 0 <= index < len(rec.hands):
+        raise RoomError(f"no hand {index}")
+    hand = rec.hands[index]
+    people = SeatPeople(tuple(rec.players), tuple(None for _ in rec.players), frozenset(range(len(rec.players))))
+    extras = ViewExtras(code=code, variant=rec.ruleset.name, hands_total=rec.ruleset.hands_per_match)
+    frames: list[ReplayFrameOut] = []
+    for game, step in iter_hand(hand, rec.ruleset):
+        view = _view(game, hand.seats, seat, people, extras, index, 0 if step is None else step.index + 1,
+                     seat is None)
+        if seat is None:
+            view.me = None
+        view.commitment = hand.commitment
+        if step is not None:
+            ev = public_event(Move(step.seat, step.action), seat)
+            view.events = [ev] if ev else []
+        frames.append(ReplayFrameOut(
+            step=0 if step is None else step.index + 1,
+            move=None if step is None else step.action.text(),
+            seat=None if step is None else step.seat, view=view,
+        ))
+    if frames and game.outcome is not None:
+        frames[-1].view.hand_end = hand_end_view(hand, _scores(game, rec.ruleset), rec.players)
+    return frames
+

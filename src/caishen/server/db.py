@@ -1,0 +1,139 @@
+"""Storage of the game centre (SQLAlchemy 2): people, rooms, hands and every move.
+
+The schema is created and upgraded by the Alembic migrations shipped in
+``caishen/server/migrations`` (:func:`upgrade`), on SQLite (the default, a file) or
+PostgreSQL (``postgresql+psycopg://...``). A table's state is never stored as such: it is
+rebuilt from the room's settings, its secret master seed and its moves
+(``MatchSession.resume``), so a move is durable once its row is committed.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Boolean, DateTime, Engine, ForeignKey, Integer, String, Text, create_engine, event
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    """A person known by a signed cookie: no password, just a display name."""
+
+    __tablename__ = "users"
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Room(Base):
+    """A room and its match. ``players`` is JSON: per player index ``{"name", "user", "bot"}``
+    (``user`` None and ``bot`` None: a seat still open for a friend). ``seed`` is the secret
+    master seed (hex); hand ``i`` is dealt from ``fair.hand_seed(seed, i)``, committed before."""
+
+    __tablename__ = "rooms"
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(40), ForeignKey("users.id"))
+    variant: Mapped[str] = mapped_column(String(40))
+    ruleset: Mapped[str] = mapped_column(Text)
+    hands: Mapped[int] = mapped_column(Integer)
+    turn_seconds: Mapped[int] = mapped_column(Integer)
+    help_allowed: Mapped[bool] = mapped_column(Boolean)
+    players: Mapped[str] = mapped_column(Text)
+    seed: Mapped[str] = mapped_column(String(128))
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, over
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)  # the whole record once over
+
+
+class Member(Base):
+    """Who plays in which room (for "my matches")."""
+
+    __tablename__ = "members"
+    room: Mapped[str] = mapped_column(String(32), ForeignKey("rooms.code"), primary_key=True)
+    player: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user: Mapped[str] = mapped_column(String(40), ForeignKey("users.id"), index=True)
+
+
+class HandRow(Base):
+    """A hand dealt: its commitment from the start; seed and record once it is finished."""
+
+    __tablename__ = "hands"
+    room: Mapped[str] = mapped_column(String(32), ForeignKey("rooms.code"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    commitment: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class MoveRow(Base):
+    """One move of a hand, in order: written before anyone is told of it."""
+
+    __tablename__ = "moves"
+    room: Mapped[str] = mapped_column(String(32), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(40))
+    at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Setting(Base):
+    """Server settings kept across restarts (the cookie-signing key)."""
+
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+def default_url() -> str:
+    """``$CAISHEN_DB`` if set, else an SQLite file in the user's data directory
+    (``$XDG_DATA_HOME/caishen/caishen.sqlite3``, by default ``~/.local/share/caishen/``)."""
+    env = os.environ.get("CAISHEN_DB")
+    if env:
+        return env
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "caishen"
+    base.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{base / 'caishen.sqlite3'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``. SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit
+    survives the server process being killed (not the machine losing power)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: object, _record: object) -> None:
+            cur = dbapi_conn.cursor()  # type: ignore[attr-defined]
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def upgrade(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest migration."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

@@ -1,0 +1,145 @@
+// caishen game centre: shared helpers (i18n, DOM, tiles, API). Plain JS, no build step.
+// Every text from the server (names above all) goes into the page with textContent, never HTML.
+"use strict";
+
+const I18N = {
+  zh: {
+    title: "财神麻将", lobby: "大厅", name: "昵称", save: "保存", playingAs: "当前昵称：",
+    pickName: "先取一个昵称", practice: "一键练习（对三个机器人）", createRoom: "创建房间",
+    variant: "玩法", hands: "局数", toBreak: "打到断筹", friends: "好友座位", botLevel: "机器人水平",
+    timer: "出牌时限（秒，0 为不限）", helpAllowed: "允许新手提示", houseRules: "地方规则（房规）",
+    create: "创建", joinByCode: "凭房间号加入", join: "加入", myMatches: "我的对局",
+    status: "状态", players: "玩家", chips: "筹码", open: "打开", result: "战绩",
+    waiting: "等待中", playing: "进行中", over: "已结束", roomCode: "房间号", copyLink: "复制链接",
+    copied: "已复制", startNow: "现在开始（空位由机器人补上）", waitingFriends: "等待好友加入……",
+    seatOpen: "空位", you: "你", bot: "机器人", wall: "牌墙", indicator: "翻牌", dealer: "庄",
+    hand: "第{0}局", handOf: "第{0}/{1}局", yourTurn: "轮到你了", waitingFor: "等待其他玩家",
+    discardHint: "点击一张牌打出", pass: "过", win: "胡", pong: "碰", chow: "吃",
+    exposed_kong: "杠", added_kong: "补杠", concealed_kong: "暗杠", discard: "打",
+    nextHand: "下一局", scoreTable: "本局计分", rule: "规则", item: "项目", fu: "胡", tai: "台",
+    total: "合计", chipsWon: "输赢", chipsAfter: "现有筹码", winner: "赢家", drawGame: "流局",
+    matchOver: "比赛结束", standings: "排名", resultPage: "战绩页（可分享）", help: "新手提示",
+    speech: "语音", shanten: "向听", waits: "听牌", unseen: "未见", ready: "听牌！",
+    away: "托管中", back: "我回来了", disconnected: "掉线", connecting: "连接中……",
+    fairness: "公平性", commitment: "承诺（发牌前公布）", seed: "种子（局后公开）", verify: "验证",
+    download: "下载牌谱 (JSON)", replay: "回放", fromAbove: "上帝视角", seat: "座位", prev: "上一步",
+    next: "下一步", play: "播放", step: "步", verifyOk: "验证通过", verifyFail: "验证失败",
+    notSeated: "你不在这张桌子上。", joinTable: "入座", wilds: "财神", timeLeft: "剩余",
+    backToLobby: "返回大厅", language: "English", winds: "东南西北", hidden: "暗",
+    noMatches: "还没有对局。", selfDraw: "自摸", onDiscard: "点炮", robKong: "抢杠", bulldozer: "推土机",
+    handsPlayed: "已打局数", created: "创建时间", rank: "名次", moves: "步", notPlayable: "暂不可玩",
+  },
+  en: {
+    title: "caishen mahjong", lobby: "Lobby", name: "Name", save: "Save", playingAs: "Playing as ",
+    pickName: "Pick a display name first", practice: "Practice now (against 3 bots)", createRoom: "Create a room",
+    variant: "Variant", hands: "Hands", toBreak: "until 断筹", friends: "Seats for friends", botLevel: "Bot level",
+    timer: "Turn timer (seconds, 0 = none)", helpAllowed: "Allow learner help", houseRules: "House rules",
+    create: "Create", joinByCode: "Join by code", join: "Join", myMatches: "My matches",
+    status: "Status", players: "Players", chips: "Chips", open: "Open", result: "Result",
+    waiting: "waiting", playing: "playing", over: "finished", roomCode: "Room", copyLink: "Copy link",
+    copied: "Copied", startNow: "Start now (bots take the open seats)", waitingFriends: "Waiting for friends…",
+    seatOpen: "open seat", you: "you", bot: "bot", wall: "Wall", indicator: "Indicator", dealer: "Dealer",
+    hand: "Hand {0}", handOf: "Hand {0}/{1}", yourTurn: "Your turn", waitingFor: "Waiting for the others",
+    discardHint: "Click a tile to discard it", pass: "Pass", win: "Win 胡", pong: "Pong 碰", chow: "Chow 吃",
+    exposed_kong: "Kong 杠", added_kong: "Add kong 补杠", concealed_kong: "Concealed kong 暗杠", discard: "Discard",
+    nextHand: "Next hand", scoreTable: "Score of the hand", rule: "Rule", item: "Item", fu: "胡", tai: "台",
+    total: "Total", chipsWon: "Chips", chipsAfter: "Chips now", winner: "Winner", drawGame: "Draw (流局)",
+    matchOver: "Match over", standings: "Standings", resultPage: "Result page (share it)", help: "Learner help",
+    speech: "Speak calls", shanten: "Shanten", waits: "Waits", unseen: "unseen", ready: "Ready!",
+    away: "bot playing", back: "I'm back", disconnected: "offline", connecting: "Connecting…",
+    fairness: "Fair play", commitment: "Commitment (published before the hand)", seed: "Seed (revealed after)",
+    verify: "Verify", download: "Download record (JSON)", replay: "Replay", fromAbove: "From above",
+    seat: "Seat", prev: "Back", next: "Forward", play: "Play", step: "step", verifyOk: "Verified",
+    verifyFail: "Verification failed", notSeated: "You do not sit at this table.", joinTable: "Take a seat",
+    wilds: "Wilds", timeLeft: "left", backToLobby: "Lobby", language: "中文", winds: "ESWN", hidden: "hidden",
+    noMatches: "No matches yet.", selfDraw: "self-drawn", onDiscard: "on a discard", robKong: "robbing a kong",
+    bulldozer: "bulldozer", handsPlayed: "Hands", created: "Created", rank: "Rank", moves: "moves",
+    notPlayable: "not playable yet",
+  },
+};
+
+let LANG = localStorage.getItem("caishen.lang") || ((navigator.language || "").startsWith("zh") ? "zh" : "en");
+
+function t(key, ...args) {
+  let s = (I18N[LANG] && I18N[LANG][key]) || I18N.en[key] || key;
+  args.forEach((a, i) => { s = s.replace(`{${i}}`, String(a)); });
+  return s;
+}
+
+function setLang(lang) {
+  LANG = lang;
+  localStorage.setItem("caishen.lang", lang);
+  document.documentElement.lang = lang === "zh" ? "zh-Hans" : "en";
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+}
+
+// h("div", {class: "x", onclick: f}, child, "text", ...): text children become text nodes.
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+async function api(path, opts = {}) {
+  const res = await fetch(path, {
+    method: opts.method || "GET",
+    headers: opts.body ? { "Content-Type": "application/json" } : {},
+    body: opts.body ? JSON.stringify(opts.body) : undefined,
+    credentials: "same-origin",
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    const msg = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText;
+    throw new Error(msg);
+  }
+  return data;
+}
+
+// ---------------------------------------------------------------- tiles
+
+const CN_NUM = "一二三四五六七八九";
+const HONOURS = ["东", "南", "西", "北", "白", "发", "中"];
+const FLOWER_CHARS = ["春", "夏", "秋", "冬"];
+const SUIT_CHAR = { m: "万", p: "筒", s: "条" };
+
+function tileFace(name) {
+  if (name === "back") return { top: "", bottom: "", cls: "back" };
+  if (name[0] === "f") {
+    const n = Number(name[1]);
+    return { top: FLOWER_CHARS[n - 1], bottom: "花", cls: "flower" };
+  }
+  const n = Number(name[0]);
+  const suit = name[1];
+  if (suit === "z") return { top: HONOURS[n - 1], bottom: "", cls: "honour z" + n };
+  return { top: suit === "m" ? CN_NUM[n - 1] : String(n), bottom: SUIT_CHAR[suit], cls: "suit-" + suit };
+}
+
+// A tile as a small drawn block: the character on top, the suit below (e.g. 五 / 万).
+function tileEl(name, opts = {}) {
+  const f = tileFace(name);
+  const el = h("span", { class: `tile ${f.cls} ${opts.size || ""}`, title: name, "data-tile": name });
+  if (f.cls !== "back") {
+    el.append(h("span", { class: "t-top", text: f.top }));
+    if (f.bottom) el.append(h("span", { class: "t-bot", text: f.bottom }));
+  }
+  if (opts.wild) { el.classList.add("wild"); el.append(h("span", { class: "badge", text: "财" })); }
+  if (opts.own) el.classList.add("own-flower");
+  if (opts.last) el.classList.add("last");
+  return el;
+}
+
+function langButton(onChange) {
+  const b = h("button", { class: "lang", type: "button", text: t("language") });
+  b.addEventListener("click", () => { setLang(LANG === "zh" ? "en" : "zh"); b.textContent = t("language"); onChange(); });
+  return b;
+}

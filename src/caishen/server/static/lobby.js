@@ -1,0 +1,125 @@
+// Lobby: name, one-click practice, create/join a room, my matches.
+"use strict";
+
+let VARIANTS = [];
+let ME = null;
+
+async function loadMe() {
+  ME = await api("/api/me");
+  document.getElementById("name").value = ME.name || "";
+  document.getElementById("meline").textContent = ME.name ? t("playingAs") + ME.name : t("pickName");
+}
+
+async function ensureName() {
+  if (ME && ME.name) return true;
+  const input = document.getElementById("name");
+  if (!input.value.trim()) { document.getElementById("nameerr").textContent = t("pickName"); input.focus(); return false; }
+  ME = await api("/api/me", { method: "POST", body: { name: input.value } });
+  return true;
+}
+
+function switchInput(sw) {
+  const id = "sw-" + sw.name;
+  if (Array.isArray(sw.value)) return h("input", { id, type: "text", value: sw.value.join(","), disabled: !sw.editable, "data-kind": "list" });
+  if (typeof sw.value === "boolean") return h("input", { id, type: "checkbox", checked: sw.value, disabled: !sw.editable, "data-kind": "bool" });
+  if (typeof sw.value === "number") return h("input", { id, type: "number", value: sw.value, disabled: !sw.editable, "data-kind": "int" });
+  return h("input", { id, type: "text", value: sw.value, disabled: true, "data-kind": "str" });
+}
+
+function renderSwitches() {
+  const v = VARIANTS.find((x) => x.name === document.getElementById("variant").value);
+  const box = document.getElementById("switches");
+  box.replaceChildren();
+  if (!v) return;
+  const groups = new Map();
+  for (const sw of v.switches) {
+    if (!groups.has(sw.group)) groups.set(sw.group, []);
+    groups.get(sw.group).push(sw);
+  }
+  for (const [title, list] of groups) {
+    box.append(h("fieldset", {}, h("legend", { text: title }), list.map((sw) =>
+      h("label", { class: "switch", for: "sw-" + sw.name }, switchInput(sw), h("span", { class: "rid", text: sw.rule }),
+        h("span", { class: "doc" }, sw.doc, h("code", { text: sw.allowed ? `${sw.name} · ${sw.allowed}` : sw.name }))))));
+  }
+}
+
+function changedSwitches() {
+  const v = VARIANTS.find((x) => x.name === document.getElementById("variant").value);
+  const out = {};
+  for (const sw of v.switches) {
+    if (!sw.editable) continue;
+    const el = document.getElementById("sw-" + sw.name);
+    let val;
+    if (el.dataset.kind === "bool") val = el.checked;
+    else if (el.dataset.kind === "int") val = Number(el.value);
+    else if (el.dataset.kind === "list") val = el.value.split(",").map((x) => Number(x.trim()));
+    else continue;
+    if (JSON.stringify(val) !== JSON.stringify(sw.value)) out[sw.name] = val;
+  }
+  return out;
+}
+
+async function loadMatches() {
+  const list = await api("/api/my/matches");
+  const box = document.getElementById("matches");
+  if (!list.length) { box.replaceChildren(h("p", { class: "muted", text: t("noMatches") })); return; }
+  box.replaceChildren(h("table", { class: "list" },
+    h("tr", {}, h("th", { text: t("created") }), h("th", { text: t("status") }), h("th", { text: t("players") }),
+      h("th", { class: "num", text: t("handsPlayed") }), h("th", { text: t("chips") }), h("th", {})),
+    list.map((m) => h("tr", {},
+      h("td", { text: m.created.replace("T", " ") }), h("td", { text: t(m.status) }), h("td", { text: m.players.join(", ") }),
+      h("td", { class: "num", text: m.hands_played }), h("td", { text: m.chips.join(" / ") }),
+      h("td", {}, m.status !== "over" ? h("a", { href: "/r/" + m.code, text: t("open") }) : null, " ",
+        h("a", { href: "/m/" + m.code, text: t("result") }))))));
+}
+
+async function main() {
+  setLang(LANG);
+  document.getElementById("langslot").append(langButton(() => { renderSwitches(); loadMe(); loadMatches(); }));
+  VARIANTS = await api("/api/variants");
+  const sel = document.getElementById("variant");
+  for (const v of VARIANTS) sel.append(h("option", { value: v.name, disabled: !v.playable }, v.name + (v.playable ? "" : ` (${t("notPlayable")})`)));
+  sel.addEventListener("change", renderSwitches);
+  const bot = document.getElementById("bot");
+  for (const b of ["random", "greedy", "strong"]) bot.append(h("option", { value: b, selected: b === "greedy" }, b));
+  renderSwitches();
+  await loadMe();
+  loadMatches();
+
+  document.getElementById("nameform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      ME = await api("/api/me", { method: "POST", body: { name: document.getElementById("name").value } });
+      document.getElementById("nameerr").textContent = "";
+      await loadMe();
+    } catch (err) { document.getElementById("nameerr").textContent = err.message; }
+  });
+  document.getElementById("practice").addEventListener("click", async () => {
+    try {
+      if (!(await ensureName())) return;
+      const room = await api("/api/practice", { method: "POST" });
+      location.href = "/r/" + room.code;
+    } catch (err) { document.getElementById("practiceerr").textContent = err.message; }
+  });
+  document.getElementById("joinform").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const raw = document.getElementById("joincode").value.trim();
+    const code = raw.includes("/r/") ? raw.split("/r/")[1].split(/[?#/]/)[0] : raw;
+    if (/^[A-Za-z0-9_-]{1,32}$/.test(code)) location.href = "/r/" + code;
+  });
+  document.getElementById("roomform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      if (!(await ensureName())) return;
+      const room = await api("/api/rooms", { method: "POST", body: {
+        variant: document.getElementById("variant").value, switches: changedSwitches(),
+        hands: Number(document.getElementById("hands").value), friends: Number(document.getElementById("friends").value),
+        bot: document.getElementById("bot").value, turn_seconds: Number(document.getElementById("timer").value),
+        help_allowed: document.getElementById("helpallowed").checked,
+      } });
+      location.href = "/r/" + room.code;
+    } catch (err) { document.getElementById("roomerr").textContent = err.message; }
+  });
+}
+
+main();

@@ -1,0 +1,50 @@
+// Replay viewer: a finished hand move by move, from one seat or from above.
+"use strict";
+
+const PARTS = location.pathname.split("/");
+const CODE = PARTS[2];
+const HAND = Number(PARTS[3]);
+let FRAMES = [];
+let at = 0;
+let timer = null;
+
+function show() {
+  const f = FRAMES[at];
+  if (!f) return;
+  document.getElementById("slider").value = at;
+  const last = f.seat === null ? null : f.seat;
+  renderBoard(document.getElementById("boardbox"), f.view, { lastDiscardSeat: f.move && f.move.startsWith("discard") ? last : null });
+  document.getElementById("stepline").textContent = `${at}/${FRAMES.length - 1} ${f.move ? windName(f.seat) + ": " + f.move : ""}`;
+  const end = document.getElementById("endbox");
+  end.replaceChildren();
+  if (f.view.hand_end) end.append(h("section", { class: "card", style: "color:#000;margin:.5rem" }, scoreTableEl(f.view.hand_end)));
+}
+
+async function load() {
+  const s = document.getElementById("seat").value;
+  const data = await api(`/api/matches/${CODE}/hands/${HAND}/replay${s === "" ? "" : "?seat=" + s}`);
+  FRAMES = data.frames;
+  document.getElementById("slider").max = FRAMES.length - 1;
+  at = Math.min(at, FRAMES.length - 1);
+  show();
+}
+
+function main() {
+  setLang(LANG);
+  document.getElementById("back").href = `/m/${CODE}`;
+  const sel = document.getElementById("seat");
+  sel.append(h("option", { value: "", text: t("fromAbove") }));
+  for (let s = 0; s < 4; s++) sel.append(h("option", { value: s, text: windName(s) }));
+  sel.addEventListener("change", load);
+  document.getElementById("langslot").append(langButton(show));
+  document.getElementById("prev").addEventListener("click", () => { at = Math.max(0, at - 1); show(); });
+  document.getElementById("next").addEventListener("click", () => { at = Math.min(FRAMES.length - 1, at + 1); show(); });
+  document.getElementById("slider").addEventListener("input", (e) => { at = Number(e.target.value); show(); });
+  document.getElementById("play").addEventListener("click", () => {
+    if (timer) { clearInterval(timer); timer = null; return; }
+    timer = setInterval(() => { if (at >= FRAMES.length - 1) { clearInterval(timer); timer = null; return; } at += 1; show(); }, 600);
+  });
+  load();
+}
+
+main();

@@ -1,0 +1,323 @@
+"""What the game centre reads and writes: people, rooms, hands and moves (over :mod:`.db`).
+
+Every function opens its own short transaction. :meth:`Store.sync` is the durability point:
+it writes the moves, hand starts and hand ends a live session has made since the last call,
+in one transaction, before the table tells anyone (``caishen.server.tables``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.orm import Session
+
+from caishen.server import core
+from caishen.server.db import HandRow, Member, MoveRow, Room, Setting, User, now
+
+CODE_BYTES = 9  # room codes: 72 random bits, 12 URL-safe characters (cannot be enumerated)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSlot:
+    """Player ``i`` of a room: a person (``user``), a bot (``bot`` level), or an open seat."""
+
+    name: str | None
+    user: str | None
+    bot: str | None
+
+    @property
+    def open(self) -> bool:
+        return self.user is None and self.bot is None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomInfo:
+    code: str
+    owner: str
+    variant: str
+    ruleset: str  # JSON of every switch
+    hands: int
+    turn_seconds: int
+    help_allowed: bool
+    players: tuple[PlayerSlot, ...]
+    seed: bytes
+    status: str
+    created: str
+    record: str | None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name or f"seat {i + 1}" for i, p in enumerate(self.players))
+
+    @property
+    def bots(self) -> tuple[str | None, ...]:
+        return tuple(p.bot for p in self.players)
+
+    def player_of(self, user: str) -> int | None:
+        return next((i for i, p in enumerate(self.players) if p.user == user), None)
+
+
+@dataclass(slots=True)
+class Stored:
+    """How much of a live session is in the database: hands dealt, moves of the hand in play,
+    whether that hand's end and the match's end are written."""
+
+    hands: int = 0
+    moves: int = 0
+    hand_done: bool = False
+    match_done: bool = False
+
+
+def _slots(text: str) -> tuple[PlayerSlot, ...]:
+    return tuple(PlayerSlot(p.get("name"), p.get("user"), p.get("bot")) for p in json.loads(text))
+
+
+def _slots_json(players: Sequence[PlayerSlot]) -> str:
+    return json.dumps([{"name": p.name, "user": p.user, "bot": p.bot} for p in players], ensure_ascii=False)
+
+
+def _info(r: Room) -> RoomInfo:
+    return RoomInfo(
+        code=r.code, owner=r.owner, variant=r.variant, ruleset=r.ruleset, hands=r.hands,
+        turn_seconds=r.turn_seconds, help_allowed=r.help_allowed, players=_slots(r.players),
+        seed=bytes.fromhex(r.seed), status=r.status, created=r.created_at.isoformat(timespec="seconds"),
+        record=r.record,
+    )
+
+
+@dataclass(slots=True)
+class Batch:
+    """The rows one table's change adds: a new hand, moves, a finished hand, the match's end."""
+
+    code: str
+    hand: dict[str, object] | None = None
+    moves: list[dict[str, object]] = field(default_factory=list)
+    finished: tuple[int, dict[str, object]] | None = None
+    over: dict[str, object] | None = None
+
+
+def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:
+    if fut.done():
+        return
+    if error is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(error)
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[tuple[Batch, asyncio.Future[None], asyncio.AbstractEventLoop]] = (
+            queue.SimpleQueue())
+        self._writer: threading.Thread | None = None
+
+    # ------------------------------------------------------------ settings, people
+
+    def secret(self) -> str:
+        """The cookie-signing key, made once and kept in the database."""
+        with Session(self.engine) as db, db.begin():
+            row = db.get(Setting, "cookie_secret")
+            if row is None:
+                row = Setting(key="cookie_secret", value=secrets.token_urlsafe(32))
+                db.add(row)
+            return row.value
+
+    def user(self, uid: str | None) -> User | None:
+        if not uid:
+            return None
+        with Session(self.engine) as db:
+            u = db.get(User, uid)
+            if u is not None:
+                db.expunge(u)
+            return u
+
+    def save_user(self, uid: str | None, name: str) -> str:
+        """Create a person (new id) or rename one; returns the id."""
+        with Session(self.engine) as db, db.begin():
+            u = db.get(User, uid) if uid else None
+            if u is None:
+                uid = secrets.token_urlsafe(18)
+                db.add(User(id=uid, name=name, created_at=now()))
+            else:
+                u.name = name
+            assert uid is not None
+            return uid
+
+    # ------------------------------------------------------------ rooms
+
+    def create_room(
+        self, owner: str, owner_name: str, variant: str, ruleset: str, hands: int, turn_seconds: int,
+        help_allowed: bool, friends: int, bot: str,
+    ) -> RoomInfo:
+        players = [PlayerSlot(owner_name, owner, None)]
+        players += [PlayerSlot(None, None, None) for _ in range(friends)]
+        players += [PlayerSlot(f"{bot} bot {i + 1}", None, bot) for i in range(3 - friends)]
+        with Session(self.engine) as db, db.begin():
+            code = secrets.token_urlsafe(CODE_BYTES)
+            room = Room(
+                code=code, owner=owner, variant=variant, ruleset=ruleset, hands=hands,
+                turn_seconds=turn_seconds, help_allowed=help_allowed, players=_slots_json(players),
+                seed=core.new_seed().hex(), status="waiting", created_at=now(),
+            )
+            db.add(room)
+            db.flush()
+            db.add(Member(room=code, player=0, user=owner))
+            return _info(room)
+
+    def room(self, code: str) -> RoomInfo | None:
+        with Session(self.engine) as db:
+            r = db.get(Room, code)
+            return None if r is None else _info(r)
+
+    def join(self, code: str, uid: str, name: str) -> RoomInfo | None:
+        """Take the first open seat of a waiting room (nothing if already seated or full)."""
+        with Session(self.engine) as db, db.begin():
+            r = db.get(Room, code, with_for_update=True)
+            if r is None:
+                return None
+            players = list(_slots(r.players))
+            if r.status == "waiting" and all(p.user != uid for p in players):
+                i = next((i for i, p in enumerate(players) if p.open), None)
+                if i is not None:
+                    players[i] = PlayerSlot(name, uid, None)
+                    r.players = _slots_json(players)
+                    db.add(Member(room=code, player=i, user=uid))
+            return _info(r)
+
+    def fill_and_start(self, code: str, bot: str) -> RoomInfo | None:
+        """Open seats get bots; the room is playing from now on."""
+        with Session(self.engine) as db, db.begin():
+            r = db.get(Room, code, with_for_update=True)
+            if r is None:
+                return None
+            players = [PlayerSlot(f"{bot} bot {i + 1}", None, bot) if p.open else p
+                       for i, p in enumerate(_slots(r.players))]
+            r.players = _slots_json(players)
+            r.status = "playing"
+            return _info(r)
+
+    def playing(self) -> list[tuple[RoomInfo, list[list[tuple[int, str]]]]]:
+        """Every unfinished match with the moves of each hand dealt, to resume them."""
+        out: list[tuple[RoomInfo, list[list[tuple[int, str]]]]] = []
+        with Session(self.engine) as db:
+            for r in db.scalars(select(Room).where(Room.status == "playing").order_by(Room.created_at)):
+                hands = list(db.scalars(select(HandRow.index).where(HandRow.room == r.code).order_by(HandRow.index)))
+                moves: list[list[tuple[int, str]]] = [[] for _ in hands]
+                for m in db.scalars(select(MoveRow).where(MoveRow.room == r.code).order_by(MoveRow.hand, MoveRow.seq)):
+                    moves[m.hand].append((m.seat, m.action))
+                out.append((_info(r), moves))
+        return out
+
+    def stored_state(self, code: str) -> Stored:
+        with Session(self.engine) as db:
+            hands = list(db.scalars(select(HandRow).where(HandRow.room == code).order_by(HandRow.index)))
+            if not hands:
+                return Stored()
+            last = hands[-1]
+            n = len(list(db.scalars(select(MoveRow.seq).where(MoveRow.room == code, MoveRow.hand == last.index))))
+            r = db.get(Room, code)
+            return Stored(len(hands), n, last.record is not None, r is not None and r.status == "over")
+
+    def plan(self, code: str, session: core.Session, st: Stored) -> Batch:
+        """What ``session`` did since ``st``, as rows to write; ``st`` is moved on to match
+        (the caller writes the batch before anything else happens at this table)."""
+        hi = session.hand_index
+        at = now()
+        new_hand = st.hands <= hi
+        first = 0 if new_hand else st.moves
+        batch = Batch(code)
+        if new_hand:
+            batch.hand = {"room": code, "index": hi, "commitment": core.commitment(session), "started_at": at}
+        batch.moves = [
+            {"room": code, "hand": hi, "seq": seq, "seat": seat, "action": text, "at": at}
+            for seq in range(first, len(session.moves))
+            for seat, text in (core.move_text(session.moves[seq]),)
+        ]
+        h = session.last_hand
+        if session.hand_over and (new_hand or not st.hand_done) and h is not None:
+            batch.finished = (hi, {"seed": h.seed.hex() if h.seed else None,
+                                   "record": json.dumps(h.to_json(), ensure_ascii=False), "finished_at": at})
+        if session.over and not st.match_done:
+            batch.over = {"status": "over", "finished_at": at, "record": session.record().dumps()}
+        if new_hand:
+            st.hands, st.hand_done = hi + 1, False
+        st.moves = len(session.moves)
+        st.hand_done = st.hand_done or batch.finished is not None
+        st.match_done = st.match_done or batch.over is not None
+        return batch
+
+    def write(self, batches: Sequence[Batch]) -> None:
+        """Write batches (of any tables) in one transaction. SQLAlchemy Core, not the ORM:
+        this runs on every move."""
+        with self.engine.begin() as conn:
+            for b in batches:
+                if b.hand is not None:
+                    conn.execute(insert(HandRow).values(**b.hand))
+            moves = [m for b in batches for m in b.moves]
+            if moves:
+                conn.execute(insert(MoveRow), moves)
+            for b in batches:
+                if b.finished is not None:
+                    index, values = b.finished
+                    conn.execute(update(HandRow).where(HandRow.room == b.code, HandRow.index == index).values(**values))
+                if b.over is not None:
+                    conn.execute(update(Room).where(Room.code == b.code).values(**b.over))
+
+    def sync(self, code: str, session: core.Session, st: Stored) -> None:
+        """Write what ``session`` did since ``st`` now (start-up, new tables)."""
+        self.write([self.plan(code, session, st)])
+
+    async def sync_async(self, code: str, session: core.Session, st: Stored) -> None:
+        """Write what ``session`` did since ``st``; returns once it is committed. The writes of
+        all tables go through one writer thread that commits whatever is waiting in one
+        transaction (group commit): the disk is waited on once for many tables, and the
+        event loop not at all."""
+        batch = self.plan(code, session, st)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        if self._writer is None or not self._writer.is_alive():
+            self._writer = threading.Thread(target=self._write_loop, name="caishen-db-writer", daemon=True)
+            self._writer.start()
+        self._queue.put((batch, done, loop))
+        await done
+
+    def _write_loop(self) -> None:
+        while True:
+            items = [self._queue.get()]
+            while True:
+                try:
+                    items.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            error: BaseException | None = None
+            try:
+                self.write([b for b, _, _ in items])
+            except Exception as exc:  # noqa: BLE001 - handed to every waiting table
+                error = exc
+            for _, fut, loop in items:
+                loop.call_soon_threadsafe(_settle, fut, error)
+
+    # ------------------------------------------------------------ history
+
+    def my_rooms(self, uid: str) -> list[RoomInfo]:
+        with Session(self.engine) as db:
+            rows = db.scalars(
+                select(Room).join(Member, Member.room == Room.code).where(Member.user == uid)
+                .order_by(Room.created_at.desc()).limit(100)
+            )
+            return [_info(r) for r in rows]
+
+    def finished_hands(self, code: str) -> list[str]:
+        """The JSON of every finished hand's record, in order."""
+        with Session(self.engine) as db:
+            return [h for h in db.scalars(
+                select(HandRow.record).where(HandRow.room == code, HandRow.record.is_not(None)).order_by(HandRow.index)
+            ) if h is not None]

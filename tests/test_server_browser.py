@@ -1,0 +1,172 @@
+"""Browser tests of the game centre: Playwright driving Debian's chromium against a real server.
+
+Run them on their own: ``python3 -m pytest -m browser tests/test_server_browser.py``. With
+``CAISHEN_SCREENSHOTS=docs/screenshots`` they also save the lobby, a table mid-hand and a
+score table there.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from helpers_server import ServerProcess
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
+Page = playwright_api.Page
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("centre") / "centre.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}").start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no /usr/bin/chromium")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield b
+        b.close()
+
+
+def _shot(page: Page, name: str) -> None:
+    if SHOTS:
+        page.evaluate("document.querySelectorAll('.call, .toast').forEach(e => e.remove())")  # passing effects
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name))
+
+
+def _state(page: Page) -> str:
+    return str(page.evaluate("document.body.dataset.state || ''"))
+
+
+def _wait_change(page: Page, old: str) -> None:
+    page.wait_for_function("old => (document.body.dataset.state || '') !== old", arg=old, timeout=20000)
+
+
+def _play_one(page: Page) -> bool:
+    """Make one legal move by clicking, if this page has one: a win, else pass on a claim,
+    else discard the rightmost clickable tile. True when a move was clicked."""
+    for sel in (".actions button.win", '.actions button[data-action="pass"]', ".myhand .tile.can >> nth=-1"):
+        loc = page.locator(sel)
+        if loc.count():
+            old = _state(page)
+            loc.first.click()
+            _wait_change(page, old)
+            return True
+    return False
+
+
+def _hand(page: Page) -> list[str]:
+    return list(page.eval_on_selector_all("[data-testid=myhand] .tile", "els => els.map(e => e.dataset.tile)"))
+
+
+def _name(page: Page, name: str) -> None:
+    page.fill("#name", name)
+    page.click("#nameform button")
+    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
+
+
+def _score_shown(page: Page) -> bool:
+    return page.locator("[data-testid=score-table]").count() > 0
+
+
+def test_three_bots_full_hand_reload_replay_and_verify(server: ServerProcess, browser: object) -> None:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    _name(page, "Ann <b>&")
+    page.click("#rules summary")
+    _shot(page, "lobby.png")
+    page.select_option("#friends", "0")
+    page.fill("#timer", "0")
+    page.click("#roomform button[type=submit]")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    assert page.locator(".seat.pos-bottom .name").inner_text() == "Ann <b>&"  # shown as text, not HTML
+    code = page.url.rsplit("/", 1)[1]
+
+    moves = 0
+    reloaded = False
+    while not _score_shown(page):
+        old = _state(page)  # read before looking for a move: a state arriving meanwhile is seen
+        if not _play_one(page):
+            _wait_change(page, old)
+            continue
+        moves += 1
+        if moves == 3 and not _score_shown(page):
+            _shot(page, "table.png")
+            seat, tiles = page.locator(".seat.pos-bottom .pill.wind").inner_text(), _hand(page)
+            page.reload()
+            page.wait_for_selector("[data-testid=myhand] .tile")
+            assert page.locator(".seat.pos-bottom .pill.wind").inner_text() == seat
+            assert _hand(page) == tiles
+            reloaded = True
+    assert reloaded
+    table = page.locator("[data-testid=score-table]")
+    assert table.locator(".scoreseat").count() == 4
+    _shot(page, "score.png")
+
+    # The public result page: fairness panel, verify, replay viewer.
+    page.goto(server.base + f"/m/{code}")
+    page.click("[data-testid=verify]")
+    page.wait_for_function("document.querySelector('[data-testid=verify-result]').textContent.includes('OK')")
+    assert page.locator("[data-testid=verify-result]").get_attribute("class") == "pos"
+    page.click("[data-testid=replay-0]")
+    page.wait_for_selector(".board")
+    first = page.locator("[data-testid=stepline]").inner_text()
+    assert first.startswith("0/")
+    total = int(first.split("/")[1].split()[0])
+    for _ in range(3):
+        page.click("#next")
+    assert page.locator("[data-testid=stepline]").inner_text().startswith("3/")
+    page.select_option("#seat", "0")
+    page.wait_for_function("document.querySelectorAll('[data-testid=myhand] .tile').length > 0")
+    page.fill("#slider", str(total))
+    page.dispatch_event("#slider", "input")
+    page.wait_for_selector("#endbox [data-testid=score-table]")
+    ctx.close()
+
+
+def test_friend_joins_by_link_and_both_play(server: ServerProcess, browser: object) -> None:
+    host = browser.new_context(viewport={"width": 900, "height": 800})  # type: ignore[attr-defined]
+    friend = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    a = host.new_page()
+    a.goto(server.base + "/")
+    _name(a, "Host")
+    a.select_option("#friends", "1")
+    a.fill("#timer", "0")
+    a.click("#roomform button[type=submit]")
+    a.wait_for_selector("text=" + "Waiting for friends…")
+    link = a.url
+    b = friend.new_page()
+    b.goto(link)
+    b.fill("#joinname", "Friend")
+    b.click("[data-testid=take-seat]")
+    b.wait_for_selector("[data-testid=myhand] .tile")
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=20000)
+    assert b.locator(".seat.pos-bottom .name").inner_text() == "Friend"
+    moved = {"a": 0, "b": 0}
+    while not (_score_shown(a) and _score_shown(b)):
+        olds = {"a": _state(a), "b": _state(b)}
+        progressed = False
+        for key, page in (("a", a), ("b", b)):
+            if not _score_shown(page) and _play_one(page):
+                moved[key] += 1
+                progressed = True
+        if not progressed:  # nobody can click: a move is on its way; both pages see every move
+            key = "b" if _score_shown(a) else "a"
+            _wait_change(b if key == "b" else a, olds[key])
+    assert moved["a"] > 0 and moved["b"] > 0
+    host.close()
+    friend.close()
