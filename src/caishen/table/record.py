@@ -38,7 +38,9 @@ from caishen.engine.game import (
     Game,
     IllegalActionError,
 )
+from caishen.errors import CaishenError
 from caishen.ruleset import RulesetError
+from caishen.table.signing import Signature, SignatureError, signature_from_json
 from caishen.tiles import NUM_KINDS, tile_name
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
@@ -48,15 +50,19 @@ VERSION: Final = 1
 _TILE: Final = {tile_name(k): k for k in range(NUM_KINDS)}
 
 
-class RecordError(ValueError):
+class RecordError(CaishenError):
     """A record that is not a well-formed record of this version; the message names the
     place (e.g. ``hands[3].actions[17]``) and the problem."""
 
+    code = "record"
 
-class ReplayError(ValueError):
+
+class ReplayError(CaishenError):
     """Replaying a record failed: an illegal move, a draw or a result that does not match.
     ``hand`` is the hand's index (``None`` for the match result), ``index`` the action's (or
     draw's) index, ``what`` one of ``action``, ``draw``, ``deal``, ``result``, ``seats``, ``end``."""
+
+    code = "replay"
 
     def __init__(self, hand: int | None, index: int | None, what: str, reason: str) -> None:
         self.hand = hand
@@ -67,9 +73,11 @@ class ReplayError(ValueError):
         super().__init__(f"{where}: {reason}")
 
 
-class VerifyError(ValueError):
+class VerifyError(CaishenError):
     """A record that fails the fairness check: ``hand`` index, ``draw`` index (``None`` for the
     commitment, the wall or the dice), what was ``expected`` and what was ``recorded``."""
+
+    code = "verify"
 
     def __init__(self, hand: int, draw: int | None, problem: str, expected: str, recorded: str) -> None:
         self.hand = hand
@@ -242,9 +250,11 @@ class MatchRecord:
     seed: bytes | None
     hands: tuple[HandRecord, ...]
     result: dict[str, Any]
+    # The table's Ed25519 signature over the record as written (caishen.table.signing), if any.
+    signature: Signature | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "caishen": __version__,  # the writer, for bug reports (not checked)
@@ -254,6 +264,9 @@ class MatchRecord:
             "hands": [h.to_json() for h in self.hands],
             "result": self.result,
         }
+        if self.signature is not None:
+            out["signature"] = {"algorithm": "ed25519", "key": self.signature.key, "value": self.signature.value}
+        return out
 
     def dumps(self, indent: int | None = None) -> str:
         """The record as JSON text (one line by default)."""
@@ -264,13 +277,19 @@ class MatchRecord:
         d = _obj(data, "record")
         if d.get("format") != FORMAT:
             raise RecordError(f"record: not a caishen record (format {d.get('format')!r}, expected {FORMAT!r})")
-        if d.get("version") != VERSION:
-            raise RecordError(f"record: version {d.get('version')!r} is not supported (this is version {VERSION})")
+        version = d.get("version")
+        if type(version) is not int or version != VERSION:  # `true` is not 1
+            raise RecordError(f"record: version {_short(version)} is not supported (this is version {VERSION})")
         rs = _obj(d.get("ruleset"), "record.ruleset")
         try:
             ruleset = LONGGANG.replace(**rs)
         except RulesetError as exc:
             raise RecordError(f"record.ruleset: {exc}") from None
+        # A record replays under exactly its own rules: nothing is filled in from today's preset.
+        missing = [sw.name for sw in LONGGANG.switches() if sw.name not in rs]
+        if missing:
+            more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+            raise RecordError(f"record.ruleset: missing {', '.join(missing[:3])}{more} (a record names every switch)")
         players = _list(d, "players", "record")
         if not all(isinstance(p, str) for p in players) or not 4 <= len(players) <= 6:
             raise RecordError("record.players: must be 4-6 names")
@@ -287,16 +306,41 @@ class MatchRecord:
         result = d.get("result")
         if not isinstance(result, dict):
             raise RecordError("record.result: must be an object")
-        return cls(ruleset, tuple(players), seed, hands, result)
+        try:
+            signature = None if d.get("signature") is None else signature_from_json(d["signature"])
+        except SignatureError as exc:
+            raise RecordError(f"record.{exc}") from None
+        return cls(ruleset, tuple(players), seed, hands, result, signature)
 
 
 def loads(text: str) -> MatchRecord:
     """A record from JSON text."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deeply") from None
     return MatchRecord.from_json(data)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:  # two readers could see two different records
+            raise RecordError(f"duplicate key {_short(k)}")
+        out[k] = v
+    return out
+
+
+def _no_constant(name: str) -> None:
+    raise RecordError(f"not JSON: {name}")
+
+
+def _short(x: Any) -> str:
+    """``repr`` of a value from a record, at most about 80 characters."""
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def load(path: str | Path) -> MatchRecord:
@@ -471,20 +515,24 @@ def _finish(steps: Iterator[tuple[RecordingGame, Step | None]]) -> RecordingGame
     return game
 
 
-def _normal(x: Any) -> Any:
-    return json.loads(json.dumps(x))
+def _canon(x: Any) -> str:
+    """JSON text that tells ``true`` from ``1`` and ``3.0`` from ``3`` (Python's ``==`` does not)."""
+    return json.dumps(x, sort_keys=True, ensure_ascii=False)
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b), key=str):
-            if a.get(k) != b.get(k):
+            if _canon(a.get(k)) != _canon(b.get(k)):
                 return _first_difference(a.get(k), b.get(k), f"{path}.{k}" if path else str(k))
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
+            if _canon(x) != _canon(y):
                 return _first_difference(x, y, f"{path}[{i}]")
-    return f"{path or 'result'}: replay gives {json.dumps(a, ensure_ascii=False)}, record says {json.dumps(b, ensure_ascii=False)}"
+    got, said = json.dumps(a, ensure_ascii=False), json.dumps(b, ensure_ascii=False)
+    if len(said) > 80:
+        said = said[:77] + "..."
+    return f"{path or 'result'}: replay gives {got}, record says {said}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,16 +561,19 @@ def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
         wall, dice = hand.wall, hand.dice
         if fair_mode:
             wall, dice = _fair_parts(hand, ruleset)
+            if record.seed is not None and hand.seed != fair.hand_seed(record.seed, hi):
+                raise VerifyError(hi, None, "the hand's seed is not the one the match seed gives (L4)",
+                                  fair.hand_seed(record.seed, hi).hex(), (hand.seed or b"").hex())
         game = _finish(_iter(hand, ruleset, wall, dice, fair_mode))
         assert game.outcome is not None
-        result = _normal(table.settle(game.outcome))
-        if result != _normal(hand.result):
-            raise ReplayError(hi, None, "result", _first_difference(result, _normal(hand.result)))
+        result = json.loads(_canon(table.settle(game.outcome)))
+        if _canon(result) != _canon(hand.result):
+            raise ReplayError(hi, None, "result", _first_difference(result, hand.result))
         n_actions += len(hand.actions)
         n_draws += len(hand.draws)
-    result = _normal(table.result())
-    if result != _normal(record.result):
-        raise ReplayError(None, None, "result", _first_difference(result, _normal(record.result)))
+    result = json.loads(_canon(table.result()))
+    if _canon(result) != _canon(record.result):
+        raise ReplayError(None, None, "result", _first_difference(result, record.result))
     return ReplaySummary(len(record.hands), n_actions, n_draws, result)
 
 
