@@ -570,7 +570,7 @@ def check_settings(players: Sequence[str], games: int, workers: int, backend: st
         if p not in BOTS:
             raise SimulationError(f"unknown bot {p!r} (bots: {', '.join(BOTS)})")
     if not 1 <= games <= MAX_GAMES:
-        raise SimulationError(f"--games must be 1-{MAX_GAMES:_}, not {games}")
+        raise SimulationError(f"--games must be 1-{MAX_GAMES:,}, not {games}")
     if workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {workers}")
     if backend not in ("local", "ray"):

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"switches": {sw.name: _switch_json(sw) for sw in ruleset.switches()},
                           "scoring_items": items}, ensure_ascii=False))
         return 0
-    console = Console(width=160)
+    console = Console()
     table = Table(title=f"Ruleset {ruleset.name}")
     for column in ("switch", "value", "valid", "rule", "meaning"):
         table.add_column(column)

@@ -38,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         if record.signature is not None or args.key is not None:
             sig = verify_signature(text, args.key)
-            signed = f"; signed by {sig.key}" + ("" if args.key else " (not checked against a published key)")
+            if args.key is not None:
+                signed = "; signed by the given key"
+            else:
+                print(f"{name}: signature intact, by key {sig.key}; give --key PUBKEY to check it is the table's",
+                      file=sys.stderr)
         summary = verify(record)
     except (VerifyError, ReplayError, SignatureError) as exc:
         print(f"caishen verify: FAILED: {name}: {safe_text(str(exc))}", file=sys.stderr)

@@ -247,7 +247,7 @@ class ScoreResult:
         else:
             formula = f"({self.fu} + {self.base})" if self.base else f"{self.fu}"
             lines.append(f"total {self.total} = {formula} x 2^{self.tai} = {self.raw}"
-                         f" -> rounded up to 10, at most 300 (L23)")
+                         f" -> rounded up to a multiple of 10, at most 300 (L23)")
         return "\n".join(line.rstrip() for line in lines)
 
     def to_dict(self) -> dict[str, object]:
