@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import IO, NoReturn
+from typing import NoReturn
 
 from caishen import __version__
 
@@ -37,7 +37,7 @@ LINE_LIMIT = 400  # characters of an error line in all
 # C0 and C1 controls, DEL, and the Unicode line/paragraph separators and bidi overrides that
 # can rewrite what a terminal shows.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_LONG_RUN = re.compile(r"\S{%d,}" % (ECHO_LIMIT + 1))
+_LONG_RUN = re.compile(rf"\S{{{ECHO_LIMIT + 1},}}")
 
 
 class CommandError(Exception):
@@ -107,13 +107,14 @@ def read_input(name: str) -> str:
 
 def _quiet_broken_pipe() -> int:
     """The reader went away (``caishen score ... | head -2``): stop quietly as Unix tools do,
-    with the status of a SIGPIPE death, and keep Python from complaining at exit."""
+    with status 1 (as rich does for its tables, and as Python's documentation advises), and keep
+    Python from complaining when it flushes stdout at exit."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-    return 141
+    return 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -47,7 +47,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from caishen.simulate import PLOT_SUFFIXES, SimulationError, check_address, check_output, check_settings, simulate
+    from caishen.simulate import (
+        PLOT_SUFFIXES,
+        SimulationError,
+        check_address,
+        check_output,
+        check_settings,
+        simulate,
+    )
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     ruleset = load_ruleset(args.ruleset)
