@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from caishen import __version__
+from caishen.errors import CaishenError
 
 # One line per sub-command module; order is the order of ``caishen --help``.
 COMMANDS = (
@@ -40,8 +41,10 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069
 _LONG_RUN = re.compile(rf"\S{{{ECHO_LIMIT + 1},}}")
 
 
-class CommandError(Exception):
+class CommandError(CaishenError):
     """A user mistake found by a command: printed as one line, exit status 2."""
+
+    code = "usage"
 
 
 def safe_text(text: str) -> str:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from caishen.errors import CaishenError
 from caishen.variants.longgang.rules import Ruleset
 
 SEATS: Final = 4
@@ -34,8 +35,10 @@ SIM_KEY: Final = b"caishen-simulate"
 Z95: Final = 1.959963984540054
 
 
-class SimulationError(ValueError):
+class SimulationError(CaishenError):
     """Bad simulation settings (unknown bot, wrong number of players, bad backend...)."""
+
+    code = "simulation"
 
 
 # ---------------------------------------------------------------- seeds
