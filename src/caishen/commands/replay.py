@@ -32,10 +32,10 @@ def run(args: argparse.Namespace) -> int:
         raise RecordError(f"{name}: {exc}") from None
     if args.hand is not None and not 0 <= args.hand < len(record.hands):
         raise CommandError(f"--hand {args.hand}: the record has hands 0-{len(record.hands) - 1}")
-    if record.signature is not None:
-        verify_signature(text)  # a record that names a key must carry its signature
     # Check everything before printing anything: a forged record prints nothing but the error.
     summary = replay(record)
+    if record.signature is not None:
+        verify_signature(text)  # a record that names a key must carry its signature
     console = Console(highlight=False)
     console.print(f"[bold]{escape(name)}[/]: ruleset {escape(safe_text(record.ruleset.name))}, "
                   f"players {escape(safe_text(', '.join(record.players)))}, {len(record.hands)} hands")

@@ -85,5 +85,5 @@ def run(args: argparse.Namespace) -> int:
         + (f"  broke: {r['broke']}" if r["broke"] else "")
     ))
     if args.record:
-        console.print(f"record written to {escape(safe_text(args.record))}, signed", highlight=False)
+        print(f"record written to {safe_text(args.record)}, signed")
     return 0

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         raise RecordError(f"{name}: {exc}") from None
     signed = ""
     try:
+        summary = verify(record)  # the walls first: its errors name the hand and draw
         if record.signature is not None or args.key is not None:
             sig = verify_signature(text, args.key)
             if args.key is not None:
@@ -43,7 +44,6 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(f"{name}: signature intact, by key {sig.key}; give --key PUBKEY to check it is the table's",
                       file=sys.stderr)
-        summary = verify(record)
     except (VerifyError, ReplayError, SignatureError) as exc:
         print(f"caishen verify: FAILED: {name}: {safe_text(str(exc))}", file=sys.stderr)
         return 1
