@@ -40,7 +40,9 @@ from caishen.engine.game import (
 )
 from caishen.errors import CaishenError
 from caishen.ruleset import RulesetError
+from caishen.table import strict_json
 from caishen.table.signing import Signature, SignatureError, signature_from_json
+from caishen.table.strict_json import StrictJSONError
 from caishen.tiles import NUM_KINDS, tile_name
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
@@ -316,25 +318,10 @@ class MatchRecord:
 def loads(text: str) -> MatchRecord:
     """A record from JSON text."""
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc}") from None
-    except RecursionError:
-        raise RecordError("not a record: JSON nested too deeply") from None
+        data = strict_json.loads(text)
+    except StrictJSONError as exc:
+        raise RecordError(str(exc)) from None
     return MatchRecord.from_json(data)
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:  # two readers could see two different records
-            raise RecordError(f"duplicate key {_short(k)}")
-        out[k] = v
-    return out
-
-
-def _no_constant(name: str) -> None:
-    raise RecordError(f"not JSON: {name}")
 
 
 def _short(x: Any) -> str:

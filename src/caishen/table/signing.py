@@ -28,6 +28,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from caishen.errors import CaishenError
+from caishen.table import strict_json
+from caishen.table.strict_json import StrictJSONError
 
 ALGORITHM: Final = "ed25519"
 SIGNATURE: Final = "signature"
@@ -51,25 +53,12 @@ class Signature:
 
 def _parse(record_json: str) -> dict[str, Any]:
     try:
-        data = json.loads(record_json, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise SignatureError(f"not a JSON record: {str(exc)[:80]}") from None
+        data = strict_json.loads(record_json)
+    except StrictJSONError as exc:
+        raise SignatureError(f"not a JSON record: {exc}") from None
     if not isinstance(data, dict):
         raise SignatureError("not a JSON record: must be an object")
     return data
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise SignatureError(f"duplicate key {k[:80]!r}: a signed record must be unambiguous")
-        out[k] = v
-    return out
-
-
-def _no_constant(name: str) -> None:
-    raise SignatureError(f"{name} is not JSON")
 
 
 def canonical(record_json: str) -> bytes:
