@@ -1,8 +1,10 @@
-"""Shared test helpers: the ``decision`` fixture."""
+"""Shared test helpers: the ``decision`` fixture, and a signing key made for the test session
+(commands that sign records never touch the user's own key)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -25,3 +27,12 @@ def decision_with(legal: Sequence[Action], seat: int = 0) -> Observation:
 @pytest.fixture
 def decision() -> Callable[..., Observation]:
     return decision_with
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _signing_key_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    path = tmp_path_factory.mktemp("key") / "signing-key.pem"
+    mp = pytest.MonkeyPatch()
+    mp.setenv("CAISHEN_KEY", str(path))
+    yield path
+    mp.undo()

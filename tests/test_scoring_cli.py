@@ -36,7 +36,7 @@ def test_doc_example_figures(capsys):
 
 
 def test_json_output(capsys):
-    assert main(["score", "[6666z] 234m 678p 345s 567s 8p", "--win", "8p", "--seat", "N", "--wild", "5p", "--json"]) == 0
+    assert main(["score", "[6666z] 234m 678p 345s 567s 8p", "--win", "8p", "--seat", "N", "--indicator", "5p", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["fu"], data["tai"], data["total"], data["limit"]) == (16, 2, 150, None)
     assert {"rule": "L21.1", "chinese": "字刻 发财", "english": "triplet of 6z Green", "value": 1, "unit": "tai"} in data["items"]
@@ -44,7 +44,7 @@ def test_json_output(capsys):
 
 
 def test_json_limit(capsys):
-    main(["score", "234m 678p 345s 567s 8p 5p5p f1", "--win", "8p", "--wild", "5p", "--json"])
+    main(["score", "234m 678p 345s 567s 8p 5p5p f1", "--win", "8p", "--indicator", "5p", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert data["limit"]["name"] == "wild-meeting" and data["limit"]["chinese"] == "财神会"
     assert data["total"] == 300
@@ -59,11 +59,11 @@ def test_first_turn_flag(capsys):
     ("argv", "message"),
     [
         (["score", "234m 68m 345p 567s 234s 99p", "--win", "9m"], "is not a winning hand"),
-        (["score", "234m 68m 345p 567s 234s 99p", "--win", "7m", "--wild", "5z"], "not in the longgang tile set"),
+        (["score", "234m 68m 345p 567s 234s 99p", "--win", "7m", "--indicator", "5z"], "not in the longgang tile set"),
         (["score", "234m 678m 345p 567s 234s 99p", "--win", "7m"], "17 tiles"),
         (["score", "234m 68m 345p 567s 234s 99p"], "--win"),
         (["score", "234m 68m 345p 567s 234s 99p", "--loser", "--win", "7m"], "drop --win"),
-        (["score", "234m 68m 345p 567s 234s 99p", "--win", "7m", "--wild", "7m"], "wild"),
+        (["score", "234m 68m 345p 567s 234s 99p", "--win", "7m", "--indicator", "7m"], "wild"),
     ],
 )
 def test_wrong_input_exits_2_with_one_line(argv, message, capsys):

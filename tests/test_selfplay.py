@@ -49,7 +49,7 @@ def test_selfplay_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_selfplay_refuses_bad_hands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--hands", "0"]) == 2
-    assert capsys.readouterr().err.strip() == "caishen selfplay: error: --hands must be at least 1, not 0"
+    assert capsys.readouterr().err.strip() == "caishen selfplay: error: --hands must be 1-10000, not 0"
 
 
 def test_verify_accepts_what_the_engine_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

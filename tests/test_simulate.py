@@ -108,7 +108,7 @@ def test_cli_writes_identical_jsonl_and_parquet(tmp_path: Path, capsys: pytest.C
     base = ["simulate", "--games", "3", "--players", "greedy,random,random,random", "--seed", "5", "--no-progress"]
     assert main([*base, "--out", str(jl), "--plot", str(png)]) == 0
     out = capsys.readouterr().out
-    assert "greedy" in out and "chips/hand" in out
+    assert "greedy" in out and "/hand" in out and "fills 3 seats" in out
     assert main([*base, "--workers", "2", "--out", str(pq), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 3
@@ -129,8 +129,8 @@ def test_cli_writes_identical_jsonl_and_parquet(tmp_path: Path, capsys: pytest.C
     [
         (["--players", "greedy,greedy"], "need 4 players, got 2: greedy,greedy"),
         (["--players", "greedy,greedy,greedy,wizard"], "unknown bot 'wizard' (bots: random, greedy, strong)"),
-        (["--games", "0"], "--games must be at least 1, not 0"),
-        (["--out", "x.csv"], "x.csv: output must end in .jsonl or .parquet"),
+        (["--games", "0"], "--games must be 1-1,000,000,000, not 0"),
+        (["--out", "x.csv"], "--out x.csv: must end in .jsonl or .parquet"),
     ],
 )
 def test_cli_mistakes_are_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

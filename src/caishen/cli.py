@@ -1,12 +1,23 @@
 """The ``caishen`` command line. Each sub-command lives in ``caishen.commands.<name>``
-and exposes ``register(subparsers)``, which adds its parser and sets ``func``."""
+and exposes ``register(subparsers)``, which adds its parser and sets ``func``.
+
+Any user mistake (a bad argument, file, ruleset, record or hand) is printed as one line on
+stderr, with control characters escaped and no more than 80 characters of the input echoed,
+and the exit status is 2. ``--help`` still prints the full usage.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import re
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
+
+from caishen import __version__
+from caishen.errors import CaishenError
 
 # One line per sub-command module; order is the order of ``caishen --help``.
 COMMANDS = (
@@ -20,34 +31,126 @@ COMMANDS = (
     "score",
     "scenario",
     "serve",
+    "keys",
 )
 
+ECHO_LIMIT = 80  # characters of the user's input an error line may repeat
+LINE_LIMIT = 400  # characters of an error line in all
+# C0 and C1 controls, DEL, and the Unicode line/paragraph separators and bidi overrides that
+# can rewrite what a terminal shows.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_LONG_RUN = re.compile(rf"\S{{{ECHO_LIMIT + 1},}}")
 
-class CommandError(Exception):
+
+class CommandError(CaishenError):
     """A user mistake found by a command: printed as one line, exit status 2."""
+
+    code = "usage"
+
+
+def safe_text(text: str) -> str:
+    """``text`` with control characters shown as escapes (``\\x1b``, ``\\n``): for names and
+    any other text that comes from a file, so it cannot move the cursor or retitle a terminal."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 3] + "..."
+
+
+def one_line(message: str, inputs: Sequence[str] = ()) -> str:
+    """An error message as one safe line: each long command-line input it repeats and every
+    run of more than 80 non-blank characters cut to 80, control characters escaped, and the
+    whole at most :data:`LINE_LIMIT` characters."""
+    for text in sorted(set(inputs), key=len, reverse=True):
+        if len(text) > ECHO_LIMIT and text in message:
+            message = message.replace(text, _shorten(text))
+    message = safe_text(message)
+    message = _LONG_RUN.sub(lambda m: _shorten(m.group()), message)
+    if len(message) > LINE_LIMIT:
+        message = message[: LINE_LIMIT - 3] + "..."
+    return message
+
+
+_INPUTS: list[str] = []  # the command line being run, for error lines
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``caishen score: error: ...`` and exit 2; the usage
+    block is for ``--help``."""
+
+    def error(self, message: str) -> NoReturn:
+        hint = f" (see {self.prog} --help)"
+        print(f"{self.prog}: error: {one_line(message, _INPUTS)}{hint}", file=sys.stderr)
+        sys.exit(2)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="caishen", description="caishen (财神): Longgang mahjong engine and tools"
-    )
+    parser = Parser(prog="caishen", description="caishen (财神): Longgang mahjong engine and tools")
+    parser.add_argument("--version", action="version", version=f"caishen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"caishen.commands.{name}").register(sub)
     return parser
 
 
+def read_input(name: str) -> str:
+    """The text of a file, or of stdin for ``-``; bytes that are not UTF-8 are an error."""
+    if name == "-":
+        data = sys.stdin.buffer.read()
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"stdin: not UTF-8 text: {exc}") from None
+    try:
+        with open(name, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{name}: not UTF-8 text: {exc}") from None
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away (``caishen score ... | head -2``): stop quietly as Unix tools do,
+    with status 1 (as rich does for its tables, and as Python's documentation advises), and keep
+    Python from complaining when it flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    _INPUTS[:] = args_in
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     try:
         code: int = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except (CommandError, ValueError, OSError) as exc:
-        print(f"caishen {args.command}: error: {exc}", file=sys.stderr)
+        _fail(args.command, str(exc), args_in)
+        return 2
+    except RecursionError:
+        _fail(args.command, "the input is nested too deeply", args_in)
+        return 2
+    except MemoryError:
+        _fail(args.command, "out of memory: the input or a setting is too large", args_in)
         return 2
     except KeyboardInterrupt:
         return 130
     return code
+
+
+def _fail(command: str, message: str, inputs: Sequence[str]) -> None:
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+    print(f"caishen {command}: error: {one_line(message, inputs)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

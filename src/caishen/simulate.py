@@ -19,15 +19,19 @@ import hashlib
 import hmac
 import json
 import math
+import os
 import random
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from caishen import fair
 from caishen.bots import BOTS, make_bot
 from caishen.engine.game import Game
 from caishen.engine.outcome import Outcome, WinHow
+from caishen.errors import CaishenError
 from caishen.table.match import Table
 from caishen.table.play import play
 from caishen.variants.longgang.outcome import score_outcome
@@ -40,8 +44,10 @@ SIM_KEY: Final = b"caishen-simulate"
 Z95: Final = 1.959963984540054
 
 
-class SimulationError(ValueError):
+class SimulationError(CaishenError):
     """Bad simulation settings (unknown bot, wrong number of players, bad backend...)."""
+
+    code = "simulation"
 
 
 # ---------------------------------------------------------------- seeds
@@ -184,8 +190,10 @@ def play_batch(config: SimConfig, start: int, stop: int) -> list[HandRow]:
     return rows
 
 
-def batches(games: int, size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + size, games)) for a in range(0, games, size)]
+def batches(games: int, size: int) -> Iterator[tuple[int, int]]:
+    """The batches ``(start, stop)`` of a run, made as they are needed: a run of a billion
+    games starts playing at once instead of listing its batches first."""
+    return ((a, min(a + size, games)) for a in range(0, games, size))
 
 
 def default_batch_size(games: int, workers: int) -> int:
@@ -207,19 +215,19 @@ def run_local(
         return
     import concurrent.futures as cf
     import multiprocessing
+    from collections import deque
 
     ctx = multiprocessing.get_context("spawn" if _threads_started() else "fork")
     with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         # A bounded window of in-flight batches keeps memory flat on long runs.
         window = workers * 4
-        pending: dict[int, cf.Future[list[HandRow]]] = {}
-        nxt = 0
-        for i in range(len(parts)):
-            while nxt < len(parts) and len(pending) < window:
-                a, b = parts[nxt]
-                pending[nxt] = pool.submit(play_batch, config, a, b)
-                nxt += 1
-            yield pending.pop(i).result()
+        pending: deque[cf.Future[list[HandRow]]] = deque()
+        for a, b in parts:
+            pending.append(pool.submit(play_batch, config, a, b))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _threads_started() -> bool:
@@ -254,17 +262,23 @@ def run_ray(
     ``ray://host:port`` or ``auto``; a local Ray when None). Results are fetched with
     ``ray.wait`` as tasks finish, reordered so batches come out in game order, with at
     most ``max_in_flight`` tasks submitted at a time."""
+    check_address(address)
     ray = _optional("ray", RAY_INSTALL)
     started_here = False
     if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(include_dashboard=False, log_to_driver=False)
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(include_dashboard=False, log_to_driver=False)
+        except (RuntimeError, ConnectionError, TimeoutError, ValueError, OSError) as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise SimulationError(f"cannot start or reach Ray at {address or 'a local Ray'}: {first}") from None
         started_here = True
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         size = batch_size or default_batch_size(games, cpus)
+        n_parts = -(-games // size)
         parts = batches(games, size)
         limit = max_in_flight or max(2, cpus * 4)
         remote_batch = ray.remote(play_batch)
@@ -273,9 +287,9 @@ def run_ray(
         done: dict[int, list[HandRow]] = {}
         nxt = 0
         emit = 0
-        while emit < len(parts):
-            while nxt < len(parts) and len(in_flight) < limit:
-                a, b = parts[nxt]
+        while emit < n_parts:
+            while nxt < n_parts and len(in_flight) < limit:
+                a, b = next(parts)
                 in_flight[remote_batch.remote(cfg_ref, a, b)] = nxt
                 nxt += 1
             ready, _ = ray.wait(list(in_flight), num_returns=1)
@@ -434,6 +448,7 @@ def table_rows(stats: Stats) -> list[dict[str, Any]]:
         b = stats.bots[name]
         out.append({
             "bot": name,
+            "seats": b.seat_hands // b.hands if b.hands else 0,
             "hands": b.hands,
             "win_rate": b.seat_rate(b.wins),
             "deal_in_rate": b.seat_rate(b.deal_ins),
@@ -441,6 +456,7 @@ def table_rows(stats: Stats) -> list[dict[str, Any]]:
             "chips_per_hand": b.mean,
             "ci95": b.ci95(),
             "limit_hands": b.limits,
+            "limit_rate": b.seat_rate(b.limits),
             "draw_rate": b.rate(b.draws),
         })
     return out
@@ -508,6 +524,32 @@ def read_rows(path: str) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- driver
 
 
+MAX_GAMES: Final = 1_000_000_000  # a year of play on a large cluster; more is a typo
+_RAY_ADDRESS: Final = re.compile(r"auto|local|(ray://)?[A-Za-z0-9._-]+:[0-9]{1,5}|ray://[A-Za-z0-9._-]+")
+PLOT_SUFFIXES: Final = (".png", ".pdf", ".svg")
+
+
+def check_address(address: str | None) -> None:
+    """A Ray address must be ``auto``, ``local``, ``host:port`` or ``ray://host[:port]``."""
+    if address is not None and not _RAY_ADDRESS.fullmatch(address):
+        raise SimulationError(f"--address {address[:80]!r}: expected auto, host:port or ray://host:port")
+
+
+def check_output(path: str, suffixes: Sequence[str], option: str) -> None:
+    """Before a long run: ``path`` ends in one of ``suffixes``, is not a directory, and its
+    directory exists and is writable."""
+    p = Path(path)
+    if p.suffix.lower() not in suffixes:
+        raise SimulationError(f"{option} {path[:80]}: must end in {' or '.join(suffixes)}")
+    if p.is_dir():
+        raise SimulationError(f"{option} {path[:80]}: is a directory")
+    parent = p.parent
+    if not parent.is_dir():
+        raise SimulationError(f"{option} {path[:80]}: no directory {str(parent)[:80]}")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise SimulationError(f"{option} {path[:80]}: not writable")
+
+
 def check_settings(players: Sequence[str], games: int, workers: int, backend: str) -> None:
     """Raise :class:`SimulationError` naming the first bad setting."""
     if len(players) != SEATS:
@@ -515,8 +557,8 @@ def check_settings(players: Sequence[str], games: int, workers: int, backend: st
     for p in players:
         if p not in BOTS:
             raise SimulationError(f"unknown bot {p!r} (bots: {', '.join(BOTS)})")
-    if games < 1:
-        raise SimulationError(f"--games must be at least 1, not {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise SimulationError(f"--games must be 1-{MAX_GAMES:,}, not {games}")
     if workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {workers}")
     if backend not in ("local", "ray"):

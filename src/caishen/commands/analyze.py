@@ -111,7 +111,7 @@ def _print_rich(hand: Hand, ruleset: Ruleset, wilds: frozenset[int], result: dic
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(width=140)
+    console = Console()
     arr = result["arrangements"]
     forms = sorted({a["form"] for a in arr}, key=[f.value for f in Form].index)
     console.print(f"hand     {format_hand(hand)}   ({format_hand(hand, 'unicode')})")

@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from caishen.cli import CommandError
+from caishen.cli import CommandError, read_input, safe_text
 from caishen.notation import format_hand
-from caishen.table.record import HandRecord, MatchRecord, action_text, iter_hand, load
+from caishen.table.record import HandRecord, MatchRecord, RecordError, action_text, iter_hand, loads
 from caishen.table.replay import replay
+from caishen.table.signing import verify_signature
 from caishen.tiles import SEAT_LETTERS, tile_name
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="print a recorded match move by move and check it reproduces")
-    p.add_argument("file", help="a match record (JSON, see docs/records.md)")
+    p.add_argument("file", help="a match record (JSON, see docs/records.md), or - for stdin")
     p.add_argument("--hand", type=int, default=None, help="print only this hand (0-based)")
     p.add_argument("--draws", action="store_true", help="also print every tile drawn")
     p.set_defaults(func=run)
@@ -24,16 +25,24 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markup import escape
 
-    record = load(args.file)
+    name = "stdin" if args.file == "-" else safe_text(args.file)
+    text = read_input(args.file)
+    try:
+        record = loads(text)
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from None
     if args.hand is not None and not 0 <= args.hand < len(record.hands):
         raise CommandError(f"--hand {args.hand}: the record has hands 0-{len(record.hands) - 1}")
-    console = Console(width=140, highlight=False)
-    console.print(f"[bold]{escape(str(args.file))}[/]: ruleset {escape(record.ruleset.name)}, "
-                  f"players {escape(', '.join(record.players))}, {len(record.hands)} hands")
+    # Check everything before printing anything: a forged record prints nothing but the error.
+    summary = replay(record)
+    if record.signature is not None:
+        verify_signature(text)  # a record that names a key must carry its signature
+    console = Console(highlight=False)
+    console.print(f"[bold]{escape(name)}[/]: ruleset {escape(safe_text(record.ruleset.name))}, "
+                  f"players {escape(safe_text(', '.join(record.players)))}, {len(record.hands)} hands")
     hands = record.hands if args.hand is None else (record.hands[args.hand],)
     for hand in hands:
         _print_hand(console, record, hand, args.draws)
-    summary = replay(record)  # ReplayError (exit 2) at the first difference
     r = summary.result
     console.print(f"[bold]match[/]: {r['hands']} hands, ended by {r['ended_by'] or 'not over'}; "
                   f"chips per player {r['chips']}" + (f", broke {r['broke']}" if r["broke"] else ""))
@@ -45,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 def _who(record: MatchRecord, hand: HandRecord, seat: int) -> str:
     from rich.markup import escape
 
-    return escape(f"{SEAT_LETTERS[seat]}({record.players[hand.seats[seat]]})")
+    return escape(safe_text(f"{SEAT_LETTERS[seat]}({record.players[hand.seats[seat]]})"))
 
 
 def _print_hand(console: Any, record: MatchRecord, hand: HandRecord, draws: bool) -> None:

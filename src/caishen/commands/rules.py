@@ -7,7 +7,9 @@ import argparse
 import dataclasses
 import json
 
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from caishen import variants
@@ -40,12 +42,20 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"switches": {sw.name: _switch_json(sw) for sw in ruleset.switches()},
                           "scoring_items": items}, ensure_ascii=False))
         return 0
-    console = Console(width=160)
-    table = Table(title=f"Ruleset {ruleset.name}")
-    for column in ("switch", "value", "valid", "rule", "meaning"):
-        table.add_column(column)
+    console = Console()
+    table = Table(title=f"Ruleset {ruleset.name}", box=box.SIMPLE_HEAD, collapse_padding=True)
+    wide = console.width >= 120
+    # An 80-column terminal: each switch's meaning goes on its own line under it.
+    table.add_column("switch", min_width=30)
+    table.add_column("value", max_width=12)
+    table.add_column("valid", max_width=14)
+    table.add_column("rule", no_wrap=True)
+    if wide:
+        table.add_column("meaning", ratio=1)
     for sw in ruleset.switches():
-        table.add_row(sw.name, str(sw.value), sw.allowed, sw.rule, sw.doc)
+        table.add_row(sw.name, str(sw.value), sw.allowed, sw.rule, *([sw.doc] if wide else []))
+        if not wide:
+            table.add_row(f"  [dim]{escape(sw.doc)}[/]", "", "", "", end_section=False)
     console.print(table)
     if items:
         scoring = Table(title=f"Scoring items of {ruleset.name}")

@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--loser", action="store_true", help="score a loser's own hand (no winning tile)")
     p.add_argument("--seat", type=_seat, default=0, help="seat E S W N (default E)")
     p.add_argument("--dealer", type=_seat, default=0, help="the dealer's seat (default E)")
-    p.add_argument("--wild", metavar="TILE", help="the wild indicator tile (财神: the other copies are wild)")
+    p.add_argument("--indicator", metavar="TILE",
+                   help="the turned-up indicator tile (its other copies are the wild 财神, L4/L5)")
     p.add_argument("--ruleset", default="longgang", help="preset name or TOML file (default longgang)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
@@ -50,7 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
     hand = parse_hand(args.hand, ruleset)
-    wild = None if args.wild is None else parse_tile(args.wild, ruleset)
+    wild = None if args.indicator is None else parse_tile(args.indicator, ruleset)
     if args.loser:
         if args.win is not None:
             raise ScoringError("--loser scores a hand without a winning tile: drop --win", code="usage")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 from caishen import fair
-from caishen.cli import CommandError
+from caishen.cli import CommandError, safe_text
 from caishen.table.match import selfplay
-from caishen.table.record import save
+from caishen.table.signing import load_or_create_key, sign_record
 from caishen.tiles import SEAT_LETTERS
 from caishen.variants.longgang.rules import load_ruleset
 
@@ -22,19 +24,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--players", type=int, default=4, choices=(4, 5, 6), help="players rotating through the four seats (L2)")
     p.add_argument("--ruleset", default="longgang", help="preset name or TOML file (default longgang)")
     p.add_argument("--record", metavar="FILE", default=None, help="write the match record (JSON) to FILE")
-    p.add_argument("--indent", type=int, default=None, help="indent the JSON record")
+    p.add_argument("--indent", type=int, default=None, help="indent the JSON record by 0-8 spaces")
+    p.add_argument("--key-file", default=None,
+                   help="sign the record with this Ed25519 key (default: $CAISHEN_KEY or the data directory)")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.set_defaults(func=run)
 
 
+MAX_HANDS = 10_000
+
+
 def run(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
-    if args.hands is not None and args.hands < 1:
-        raise CommandError(f"--hands must be at least 1, not {args.hands}")
+    if args.hands is not None and not 1 <= args.hands <= MAX_HANDS:
+        raise CommandError(f"--hands must be 1-{MAX_HANDS}, not {args.hands}")
+    if args.indent is not None and not 0 <= args.indent <= 8:
+        raise CommandError(f"--indent must be 0-8, not {args.indent}")
+    out = Path(args.record) if args.record else None
+    if out is not None and not out.parent.is_dir():
+        raise CommandError(f"--record {args.record}: no directory {out.parent}")
+    key = load_or_create_key(args.key_file) if out is not None else None
     seed = None if args.seed is None else fair.seed_from_text(args.seed)
     record = selfplay(ruleset, seed, args.players, args.hands)
-    if args.record:
-        save(record, args.record, args.indent)
+    if out is not None and key is not None:
+        # The table signs the finished record (docs/fairness.md): the moves, not only the walls.
+        signed = sign_record(record.dumps(), key)
+        if args.indent is not None:
+            signed = json.dumps(json.loads(signed), ensure_ascii=False, indent=args.indent)
+        out.write_text(signed + "\n", encoding="utf-8")
     if args.quiet:
         return 0
     from rich.console import Console
@@ -42,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     title = f"selfplay: {len(record.hands)} hands, {ruleset.name}" + (f", seed {args.seed!r}" if args.seed else "")
-    table = Table(title=escape(title))
+    table = Table(title=escape(safe_text(title)))
     table.add_column("hand", justify="right")
     table.add_column("commitment")
     table.add_column("E S W N")
@@ -60,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             str(h.index), h.commitment[:16] + "…", " ".join(str(p) for p in h.seats), what,
             " ".join(f"{c:+d}" for c in res["chips"]),
         )
-    console = Console(width=140)
+    console = Console()
     console.print(table)
     r = record.result
     console.print(escape(
@@ -68,5 +85,5 @@ def run(args: argparse.Namespace) -> int:
         + (f"  broke: {r['broke']}" if r["broke"] else "")
     ))
     if args.record:
-        console.print(f"record written to {escape(args.record)}", highlight=False)
+        print(f"record written to {safe_text(args.record)}, signed")
     return 0

@@ -47,11 +47,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from caishen.simulate import SimulationError, check_settings, simulate
+    from caishen.simulate import (
+        PLOT_SUFFIXES,
+        SimulationError,
+        check_address,
+        check_output,
+        check_settings,
+        simulate,
+    )
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     ruleset = load_ruleset(args.ruleset)
     check_settings(players, args.games, args.workers, args.backend)
+    check_address(args.address)
+    # Paths are checked before the run: a bad one must not cost hours of play.
+    if args.out:
+        check_output(args.out, (".jsonl", ".parquet"), "--out")
+    if args.plot:
+        check_output(args.plot, PLOT_SUFFIXES, "--plot")
     if args.plot:
         from caishen.simulate import _optional
 
@@ -140,25 +153,37 @@ def print_summary(stats: Any, args: argparse.Namespace, elapsed: float) -> None:
         }
         print(json.dumps(out))
         return
+    from rich import box
     from rich.console import Console
     from rich.table import Table
+
+    from caishen.cli import safe_text
 
     title = (
         f"{stats.games} games, {stats.hands} hands ({stats.hands / max(elapsed, 1e-9):.0f} hands/s), "
         f"players {args.players}, seed {args.seed}"
     )
-    table = Table(title=title)
-    for col in ("bot", "hands", "win", "deal-in", "self-draw", "chips/hand", "95% CI", "limit hands", "draws"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+    several = [r["bot"] for r in rows if r["seats"] > 1]
+    caption = "win, deal-in, self-draw and limit: per seat per hand; chips: per hand, averaged over the bot's seats"
+    if several:
+        caption = (", ".join(f"{b} fills {r['seats']} seats" for r in rows for b in [r["bot"]] if r["seats"] > 1)
+                   + "; " + caption)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    heads = ("bot", "seats", "hands", "win", "deal\nin", "self\ndraw", "limit\nhand", "chips\n/hand", "95% CI\n±",
+             "drawn\nhand")
+    for col in heads:
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=col != "bot")
     for r in rows:
         ci = r["ci95"]
-        ci_text = "-" if math.isinf(ci) else f"{r['chips_per_hand'] - ci:+.2f} .. {r['chips_per_hand'] + ci:+.2f}"
         table.add_row(
-            r["bot"], str(r["hands"]), f"{r['win_rate']:.1%}", f"{r['deal_in_rate']:.1%}",
-            f"{r['self_draw_rate']:.1%}", f"{r['chips_per_hand']:+.2f}", ci_text, str(r["limit_hands"]),
-            f"{r['draw_rate']:.1%}",
+            safe_text(r["bot"]), str(r["seats"]), str(r["hands"]), f"{r['win_rate']:.1%}", f"{r['deal_in_rate']:.1%}",
+            f"{r['self_draw_rate']:.1%}", f"{r['limit_rate']:.2%}", f"{r['chips_per_hand']:+.2f}",
+            "-" if math.isinf(ci) else f"{ci:.2f}", f"{r['draw_rate']:.1%}",
         )
-    Console(width=140).print(table)
+    console = Console()
+    console.print(safe_text(title), highlight=False)
+    console.print(table)
+    console.print(caption, highlight=False)
 
 
 def plot(stats: Any, path: str) -> None:

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
 
     n = data["tiles"]
     pairs = "seven pairs" if n == 13 else "八对半 (7 pairs + 1 triplet)"
-    console = Console(width=140)
+    console = Console()
     t = Table(title=f"Every hand of {n} tiles of one suit ({data['hands']:,} hands)")
     t.add_column("waits", justify="right")
     t.add_column("tenpai, either form", justify="right")

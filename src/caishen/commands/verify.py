@@ -1,32 +1,55 @@
-"""``caishen verify FILE``: check a record's provably fair walls and every draw (L4)."""
+"""``caishen verify FILE``: check a record's provably fair walls and every draw (L4), and its
+signature: the table's Ed25519 signature over the record (docs/fairness.md)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from caishen.table.record import ReplayError, VerifyError, load
+from caishen.cli import read_input, safe_text
+from caishen.table.record import RecordError, ReplayError, VerifyError, loads
 from caishen.table.replay import verify
+from caishen.table.signing import SignatureError, parse_public_key, verify_signature
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "verify",
-        help="recompute every wall from the revealed seed, check commitments and every draw of a record",
+        help="check a record: every wall from the revealed seeds, every draw, the results, the signature",
+        description="Recompute every wall from the revealed seed, check the commitments, every draw "
+        "and every result; check the record's signature when it has one. With --key PUBKEY the record "
+        "must be signed by that key. Exit 1 when the record fails a check, 2 when it is not a record.",
     )
-    p.add_argument("file", help="a match record (JSON, see docs/records.md)")
+    p.add_argument("file", help="a match record (JSON, see docs/records.md), or - for stdin")
+    p.add_argument("--key", metavar="PUBKEY", default=None,
+                   help="the table's public key (64 hex digits, from 'caishen keys show'): the record must carry its signature")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load(args.file)
+    name = "stdin" if args.file == "-" else safe_text(args.file)
+    if args.key is not None:
+        parse_public_key(args.key)  # a malformed key is a usage error (exit 2), before reading
+    text = read_input(args.file)
     try:
-        summary = verify(record)
-    except (VerifyError, ReplayError) as exc:
-        print(f"caishen verify: FAILED: {args.file}: {exc}", file=sys.stderr)
+        record = loads(text)
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from None
+    signed = ""
+    try:
+        summary = verify(record)  # the walls first: its errors name the hand and draw
+        if record.signature is not None or args.key is not None:
+            sig = verify_signature(text, args.key)
+            if args.key is not None:
+                signed = "; signed by the given key"
+            else:
+                print(f"{name}: signature intact, by key {sig.key}; give --key PUBKEY to check it is the table's",
+                      file=sys.stderr)
+    except (VerifyError, ReplayError, SignatureError) as exc:
+        print(f"caishen verify: FAILED: {name}: {safe_text(str(exc))}", file=sys.stderr)
         return 1
     print(
-        f"{args.file}: OK: {summary.hands} hands, {summary.draws} draws and {summary.actions} actions "
-        "match the committed seeds; results reproduced"
+        f"{name}: OK: {summary.hands} hands, {summary.draws} draws and {summary.actions} actions "
+        f"match the committed seeds; results reproduced{signed}"
     )
     return 0

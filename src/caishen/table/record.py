@@ -29,6 +29,9 @@ from caishen.engine.game import Game
 from caishen.errors import CaishenError
 from caishen.notation import NotationError, parse_tile
 from caishen.ruleset import RulesetError
+from caishen.table import strict_json
+from caishen.table.signing import Signature, SignatureError, signature_from_json
+from caishen.table.strict_json import StrictJSONError
 from caishen.tiles import tile_name
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
@@ -42,11 +45,14 @@ class RecordError(CaishenError):
     """A record that is not a well-formed record of this version; the message names the
     place (e.g. ``hands[3].actions[17]``) and the problem."""
 
+    code = "record"
 
 class ReplayError(CaishenError):
     """Replaying a record failed: an illegal move, a draw or a result that does not match.
     ``hand`` is the hand's index (``None`` for the match result), ``index`` the action's (or
     draw's) index, ``what`` one of ``action``, ``draw``, ``deal``, ``result``, ``seats``, ``end``."""
+
+    code = "replay"
 
     def __init__(self, hand: int | None, index: int | None, what: str, reason: str) -> None:
         self.hand = hand
@@ -60,6 +66,8 @@ class ReplayError(CaishenError):
 class VerifyError(CaishenError):
     """A record that fails the fairness check: ``hand`` index, ``draw`` index (``None`` for the
     commitment, the wall or the dice), what was ``expected`` and what was ``recorded``."""
+
+    code = "verify"
 
     def __init__(self, hand: int, draw: int | None, problem: str, expected: str, recorded: str) -> None:
         self.hand = hand
@@ -187,9 +195,11 @@ class MatchRecord:
     seed: bytes | None
     hands: tuple[HandRecord, ...]
     result: dict[str, Any]
+    # The table's Ed25519 signature over the record as written (caishen.table.signing), if any.
+    signature: Signature | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "caishen": __version__,  # the writer, for bug reports (not checked)
@@ -200,6 +210,9 @@ class MatchRecord:
             "hands": [h.to_json() for h in self.hands],
             "result": self.result,
         }
+        if self.signature is not None:
+            out["signature"] = {"algorithm": "ed25519", "key": self.signature.key, "value": self.signature.value}
+        return out
 
     def dumps(self, indent: int | None = None) -> str:
         """The record as JSON text (one line by default)."""
@@ -212,7 +225,7 @@ class MatchRecord:
             raise RecordError(f"record: not a caishen record (format {d.get('format')!r}, expected {FORMAT!r})")
         version = d.get("version")
         if type(version) is not int or version not in (1, VERSION):
-            raise RecordError(f"record: version {version!r} is not supported (this reads versions 1 and {VERSION})")
+            raise RecordError(f"record: version {_short(version)} is not supported (this reads versions 1 and {VERSION})")
         variant = d.get("variant", VARIANT) if version == 1 else d.get("variant")
         if variant != VARIANT:
             raise RecordError(f"record.variant: {variant!r} records cannot be replayed yet (only {VARIANT!r})")
@@ -221,6 +234,11 @@ class MatchRecord:
             ruleset = LONGGANG.replace(**rs)
         except RulesetError as exc:
             raise RecordError(f"record.ruleset: {exc}") from None
+        # A record replays under exactly its own rules: nothing is filled in from today's preset.
+        missing = [sw.name for sw in LONGGANG.switches() if sw.name not in rs]
+        if missing:
+            more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+            raise RecordError(f"record.ruleset: missing {', '.join(missing[:3])}{more} (a record names every switch)")
         players = _list(d, "players", "record")
         if not all(isinstance(p, str) for p in players) or not 4 <= len(players) <= 6:
             raise RecordError("record.players: must be 4-6 names")
@@ -237,16 +255,26 @@ class MatchRecord:
         result = d.get("result")
         if not isinstance(result, dict):
             raise RecordError("record.result: must be an object")
-        return cls(ruleset, tuple(players), seed, hands, result)
+        try:
+            signature = None if d.get("signature") is None else signature_from_json(d["signature"])
+        except SignatureError as exc:
+            raise RecordError(f"record.{exc}") from None
+        return cls(ruleset, tuple(players), seed, hands, result, signature)
 
 
 def loads(text: str) -> MatchRecord:
     """A record from JSON text."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc}") from None
+        data = strict_json.loads(text)
+    except StrictJSONError as exc:
+        raise RecordError(str(exc)) from None
     return MatchRecord.from_json(data)
+
+
+def _short(x: Any) -> str:
+    """``repr`` of a value from a record, at most about 80 characters."""
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def load(path: str | Path) -> MatchRecord:

@@ -21,20 +21,24 @@ from caishen.variants.longgang.rules import Ruleset
 __all__ = ["ReplaySummary", "replay", "verify"]
 
 
-def _normal(x: Any) -> Any:
-    return json.loads(json.dumps(x))
+def _canon(x: Any) -> str:
+    """JSON text that tells ``true`` from ``1`` and ``3.0`` from ``3`` (Python's ``==`` does not)."""
+    return json.dumps(x, sort_keys=True, ensure_ascii=False)
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b), key=str):
-            if a.get(k) != b.get(k):
+            if _canon(a.get(k)) != _canon(b.get(k)):
                 return _first_difference(a.get(k), b.get(k), f"{path}.{k}" if path else str(k))
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
+            if _canon(x) != _canon(y):
                 return _first_difference(x, y, f"{path}[{i}]")
-    return f"{path or 'result'}: replay gives {json.dumps(a, ensure_ascii=False)}, record says {json.dumps(b, ensure_ascii=False)}"
+    got, said = json.dumps(a, ensure_ascii=False), json.dumps(b, ensure_ascii=False)
+    if len(said) > 80:
+        said = said[:77] + "..."
+    return f"{path or 'result'}: replay gives {got}, record says {said}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,16 +65,19 @@ def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
         wall, dice = hand.wall, hand.dice
         if fair_mode:
             wall, dice = _fair_parts(hand, ruleset)
+            if record.seed is not None and hand.seed != fair.hand_seed(record.seed, hi):
+                raise VerifyError(hi, None, "the hand's seed is not the one the match seed gives (L4)",
+                                  fair.hand_seed(record.seed, hi).hex(), (hand.seed or b"").hex())
         game = last_game(replay_steps(hand, ruleset, wall, dice, fair_mode))
         assert game.outcome is not None
-        result = _normal(table.settle(game.outcome).to_json())
-        if result != _normal(hand.result):
-            raise ReplayError(hi, None, "result", _first_difference(result, _normal(hand.result)))
+        result = json.loads(_canon(table.settle(game.outcome).to_json()))
+        if _canon(result) != _canon(hand.result):
+            raise ReplayError(hi, None, "result", _first_difference(result, hand.result))
         n_actions += len(hand.actions)
         n_draws += len(hand.draws)
-    result = _normal(table.result().to_json())
-    if result != _normal(record.result):
-        raise ReplayError(None, None, "result", _first_difference(result, _normal(record.result)))
+    result = json.loads(_canon(table.result().to_json()))
+    if _canon(result) != _canon(record.result):
+        raise ReplayError(None, None, "result", _first_difference(result, record.result))
     return ReplaySummary(len(record.hands), n_actions, n_draws, result)
 
 

@@ -246,8 +246,9 @@ class ScoreResult:
             )
         else:
             formula = f"({self.fu} + {self.base})" if self.base else f"{self.fu}"
-            lines.append(f"total {self.total} = {formula} x 2^{self.tai} = {self.raw}"
-                         f" -> rounded up to 10, at most 300 (L23)")
+            # One line that fits 80 columns: the cap when it bit, else the rounding (L23).
+            how = f"capped at {self.total}" if self.total < self.raw else "rounded up to a multiple of 10"
+            lines.append(f"total {self.total} = {formula} x 2^{self.tai} = {self.raw}, {how} (L23)")
         return "\n".join(line.rstrip() for line in lines)
 
     def to_dict(self) -> dict[str, object]:
