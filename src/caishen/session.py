@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from caishen import fair
-from caishen.game import Action, Game, Observation
+from caishen.game import Action, Game, Observation, Phase
 from caishen.match import Match, MatchError, Player
 from caishen.record import HandRecord, MatchRecord, RecordingGame, hand_from_game
 from caishen.rules import Ruleset
@@ -107,6 +107,15 @@ class MatchSession:
     def record(self) -> MatchRecord:
         """The record of the hands finished so far."""
         return self.match.record()
+
+    def drawn_tile(self, seat: int) -> int | None:
+        """The tile ``seat`` just drew (or its replacement tile after a kong or flower), while its
+        turn began with that draw; ``None`` after a chow or pong, or when it is not its turn.
+        A client sets this tile apart in the hand it shows (the seat's own knowledge)."""
+        g = self.game
+        if g.phase is not Phase.TURN or g.current != seat or g._claimed or g._drawn < 0:
+            return None
+        return g._drawn
 
     # ------------------------------------------------------------------ acting
 
