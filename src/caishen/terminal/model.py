@@ -35,6 +35,7 @@ from caishen.terminal.core import (
     Ruleset,
     action_text,
     chinese_name,
+    format_hand,
     glyph,
     hint_bot,
     is_flower,
@@ -96,7 +97,9 @@ def meld_text(m: Meld, style: TileStyle = TileStyle.CODE) -> str:
 
 def describe_action(a: Action, style: TileStyle = TileStyle.CODE) -> str:
     """An action as a player reads it: ``discard 5p``, ``chow 3p-4p-5p``, ``kong 7z``."""
-    t = (lambda k: tile_label(k, style).strip())
+    def t(k: int) -> str:
+        return tile_label(k, style).strip()
+
     kind = a.kind
     if kind is ActionKind.CHOW:
         return f"chow {t(a.tile)} as {t(a.chow_low)}{t(a.chow_low + 1)}{t(a.chow_low + 2)}"
@@ -151,7 +154,9 @@ class HandSummary:
     rows: tuple[ScoreRow, ...]
     total: str
     seats: tuple[tuple[str, str, int | None, int], ...]  # (seat letter, player, own total, chips)
-    chips_after: tuple[int, ...]
+    chips_after: tuple[int, ...]  # by player
+    seat_chips_after: tuple[int, ...]  # by seat
+    hand: str = ""  # the winner's hand (tiles)
 
 
 class PlayState:
@@ -337,7 +342,8 @@ class PlayState:
         obs = self.observation()
         hand = obs.hand
         unseen = unseen_counts(obs, self.ruleset)
-        t = (lambda k: tile_label(k, style).strip())
+        def t(k: int) -> str:
+            return tile_label(k, style).strip()
 
         def wait_text(h: Any) -> str:
             ws = [k for k in waits(h, self.ruleset, obs.wilds) if not is_flower(k)]
@@ -379,6 +385,7 @@ class PlayState:
         chips = rec.result["chips"]
         rows: list[ScoreRow] = []
         total = ""
+        hand = ""
         hs = out.scores if isinstance(out.scores, HandScore) else None
         if out.winner is None or hs is None:
             headline = f"hand {rec.index + 1}: draw 流局 ({out.draw_reason or 'wall'}), nobody pays"
@@ -389,6 +396,7 @@ class PlayState:
             frm = f" from {self.seat_name(out.from_seat)}" if out.from_seat is not None else ""
             headline = f"hand {rec.index + 1}: {self.seat_name(out.winner)} wins {how}{tile}{frm}"
             w = hs.winner
+            hand = format_hand(out.hands[out.winner])
             for it in w.items:
                 fu = str(it.value) if it.unit in ("fu", "limit") else ""
                 tai = str(it.value) if it.unit == "tai" else ""
@@ -405,7 +413,9 @@ class PlayState:
             if hs is not None and out.winner is not None:
                 own = hs.winner.total if seat == out.winner else hs.loser_totals.get(seat)
             seats.append((SEAT_LETTERS[seat], s.match.names[rec.seats[seat]], own, int(chips[seat])))
-        return HandSummary(headline, tuple(rows), total, tuple(seats), tuple(rec.result["chips_after"]))
+        after = tuple(rec.result["chips_after"])
+        return HandSummary(headline, tuple(rows), total, tuple(seats), after,
+                           tuple(after[rec.seats[seat]] for seat in range(4)), hand)
 
     def standings(self) -> list[tuple[int, str, int]]:
         """(place, player, chips) after the hands played, most chips first."""

@@ -120,12 +120,12 @@ def run_plain(state: PlayState, save_path: Path, read: Callable[[], str | None],
             while True:
                 out.write("> ")
                 out.flush()
-                line = read()
-                if line is None:
+                got = read()
+                if got is None:
                     say("")
                     return 0
                 try:
-                    action = hint if not line.strip() else state.parse(line)
+                    action = hint if not got.strip() else state.parse(got)
                 except PlayError as exc:
                     say(f"error: {exc}")
                     continue
