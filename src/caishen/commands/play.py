@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         from caishen.terminal.plain import run_plain
 
         def read() -> str | None:
+            if args.demo:  # the suggested move every time, until the match ends
+                return ""
             line = sys.stdin.readline()
             return None if not line else line.rstrip("\n")
 

@@ -8,6 +8,7 @@ move; ``h`` learner help; ``t`` tile style; ``q`` or Ctrl-C save and quit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Final
@@ -21,7 +22,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from caishen.terminal.core import Action, ActionKind, IllegalActionError, Phase, tile_name
+from caishen.terminal.core import Action, ActionKind, IllegalActionError, Phase, parse_action, tile_name
 from caishen.terminal.model import (
     SEAT_NAMES,
     HandSummary,
@@ -185,7 +186,7 @@ class PlayApp(App[int]):
                      id="keys")
 
     def on_mount(self) -> None:
-        self.refresh_view()
+        self.after_move()  # a resumed match may stand at the end of a hand; --demo starts here
 
     # ------------------------------------------------------------------ what the cursor can reach
 
@@ -332,9 +333,16 @@ class PlayApp(App[int]):
                 standings = st.standings() if st.session.over else None
                 self.push_screen(ScoreScreen(st.hand_summary(), standings), self.after_score)
                 if self.demo:
-                    self.set_timer(self.delay * 3, self.close_score)
+                    self.later(self.delay * 3, self.close_score)
         elif self.demo and st.my_move:
-            self.set_timer(self.delay, self.demo_move)
+            self.later(self.delay, self.demo_move)
+
+    def later(self, delay: float, callback: Callable[[], None]) -> None:
+        """Run ``callback`` after ``delay`` seconds (at once, after the next refresh, for 0)."""
+        if delay > 0:
+            self.set_timer(delay, callback)
+        else:
+            self.call_after_refresh(callback)
 
     def close_score(self) -> None:
         if isinstance(self.screen, ScoreScreen):
@@ -379,11 +387,8 @@ class PlayApp(App[int]):
         if not targets:
             return
         tg = targets[min(self.cursor, len(targets) - 1)]
-        if tg.action is None:
-            self.message = f"{self.short(tg.tile)} may not be discarded now (after a chow or pong, L9)"
-            self.refresh_view()
-            return
-        self.play(tg.action)
+        # A tile that may not be discarded: the engine's refusal says why (L9, wilds...).
+        self.play(tg.action if tg.action is not None else parse_action(f"discard {tile_name(tg.tile)}"))
 
     def action_win(self) -> None:
         a = next((x for x in self.state.legal() if x.kind is ActionKind.WIN), None)
