@@ -19,6 +19,7 @@ from caishen.terminal.app import PlayApp, ScoreScreen
 from caishen.terminal.core import seed_from_text, tile_name
 from caishen.terminal.model import PlayState, Settings
 from caishen.terminal.plain import run_plain
+from caishen.terminal.screenshot import fix_wide_text
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
@@ -175,3 +176,11 @@ def test_demo_plays_the_match_and_exits_0(tmp_path: Path) -> None:
 
     assert asyncio.run(go()) == 0
     assert verify(load(tmp_path / "d.json")).hands == 1
+
+
+def test_screenshot_fix_gives_wide_characters_two_cells() -> None:
+    svg = '<text class="r1" x="0" y="20" textLength="24.4" clip-path="url(#c)">八筒</text>' \
+          '<text class="r2" x="48.8" y="20" textLength="36.6" clip-path="url(#c)">&#160;5p</text>'
+    fixed = fix_wide_text(svg)
+    assert 'textLength="48.8"' in fixed  # 2 characters, 4 cells
+    assert 'textLength="36.6"' in fixed  # narrow text unchanged

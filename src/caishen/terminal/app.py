@@ -232,7 +232,8 @@ class PlayApp(App[int]):
             if st.my_move:
                 lines.append(f"suggested (g): {describe_action(st.suggest(), self.style)}")
             learn.update("\n".join(lines))
-        self.query_one("#message", Static).update(Text(self.message or (st.log[-1] if st.log else "")))
+        last = " · ".join(st.log_line(e, self.style) for e in st.log[-2:])
+        self.query_one("#message", Static).update(Text(self.message or last))
 
     def hand_renderable(self, wilds: frozenset[int]) -> Group:
         st = self.state

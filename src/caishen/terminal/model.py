@@ -166,7 +166,7 @@ class PlayState:
         self.settings = settings
         self.session = session
         self._hint = hint_bot(settings.hint, settings.seed, settings.ruleset)
-        self.log: list[str] = []
+        self.log: list[str | Move] = []  # what happened, in order: moves and notes
 
     # ------------------------------------------------------------------ building
 
@@ -329,10 +329,12 @@ class PlayState:
         self._note_moves(moves)
 
     def _note_moves(self, moves: Sequence[Move]) -> None:
-        for m in moves:
-            if m.action.kind is not ActionKind.PASS:
-                self.log.append(f"{self.seat_name(m.seat)}: {describe_action(m.action)}")
-        del self.log[:-50]
+        self.log.extend(m for m in moves if m.action.kind is not ActionKind.PASS)
+
+    def log_line(self, entry: str | Move, style: TileStyle = TileStyle.CODE) -> str:
+        if isinstance(entry, str):
+            return entry
+        return f"{self.seat_name(entry.seat)}: {describe_action(entry.action, style)}"
 
     # ------------------------------------------------------------------ learner help
 

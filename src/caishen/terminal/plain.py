@@ -102,8 +102,8 @@ def run_plain(state: PlayState, save_path: Path, read: Callable[[], str | None],
     shown = len(state.log)
     try:
         while True:
-            for line in state.log[shown:]:
-                say(f"  {line}")
+            for entry in state.log[shown:]:
+                say(f"  {state.log_line(entry)}")
             shown = len(state.log)
             s = state.session
             if s.hand_over:

@@ -66,7 +66,7 @@ def meld_label(m: Meld, style: TileStyle) -> Text:
         body = "".join((glyph(k) if style is TileStyle.GLYPH else tile_name(k)) for k in tiles)
         o, c = {MeldKind.CHOW: ("{", "}"), MeldKind.PONG: ("[", "]"), MeldKind.EXPOSED_KONG: ("[", "]"),
                 MeldKind.ADDED_KONG: ("<", ">"), MeldKind.CONCEALED_KONG: ("(", ")")}[m.kind]
-        t.append(o + body + c, f"bold {colour(m.tile)}")
+        t.append(o + body + c, f"bold {colour(m.tile)} {FACE}")
         return t
     word = {MeldKind.CHOW: "吃", MeldKind.PONG: "碰", MeldKind.EXPOSED_KONG: "杠", MeldKind.ADDED_KONG: "补杠",
             MeldKind.CONCEALED_KONG: "暗杠"}[m.kind]
@@ -75,7 +75,8 @@ def meld_label(m: Meld, style: TileStyle) -> Text:
         name = "".join(chinese_name(k)[0] for k in (low, low + 1, low + 2)) + chinese_name(low)[1]
     else:
         name = tile_label(m.tile, style).strip()
-    t.append(f"{word}{name}", f"bold {colour(m.tile)}")
+    t.append(word, "bold")
+    t.append(name, f"bold {colour(m.tile)} {FACE}")
     return t
 
 
