@@ -12,6 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from caishen.cli import main
 from caishen.game import ActionKind, Phase
 from caishen.record import load, verify
 from caishen.rules import LONGGANG
@@ -184,3 +187,29 @@ def test_screenshot_fix_gives_wide_characters_two_cells() -> None:
     fixed = fix_wide_text(svg)
     assert 'textLength="48.8"' in fixed  # 2 characters, 4 cells
     assert 'textLength="36.6"' in fixed  # narrow text unchanged
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "foo,strong,greedy"], "unknown bot 'foo'"),
+    (["--bots", "strong"], "--bots needs 3 bots"),
+    (["--variant", "luoyang-gangci"], "does not play Gangci"),
+    (["--hands", "0"], "--hands must be at least 1"),
+])
+def test_wrong_options_give_one_line_and_status_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--plain", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_plain_resume_continues_a_saved_hand_to_a_verified_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "m.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n\n"))  # three suggested moves, then end of input
+    assert main(["play", "--seed", "9", "--hands", "1", "--record", str(save)]) == 0  # stdin not a tty: line mode
+    moves = len(json.loads(save.read_text())["play"]["moves"])
+    assert moves >= 3
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 400))
+    assert main(["play", "--resume", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "match over. standings:" in out
+    assert verify(load(save)).hands == 1

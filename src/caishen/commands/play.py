@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from caishen.cli import CommandError
 from caishen.terminal.core import PRESETS, load_ruleset, new_seed, seed_from_text
 from caishen.terminal.model import PlayError, PlayState, Settings, default_save_path
 
@@ -36,10 +35,10 @@ def build_state(args: argparse.Namespace) -> PlayState:
         return PlayState.load(path)
     ruleset = load_ruleset(args.ruleset if args.ruleset else args.variant)
     if ruleset.gangci:
-        raise CommandError(f"{ruleset.name}: the engine does not play Gangci rules yet; use --variant longgang")
+        raise PlayError(f"{ruleset.name}: the engine does not play Gangci rules yet; use --variant longgang")
     if args.hands is not None:
         if args.hands < 1:
-            raise CommandError(f"--hands must be at least 1, not {args.hands}")
+            raise PlayError(f"--hands must be at least 1, not {args.hands}")
         ruleset = ruleset.replace(hands_per_match=args.hands)
     # A match is always seeded (a fresh secret seed without --seed) so that it can be resumed.
     seed = seed_from_text(args.seed) if args.seed is not None else new_seed()
@@ -48,10 +47,7 @@ def build_state(args: argparse.Namespace) -> PlayState:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        state = build_state(args)
-    except PlayError as exc:
-        raise CommandError(str(exc)) from None
+    state = build_state(args)  # PlayError (a ValueError): one line, status 2 (caishen.cli)
     save = Path(args.record) if args.record else (
         Path(args.resume) if args.resume else default_save_path())
     if args.plain or not sys.stdin.isatty():
