@@ -54,13 +54,14 @@ KEYS_HELP: Final = """\
   w            win 胡 (when you may)
   x, space     pass 过 (on a claim)
   g            play the suggested move
-  h            learner help: shanten 向听, waits 听 and how many are unseen
+  h            learner help: shanten 向听, waits 听, unseen copies
   t            tile style: 中文 五筒 / code 5p / glyph 🀝
   ?            this help
-  q, Ctrl-C    save the match and quit (caishen play --resume continues it)
+  q, Ctrl-C    save and quit (caishen play --resume goes on)
 
-After a hand: Enter for the next hand. Gold tiles are wild 财神; 坐 marks your own flower.
-The tile you just drew stands apart at the right of your hand.
+After a hand: Enter for the next hand. Gold tiles are wild 财神;
+坐花 is your own flower. The tile you just drew stands apart
+at the right of your hand; the latest discard is orange.
 
 [dim]Press Escape or ? to close.[/dim]"""
 
@@ -79,7 +80,7 @@ class HelpScreen(ModalScreen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(KEYS_HELP, id="keys")
+        yield Static(KEYS_HELP, id="keyhelp")
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)
