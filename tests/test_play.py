@@ -56,6 +56,9 @@ async def _play_keys(app: PlayApp, pilot, limit: int) -> int:  # type: ignore[no
     moves = 0
     while moves < limit and not isinstance(app.screen, ScoreScreen):
         assert app.state.my_move
+        drawn = app.state.drawn()
+        if drawn is not None:  # the tile just drawn stands apart, last in the hand
+            assert app.hand_targets()[-1].tile == drawn
         before = len(app.state.session.moves)
         await pilot.press(*_keys_for(app))
         await pilot.pause()
@@ -213,3 +216,16 @@ def test_plain_resume_continues_a_saved_hand_to_a_verified_record(tmp_path: Path
     out = capsys.readouterr().out
     assert "match over. standings:" in out
     assert verify(load(save)).hands == 1
+
+
+def test_ctrl_c_saves_and_quits(tmp_path: Path) -> None:
+    async def go() -> int | None:
+        app = PlayApp(_state("6"), tmp_path / "c.json")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+        return app.return_code
+
+    assert asyncio.run(go()) == 0
+    assert PlayState.load(tmp_path / "c.json").session.hand_index == 0
