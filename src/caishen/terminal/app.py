@@ -183,7 +183,7 @@ class PlayApp(App[int]):
         yield Static(id="menu")
         yield Static(id="learn")
         yield Static(id="message")
-        yield Static("←→ tile  Enter discard  5p type  w win  x pass  g hint  h help  t style  ? keys  q quit",
+        yield Static("←→ Enter discard  5p  w win  x pass  g hint  h learn  t tiles  ? keys  q quit",
                      id="keys")
 
     def on_mount(self) -> None:
@@ -249,11 +249,13 @@ class PlayApp(App[int]):
         for m in obs.hand.melds:
             head.append("  ")
             head.append_text(meld_label(m, self.style))
-        for f in obs.hand.flowers:
-            own = f == st.own_flower()
-            head.append("  坐花 " if own else "  花 ", "bold #8a2be2")
-            head.append(tile_name(f) if self.style is TileStyle.CODE else self.flower_name(f),
-                        f"bold #8a2be2 {WILD_FACE if f in wilds else FACE}")
+        own = [f for f in obs.hand.flowers if f == st.own_flower()]
+        guests = [f for f in obs.hand.flowers if f != st.own_flower()]
+        for label, group in (("  坐花 ", own), ("  花 ", guests)):  # own flower (wild) apart from guests
+            if group:
+                head.append(label, "bold #8a2be2")
+                for f in group:
+                    head.append(self.short(f), f"bold #8a2be2 {WILD_FACE if f in wilds else FACE}")
         tiles, drawn = st.hand_tiles()
         on_hand = self.hand_count() > 0
         marks: dict[int, str] = {}
@@ -275,9 +277,6 @@ class PlayApp(App[int]):
 
     def short(self, k: int) -> str:
         return tile_label(k, self.style).strip()
-
-    def flower_name(self, f: int) -> str:
-        return self.short(f)
 
     def menu_renderable(self, targets: list[_Target]) -> Text:
         st = self.state
@@ -301,9 +300,13 @@ class PlayApp(App[int]):
                 t.append(f"{what} {self.short(obs.last_discard)} from {st.seat_name(obs.current)}: ", "bold")
             else:
                 t.append(f"{what}: ", "bold")
+        if obs.phase is Phase.TURN and len(targets) > n_hand:
+            t.append("  ↑ ", "dim")
         for j, tg in enumerate(targets[n_hand:]):
             assert tg.action is not None
-            label = f" {j + 1} {describe_action(tg.action, self.style)} "
+            # on a claim the digits pick; on one's turn they type tiles, so no numbers there
+            key = f"{j + 1} " if obs.phase is not Phase.TURN else ("w " if tg.action.kind is ActionKind.WIN else "")
+            label = f" {key}{describe_action(tg.action, self.style)} "
             t.append(label, "bold reverse" if self.cursor == n_hand + j else "bold")
             t.append(" ")
         if self.typed:

@@ -347,11 +347,16 @@ class PlayState:
         def t(k: int) -> str:
             return tile_label(k, style).strip()
 
-        def wait_text(h: Any) -> str:
+        def wait_list(h: Any) -> tuple[list[int], int]:
             ws = [k for k in waits(h, self.ruleset, obs.wilds) if not is_flower(k)]
-            if not ws:
-                return "no wait"
-            return " ".join(f"{t(k)}×{unseen[k]}" for k in ws) + f" ({sum(unseen[k] for k in ws)} unseen)"
+            return ws, sum(unseen[k] for k in ws)
+
+        def wait_text(ws: list[int], total: int) -> str:
+            # a wild 财神 completes every ready hand: named once at the end, not as a wait
+            real = [k for k in ws if k not in obs.wilds]
+            wild = sum(unseen[k] for k in ws if k in obs.wilds)
+            parts = [f"{t(k)}×{unseen[k]}" for k in real] + ([f"财神×{wild}"] if wild else [])
+            return " ".join(parts) + f" ({total} unseen)" if parts else "no wait"
 
         try:
             full = hand.size == 3 * self.ruleset.sets_needed + 2
@@ -359,7 +364,7 @@ class PlayState:
                 sh = shanten(hand, self.ruleset, obs.wilds)
                 lines = [f"shanten 向听 {sh}" + (" (ready 听牌)" if sh == 0 else "")]
                 if sh == 0:
-                    lines.append("waits 听: " + wait_text(hand))
+                    lines.append("waits 听: " + wait_text(*wait_list(hand)))
                 return lines
             best: list[tuple[int, int]] = []
             for k in sorted(set(hand.concealed)):
@@ -368,8 +373,9 @@ class PlayState:
             keep = [k for s, k in best if s == low]
             lines = [f"after the best discard: shanten 向听 {low}" + (" (ready 听牌)" if low == 0 else "")]
             if low == 0:
-                for k in keep[:4]:
-                    lines.append(f"discard {t(k)} → waits {wait_text(hand.without_tile(k))}")
+                ranked = sorted(((wait_list(hand.without_tile(k)), k) for k in keep), key=lambda x: -x[0][1])
+                for (ws, total), k in ranked[:2]:  # the two discards leaving the most unseen waits
+                    lines.append(f"discard {t(k)} → waits {wait_text(ws, total)}")
             else:
                 lines.append("good discards: " + " ".join(t(k) for k in keep))
             return lines

@@ -108,6 +108,7 @@ def run_plain(state: PlayState, save_path: Path, read: Callable[[], str | None],
             s = state.session
             if s.hand_over:
                 say(summary_text(state.hand_summary()))
+                state.save(save_path)  # every finished hand is on disk at once
                 if s.over:
                     say(standings_text(state))
                     return 0

@@ -61,7 +61,7 @@ async def _shoot(out: Path, seed: str, moves: int) -> None:
 
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path("docs/screenshots/terminal.svg")
-    asyncio.run(_shoot(out, argv[1] if len(argv) > 1 else "7", int(argv[2]) if len(argv) > 2 else 9))
+    asyncio.run(_shoot(out, argv[1] if len(argv) > 1 else "13", int(argv[2]) if len(argv) > 2 else 9))
     print(f"wrote {out}")
     return 0
 
