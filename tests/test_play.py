@@ -74,6 +74,10 @@ def test_keys_play_a_whole_hand_save_resume_and_verify(tmp_path: Path) -> None:
         app = PlayApp(_state("1"), save)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
+            await pilot.press("h")  # learner help on
+            await pilot.pause()
+            learn = str(app.query_one("#learn").render())
+            assert "shanten 向听" in learn and "suggested (g): discard" in learn
             assert await _play_keys(app, pilot, 4) == 4
             moves = list(app.state.session.moves)
             await pilot.press("q")  # quitting saves the hand in play
@@ -172,7 +176,7 @@ def test_plain_pipe_plays_a_hand_on_suggested_moves(tmp_path: Path) -> None:
 
 def test_demo_plays_the_match_and_exits_0(tmp_path: Path) -> None:
     async def go() -> int | None:
-        app = PlayApp(_state("4", hands=1), tmp_path / "d.json", demo=True, delay=0.0)
+        app = PlayApp(_state("4", hands=2), tmp_path / "d.json", demo=True, delay=0.0)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(2000):
                 if not app.is_running:
@@ -181,7 +185,7 @@ def test_demo_plays_the_match_and_exits_0(tmp_path: Path) -> None:
         return app.return_code
 
     assert asyncio.run(go()) == 0
-    assert verify(load(tmp_path / "d.json")).hands == 1
+    assert verify(load(tmp_path / "d.json")).hands == 2  # the score screen closed, the next hand dealt
 
 
 def test_screenshot_fix_gives_wide_characters_two_cells() -> None:
