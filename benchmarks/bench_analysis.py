@@ -1,4 +1,4 @@
-"""Benchmark of caishen.analysis on 100,000 realistic seeded hands, against the
+"""Benchmark of caishen.shapes.analysis on 100,000 realistic seeded hands, against the
 ``mahjong`` PyPI library's ``Agari.is_agari`` timed in the same run.
 
 Hands (17 tiles, no melds, Longgang tile set, seed fixed): per shuffled 136-tile wall,
@@ -26,10 +26,11 @@ import time
 
 from mahjong.agari import Agari
 
-from caishen.analysis import is_win, shanten, waits, wild_kinds
 from caishen.hand import Hand
-from caishen.rules import LONGGANG
+from caishen.shapes.analysis import is_win, shanten, waits
 from caishen.tiles import NUM_NON_FLOWER, is_flower
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.wilds import wild_kinds
 
 SEED = 20261129
 RULES = LONGGANG

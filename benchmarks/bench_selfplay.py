@@ -4,8 +4,8 @@ Measured in the same run:
 
 * ``caishen engine``: a hand dealt from a committed seed (``caishen.fair``), played to its end
   by four random legal players (a win is always taken), and the winner and losers scored
-  (``caishen.match.score_outcome``: the full Longgang rules, wilds, flowers, 分张).
-* ``caishen match``: the same inside :class:`caishen.match.Match` with the chip ledger and
+  (``caishen.table.match.score_outcome``: the full Longgang rules, wilds, flowers, 分张).
+* ``caishen match``: the same inside :class:`caishen.table.match.Match` with the chip ledger and
   the full JSON-ready record of every action and draw (what ``caishen selfplay`` does).
 * ``rlcard``: ``rlcard.make('mahjong')`` with ``rlcard.agents.RandomAgent`` at every seat,
   ``env.run(is_training=False)`` per hand (its simpler 13-tile rules, no scoring).
@@ -23,9 +23,9 @@ import sys
 import time
 
 from caishen import fair
-from caishen.game import Game
-from caishen.match import RandomPlayer, play_game, player_rng, score_outcome, selfplay
-from caishen.rules import LONGGANG
+from caishen.engine.game import Game
+from caishen.table.match import RandomPlayer, play_game, player_rng, score_outcome, selfplay
+from caishen.variants.longgang.rules import LONGGANG
 
 
 def bench_engine(hands: int, seed: bytes) -> tuple[float, int]:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from caishen.rules import LONGGANG
 from caishen.simulate import simulate
+from caishen.variants.longgang.rules import LONGGANG
 
 TABLES = {
     "random": ["random"] * 4,

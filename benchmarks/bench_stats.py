@@ -1,4 +1,4 @@
-"""Benchmark of ``caishen stats`` (caishen.stats.single_suit_stats) against a naive
+"""Benchmark of ``caishen stats`` (caishen.shapes.stats.single_suit_stats) against a naive
 recursive enumerator run in the same process.
 
 The naive reference enumerates the same hands (itertools multisets), and for every
@@ -15,7 +15,7 @@ import sys
 import time
 from itertools import combinations_with_replacement
 
-from caishen.stats import single_suit_stats
+from caishen.shapes.stats import single_suit_stats
 
 
 def naive_sets(c: list[int], sets: int, pair: int) -> bool:

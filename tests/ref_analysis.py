@@ -1,4 +1,4 @@
-"""Slow, obviously-correct references for caishen.analysis (tests only).
+"""Slow, obviously-correct references for caishen.shapes.analysis (tests only).
 
 No tables, no pruning: plain recursive decomposition over the whole hand. Every wild
 tile may stand for every non-flower kind of the ruleset; it is substituted lazily, in
@@ -13,9 +13,9 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations_with_replacement
 
-from caishen.analysis import Arrangement, Form, Group, GroupKind
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.rules import Ruleset
+from caishen.shapes.analysis import Arrangement, Form, Group, GroupKind
+from caishen.variants.longgang.rules import Ruleset
 
 NON_FLOWER = 34
 

@@ -1,4 +1,4 @@
-"""Exact examples for caishen.analysis and ``caishen analyze`` (rule IDs in the names)."""
+"""Exact examples for caishen.shapes.analysis and ``caishen analyze`` (rule IDs in the names)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ import json
 
 import pytest
 
-from caishen import _tables
-from caishen.analysis import (
+from caishen.cli import main
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.notation import parse_hand, parse_tile
+from caishen.shapes import tables as _tables
+from caishen.shapes.analysis import (
     Arrangement,
     Form,
     Group,
@@ -17,13 +20,10 @@ from caishen.analysis import (
     is_win,
     shanten,
     waits,
-    wild_kinds,
 )
-from caishen.cli import main
-from caishen.hand import Hand, Meld, MeldKind
-from caishen.notation import parse_hand, parse_tile
-from caishen.rules import LONGGANG
 from caishen.tiles import AUTUMN, EAST, RED, SPRING, SUMMER, WINTER, tile_name
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.wilds import wild_kinds
 from ref_analysis import ref_arrangements
 
 R16 = LONGGANG

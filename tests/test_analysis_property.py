@@ -1,4 +1,4 @@
-"""Property tests: caishen.analysis against the slow references in tests/ref_analysis.py,
+"""Property tests: caishen.shapes.analysis against the slow references in tests/ref_analysis.py,
 on random 13-, 14-, 16- and 17-tile hands with 0-4 wilds and 0-3 melds, skewed toward
 near-winning hands (built from random sets, then perturbed)."""
 
@@ -9,10 +9,10 @@ from collections import Counter
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from caishen.analysis import arrangements, is_win, shanten, waits
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.rules import LONGGANG, Ruleset
+from caishen.shapes.analysis import arrangements, is_win, shanten, waits
 from caishen.tiles import SPRING, SUMMER
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from ref_analysis import ref_arrangements, ref_is_win, ref_waits, substituted_is_win
 
 R16 = LONGGANG

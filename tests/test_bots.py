@@ -1,22 +1,30 @@
-"""Bots (issue 5): the fast shape evaluator against caishen.analysis, exact decisions on
+"""Bots (issue 5): the fast shape evaluator against caishen.shapes.analysis, exact decisions on
 set positions, and legality of every action over random games."""
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
+import sys
+from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.analysis import shanten as ref_shanten
 from caishen.bots import BOTS, GreedyBot, RandomBot, StrongBot, View, make_bot
+from caishen.bots.players import Evaluator
 from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
-from caishen.game import PASS, WIN, Action, ActionKind, Game
-from caishen.hand import Hand, Meld
+from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, Observation, Phase
+from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import parse_hand, parse_tile, parse_tiles
-from caishen.rules import LONGGANG
+from caishen.shapes.analysis import shanten as ref_shanten
+from caishen.table.record import action_text, parse_action
 from caishen.tiles import RED
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.wilds import wild_kinds
 
 NO_BULLDOZER = LONGGANG.replace(bulldozer=False)
 
@@ -79,7 +87,7 @@ def _random_hand(rng: random.Random) -> tuple[Hand, frozenset[int]]:
 @settings(max_examples=400, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_shanten_matches_analysis_reference(seed: int) -> None:
-    """The bots' fast shanten equals caishen.analysis.shanten (the slow reference) on
+    """The bots' fast shanten equals caishen.shapes.analysis.shanten (the slow reference) on
     random hands with melds and wilds (推土机 off: the reference counts the distance to
     drawing three wilds, which the bots do not chase)."""
     hand, wilds = _random_hand(random.Random(seed))
@@ -91,6 +99,45 @@ def test_shanten_matches_analysis_reference(seed: int) -> None:
         else:
             c[k] += 1
     assert shanten_counts(c, len(hand.melds), w, 5, True) == ref_shanten(hand, NO_BULLDOZER, wilds)
+
+
+def test_flower_indicator_bulldozer_counts_wild_flowers_l5_l8() -> None:
+    """With a flower indicator the 正财神 are the other flowers (L5): three held are a
+    complete 推土机 (L8) for the analyser and for the bots alike (issue 8)."""
+    hand = parse_hand("1m4m7m 2p5p8p 3s6s9s 1z2z3z 7z 6z f123")
+    indicator = parse_tile("f4")
+    wilds = wild_kinds(indicator, 0, LONGGANG)
+    assert ref_shanten(hand, LONGGANG, wilds) == -1
+    v = View(0, hand, wilds, indicator, LONGGANG, ((), (), (), ()), ((), (), (), ()), ((), (), (), ()), 60)
+    ev = Evaluator(v)
+    assert (ev.shape.wilds, ev.shape.true_wilds) == (3, 3)
+    assert ev.shanten(ev.shape.counts, 0) == -1
+    # without the bulldozer the same tiles are far from a standard hand
+    no_bull = Evaluator(View(0, hand, wilds, indicator, NO_BULLDOZER, ((), (), (), ()), ((), (), (), ()),
+                             ((), (), (), ()), 60))
+    assert no_bull.shanten(no_bull.shape.counts, 0) == ref_shanten(hand, NO_BULLDOZER, wilds) == 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_evaluator_counts_wilds_as_the_analyser(seed: int) -> None:
+    """On random hands with any indicator (flowers included) and flowers held, the bots'
+    shanten equals caishen.shapes.analysis.shanten, 推土机 on, except where the analyser
+    reports a hand one 正财神 from 推土机 as ready (the bots do not chase it)."""
+    rng = random.Random(seed)
+    hand, _ = _random_hand(rng)
+    indicator = rng.choice([k for k in range(38) if k != 31])
+    seat = rng.randrange(4)
+    flowers = tuple(f for f in range(34, 38) if f != indicator and rng.random() < 0.6)
+    wilds = wild_kinds(indicator, seat, LONGGANG)
+    held = len(hand.concealed) - sum(1 for f in flowers if f in wilds)  # wild flowers are tiles
+    hand = Hand(hand.concealed[:held], hand.melds, flowers)
+    ev = Evaluator(View(seat, hand, wilds, indicator, LONGGANG, ((), (), (), ()), ((), (), (), ()),
+                        ((), (), (), ()), 60))
+    ref = ref_shanten(hand, LONGGANG, wilds)
+    got = ev.shanten(ev.shape.counts, ev.shape.melds)
+    one_away = ev.shape.true_wilds == LONGGANG.bulldozer_wilds - 1 and ref == 0
+    assert got == ref or (one_away and got > 0)
 
 
 # ---------------------------------------------------------------- decisions
@@ -106,8 +153,6 @@ def view(hand_text: str, wild: str | None = None, seat: int = 0, discards: tuple
 
 
 def decide(bot: GreedyBot, v: View, legal: list[Action]) -> Action:
-    from caishen.bots.players import Evaluator
-
     ev = Evaluator(v)
     if any(a.kind == ActionKind.DISCARD for a in legal):
         return bot.own_turn(ev, legal)
@@ -133,8 +178,6 @@ def test_greedy_keeps_the_wait_with_more_tiles() -> None:
 
 
 def test_greedy_counts_unseen_wild_copies() -> None:
-    from caishen.bots.players import Evaluator
-
     # ready on 3s/6s; with 9p as the wild, its 3 unseen copies improve the hand too
     v = view("123456789m123p45s11z", wild="9p")
     ev = Evaluator(v)
@@ -166,8 +209,6 @@ def test_strong_pongs_a_red_pair_at_equal_shanten_l21() -> None:
 
 
 def test_strong_values_green_and_seat_wind_pairs_not_other_winds_l21() -> None:
-    from caishen.bots.players import Evaluator
-
     bot = StrongBot()
     ev = Evaluator(view("123456789m12p45s1z", seat=1))  # South's seat: South is its wind
     plain = counts_of("123456789m12p45s33z")  # West pair: no tai for South
@@ -239,3 +280,89 @@ def test_unknown_bot_names_the_choices() -> None:
         assert str(exc) == "unknown bot 'clever' (bots: random, greedy, strong)"
     else:
         raise AssertionError("no error")
+
+
+# ---------------------------------------------------------------- recorded decisions
+
+# tests/data/bot-decisions.jsonl.gz: greedy and strong decisions (more than one legal action)
+# recorded from seeded hands at a strong/greedy/greedy/random table by the bots of commit
+# 9e7a61e, before their shape evaluation was rebuilt on integer keys (issue 14). Regenerate
+# only on purpose: ``PYTHONPATH=src python3 tests/test_bots.py --record``.
+DECISIONS = Path(__file__).with_name("data") / "bot-decisions.jsonl.gz"
+RECORD_HANDS = 90
+
+
+def _meld_json(m: Meld) -> list[int]:
+    return [int(m.kind), *m.tiles]
+
+
+def _meld_of(x: list[int]) -> Meld:
+    return Meld(MeldKind(x[0]), tuple(x[1:]))
+
+
+def _obs_json(o: Observation) -> dict[str, object]:
+    return {
+        "seat": o.seat, "dealer": o.dealer, "dice": list(o.dice), "indicator": o.indicator,
+        "wilds": sorted(o.wilds), "phase": str(o.phase), "current": o.current, "to_move": list(o.to_move),
+        "hand": [list(o.hand.concealed), [_meld_json(m) for m in o.hand.melds], list(o.hand.flowers)],
+        "melds": [[_meld_json(m) for m in ms] for ms in o.melds],
+        "flowers": [list(f) for f in o.flowers], "discards": [list(d) for d in o.discards],
+        "last_discard": o.last_discard, "concealed_counts": list(o.concealed_counts),
+        "live_tiles": o.live_tiles, "sea_floor_tiles": o.sea_floor_tiles, "dead_wall_tiles": o.dead_wall_tiles,
+    }
+
+
+def _obs_of(d: dict[str, Any]) -> Observation:
+    conc, melds, flowers = d["hand"]
+    return Observation(
+        seat=d["seat"], dealer=d["dealer"], dice=tuple(d["dice"]), indicator=d["indicator"],
+        wilds=frozenset(d["wilds"]), phase=Phase(d["phase"]), current=d["current"], to_move=tuple(d["to_move"]),
+        hand=Hand(tuple(conc), tuple(_meld_of(m) for m in melds), tuple(flowers)),
+        melds=tuple(tuple(_meld_of(m) for m in ms) for ms in d["melds"]),
+        flowers=tuple(tuple(f) for f in d["flowers"]), discards=tuple(tuple(x) for x in d["discards"]),
+        last_discard=d["last_discard"], concealed_counts=tuple(d["concealed_counts"]),
+        live_tiles=d["live_tiles"], sea_floor_tiles=d["sea_floor_tiles"], dead_wall_tiles=d["dead_wall_tiles"],
+    )
+
+
+def record_decisions(hands: int = RECORD_HANDS) -> list[str]:
+    """Play seeded hands with bots that record every greedy/strong decision with a choice."""
+    lines: list[str] = []
+    names = ("strong", "greedy", "greedy", "random")
+    for h in range(hands):
+        game = Game.from_seed(fair.hand_seed(b"bot-decisions-%d" % h, 0), LONGGANG, h % 4)
+        rng = random.Random(h)
+        bots = [make_bot(names[(s + h) % 4], random.Random(rng.random())) for s in range(4)]
+        while not game.is_over:
+            for s in game.to_move():
+                legal = game.legal_actions(s)
+                obs = game.observation(s)
+                a = bots[s].act(obs, legal)
+                if bots[s].name != "random" and len(legal) > 1:
+                    lines.append(json.dumps(
+                        [bots[s].name, _obs_json(obs), [action_text(x) for x in legal], action_text(a)],
+                        separators=(",", ":")))
+                game.step(s, a)
+                if game.is_over:
+                    break
+    return lines
+
+
+def test_recorded_decisions_are_unchanged() -> None:
+    """The rebuilt shape evaluation makes the same choices as the bots it replaced, on every
+    recorded decision (issue 14)."""
+    with gzip.open(DECISIONS, "rt", encoding="utf-8") as f:
+        rows = [json.loads(x) for x in f]
+    assert len(rows) >= 2000
+    bots = {name: make_bot(name, random.Random(0)) for name in ("greedy", "strong")}
+    for i, (name, obs, legal_texts, chosen) in enumerate(rows):
+        legal = tuple(parse_action(t) for t in legal_texts)
+        got = bots[name].act(_obs_of(obs), legal)
+        assert action_text(got) == chosen, f"decision {i} ({name}): {action_text(got)}, recorded {chosen}"
+
+
+if __name__ == "__main__" and "--record" in sys.argv:
+    got = record_decisions()
+    with gzip.open(DECISIONS, "wt", encoding="utf-8") as f:
+        f.write("".join(x + "\n" for x in got))
+    print(f"wrote {len(got)} decisions to {DECISIONS}")

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.rules import LONGGANG, LUOYANG_GANGCI
 from caishen.tiles import tile_name
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.luoyang_gangci.rules import DEFAULT as LUOYANG_GANGCI
 
 VECTOR_SEED = bytes(range(32))  # 00 01 02 ... 1f, the worked example of docs/fairness.md
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from caishen.analysis import is_win
 from caishen.notation import format_tiles
-from caishen.rules import LONGGANG
+from caishen.shapes.analysis import is_win
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED, WHITE
+from caishen.variants.longgang.rules import LONGGANG
 from helpers_wall import stacked_game
 
 WILD = 26  # 9s, the indicator's kind in these hands

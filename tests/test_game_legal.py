@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 
-from caishen.analysis import is_win
-from caishen.game import (
+from caishen.engine.game import (
     ADDED_KONGS,
     CHOWS,
     CONCEALED_KONGS,
@@ -22,8 +21,9 @@ from caishen.game import (
     Phase,
 )
 from caishen.hand import MeldKind
-from caishen.rules import LONGGANG, Ruleset
+from caishen.shapes.analysis import is_win
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 
 def natural(g: Game, seat: int) -> list[int]:

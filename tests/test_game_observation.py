@@ -7,9 +7,9 @@ import dataclasses
 import random
 from collections import Counter
 
-from caishen.game import SEATS, Game, Observation, Phase
+from caishen.engine.game import SEATS, Game, Observation, Phase
 from caishen.hand import Hand
-from caishen.rules import LONGGANG
+from caishen.variants.longgang.rules import LONGGANG
 
 # Every field of Observation and what it carries; a new field must be classified here.
 TILE_FIELDS = {"indicator", "wilds", "hand", "melds", "flowers", "discards", "last_discard"}

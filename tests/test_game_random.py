@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 from caishen import fair
-from caishen.analysis import is_win
-from caishen.game import SEATS, ActionKind, Game, IllegalActionError, Phase, WinHow
+from caishen.engine.game import SEATS, ActionKind, Game, IllegalActionError, Phase, WinHow
 from caishen.hand import Hand
-from caishen.match import selfplay
-from caishen.record import iter_hand, replay
-from caishen.rules import LONGGANG, Ruleset
+from caishen.shapes.analysis import is_win
+from caishen.table.match import selfplay
+from caishen.table.record import iter_hand, replay
 from caishen.tiles import NUM_KINDS
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 
 def full(ruleset: Ruleset) -> list[int]:
@@ -157,7 +157,7 @@ def test_random_play_2000_hands() -> None:
 
 
 def test_illegal_actions_are_refused_in_random_states() -> None:
-    from caishen.game import Action
+    from caishen.engine.game import Action
 
     rng = random.Random(7)
     every = [Action(kind, t) for kind in ActionKind for t in range(-1, NUM_KINDS)]
@@ -208,7 +208,7 @@ def test_pickled_and_copied_games_play_on_identically() -> None:
     import copy
     import pickle
 
-    from caishen.game import DISCARDS, WIN
+    from caishen.engine.game import DISCARDS, WIN
 
     assert pickle.loads(pickle.dumps(WIN)) is WIN and copy.deepcopy(DISCARDS[3]) is DISCARDS[3]
     for i in range(60):

@@ -1,4 +1,4 @@
-"""caishen.match: seating and dealer rotation (L2, L18), chips through the ledger (L24, L25),
+"""caishen.table.match: seating and dealer rotation (L2, L18), chips through the ledger (L24, L25),
 match end (hands_per_match, broke), seeded hands (issue 4)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.game import Action, ActionKind, Observation
-from caishen.match import (
+from caishen.engine.game import Action, ActionKind, Observation
+from caishen.table.match import (
     Match,
     MatchError,
     RandomPlayer,
@@ -21,8 +21,8 @@ from caishen.match import (
     player_rng,
     selfplay,
 )
-from caishen.record import MatchRecord
-from caishen.rules import LONGGANG
+from caishen.table.record import MatchRecord
+from caishen.variants.longgang.rules import LONGGANG
 
 
 def test_L2_L18_dealer_keeps_the_deal_only_by_winning() -> None:

@@ -16,8 +16,9 @@ from caishen.notation import (
     parse_tile,
     parse_tiles,
 )
-from caishen.rules import LONGGANG, LUOYANG_GANGCI
 from caishen.tiles import EAST, GREEN, RED, SPRING, SUMMER, WHITE, kind
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.luoyang_gangci.rules import DEFAULT as LUOYANG_GANGCI
 
 
 def test_example_from_issue_parses_exactly() -> None:
@@ -84,7 +85,7 @@ def test_meld_kinds() -> None:
 )
 def test_bad_input_names_position_and_problem(text: str, message: str) -> None:
     with pytest.raises(NotationError) as info:
-        parse_hand(text)
+        parse_hand(text, LONGGANG)
     assert str(info.value) == message
     assert isinstance(info.value, ValueError)
 

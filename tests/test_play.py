@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from caishen.cli import main
-from caishen.game import ActionKind, Phase
-from caishen.record import load, verify
-from caishen.rules import LONGGANG
+from caishen.engine.game import ActionKind, Phase
+from caishen.table.record import load, verify
 from caishen.terminal.app import PlayApp, ScoreScreen
 from caishen.terminal.core import seed_from_text, tile_name
 from caishen.terminal.model import PlayState, Settings
 from caishen.terminal.plain import run_plain
 from caishen.terminal.screenshot import fix_wide_text
+from caishen.variants.longgang.rules import LONGGANG
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
@@ -199,7 +199,8 @@ def test_screenshot_fix_gives_wide_characters_two_cells() -> None:
 @pytest.mark.parametrize("args, message", [
     (["--bots", "foo,strong,greedy"], "unknown bot 'foo'"),
     (["--bots", "strong"], "--bots needs 3 bots"),
-    (["--variant", "luoyang-gangci"], "does not play Gangci"),
+    (["--variant", "luoyang-gangci"], "does not play this variant yet"),
+    (["--variant", "riichi"], "unknown variant 'riichi'"),
     (["--hands", "0"], "--hands must be at least 1"),
 ])
 def test_wrong_options_give_one_line_and_status_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""caishen.record: versioned records, replay and the provably fair check (issue 4, L4, L12)."""
+"""caishen.table.record: versioned records, replay and the provably fair check (issue 4, L4, L12)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import caishen
 from caishen import fair
-from caishen.game import (
+from caishen.engine.game import (
     ADDED_KONGS,
     CHOWS,
     CONCEALED_KONGS,
@@ -21,8 +21,8 @@ from caishen.game import (
     WIN,
     ActionKind,
 )
-from caishen.match import RandomPlayer, Table, play_game, player_rng, selfplay
-from caishen.record import (
+from caishen.table.match import RandomPlayer, Table, play_game, player_rng, selfplay
+from caishen.table.record import (
     FORMAT,
     VERSION,
     MatchRecord,
@@ -39,8 +39,8 @@ from caishen.record import (
     replay_hand,
     verify,
 )
-from caishen.rules import LONGGANG
 from caishen.tiles import NUM_NON_FLOWER, tile_name
+from caishen.variants.longgang.rules import LONGGANG
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_record_header_and_round_trip(rec: MatchRecord) -> None:
     assert list(data) == ["format", "version", "caishen", "ruleset", "players", "seed", "hands", "result"]
     assert data["caishen"] == caishen.__version__
     assert data["ruleset"]["name"] == "longgang" and data["ruleset"]["bonus_fu"] == [30, 60, 90, 120]
-    assert set(data["ruleset"]) == {name for name, _, _, _ in LONGGANG.switches()}
+    assert set(data["ruleset"]) == {sw.name for sw in LONGGANG.switches()}
     assert data["players"] == ["random-0", "random-1", "random-2", "random-3"]
     assert data["seed"] == b"tamper".hex()
     h = data["hands"][0]
@@ -358,18 +358,17 @@ def test_replay_reproduces_every_state() -> None:
 
 
 def test_game_from_record_replays_a_hand(rec: MatchRecord, tmp_path: Any) -> None:
-    from caishen.game import Game
-    from caishen.record import save
+    from caishen.table.record import game_from_record, save
 
     path = tmp_path / "match.json"
     save(rec, path)
     for i, h in enumerate(rec.hands):
-        g = Game.from_record(path if i % 2 else rec, i)
+        g = game_from_record(path if i % 2 else rec, i)
         assert g.is_over and g.outcome is not None
         assert g.outcome.winner == h.result["winner"]
     i, seat, missing = _first_discard(rec)
     bad = edited(rec, lambda d: d["hands"][0]["actions"].__setitem__(i, [seat, f"discard {tile_name(missing)}"]))
     with pytest.raises(ReplayError) as err:
-        Game.from_record(bad, 0)
+        game_from_record(bad, 0)
     assert (err.value.hand, err.value.index) == (0, i)
     assert f"holds no {tile_name(missing)} to discard" in str(err.value)

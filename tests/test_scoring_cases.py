@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from caishen.notation import parse_hand, parse_tile
-from caishen.rules import LONGGANG
-from caishen.scoring import (
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.scoring import (
     FirstTurn,
     Limit,
     NotAWinError,
@@ -126,28 +126,34 @@ def test_l22_3_heavenly_and_l22_4_earthly():
 
 
 @pytest.mark.parametrize(
-    ("ctx", "message"),
+    ("ctx", "message", "code", "rule"),
     [
-        (WinContext(6, WinBy.SELF_DRAW, S, E, None, FirstTurn.HEAVENLY), "天胡"),
-        (WinContext(6, WinBy.SELF_DRAW, S, E, None, FirstTurn.EARTHLY), "地胡"),
-        (WinContext(6, WinBy.DISCARD, S, E, None, FirstTurn.HUMAN), "人胡"),
-        (WinContext(6, WinBy.DISCARD, S, E, 31), "not in play"),
-        (WinContext(6, WinBy.DISCARD, S, E, 17), "only 3 can be held"),
+        (WinContext(6, WinBy.SELF_DRAW, S, E, None, FirstTurn.HEAVENLY), "天胡", "first-turn", "L15.1"),
+        (WinContext(6, WinBy.SELF_DRAW, S, E, None, FirstTurn.EARTHLY), "地胡", "first-turn", "L15.1"),
+        (WinContext(6, WinBy.DISCARD, S, E, None, FirstTurn.HUMAN), "人胡", "switch-off", "L15"),
+        (WinContext(6, WinBy.DISCARD, S, E, 31), "not in play", "not-in-play", "L4"),
+        (WinContext(6, WinBy.DISCARD, S, E, 17), "only 3 can be held", "too-many-copies", "L4"),
+        (WinContext(6, WinBy.DISCARD, 4, E), "seat and dealer", "bad-seat", None),
     ],
 )
-def test_wrong_context_is_refused(ctx, message):
+def test_wrong_context_is_refused(ctx, message, code, rule):
     hand = parse_hand("9999p 234m 68m 345s 567s" if message.startswith("only") else "234m 68m 345p 567s 234s 99p")
-    with pytest.raises(ScoringError, match=message):
+    with pytest.raises(ScoringError, match=message) as err:
         score_win(hand, ctx)
+    assert isinstance(err.value, ValueError)
+    assert (err.value.code, err.value.rule) == (code, rule)
 
 
 def test_not_a_win_and_wrong_sizes():
-    with pytest.raises(NotAWinError, match="not a winning hand"):
+    with pytest.raises(NotAWinError, match="not a winning hand") as err:
         score_win(parse_hand("234m 68m 345p 567s 234s 99p"), WinContext(parse_tile("9m")))
-    with pytest.raises(ScoringError, match="17 tiles"):
+    assert (err.value.code, err.value.rule) == ("not-a-win", "L13")
+    with pytest.raises(ScoringError, match="17 tiles") as err:
         score_win(parse_hand("234m 678m 345p 567s 234s 99p"), WinContext(parse_tile("9m")))
-    with pytest.raises(ScoringError, match="wild"):
+    assert (err.value.code, err.value.rule) == ("hand-size", "L13")
+    with pytest.raises(ScoringError, match="wild") as err:
         score_win(parse_hand("234m 68m 345p 567s 234s 9p 5p"), WinContext(parse_tile("5p"), indicator=parse_tile("5p")))
+    assert (err.value.code, err.value.rule) == ("wild-not-discarded", "L8")
 
 
 # --- losers (L23) ------------------------------------------------------------------------------
@@ -177,8 +183,9 @@ def test_loser_case(hand, seat, wild, ruleset, expected):
 
 
 def test_l16_2_wild_standing_for_itself_is_noted():
-    from caishen.analysis import arrangements, wild_kinds
-    from caishen.scoring import score_arrangement
+    from caishen.shapes.analysis import arrangements
+    from caishen.variants.longgang.scoring import score_arrangement
+    from caishen.variants.longgang.wilds import wild_kinds
 
     hand = parse_hand("234m 678p 345s 78s 9s 123m 8p")
     full = hand.with_tile(parse_tile("8p"))

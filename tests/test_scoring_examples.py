@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from caishen.notation import parse_hand, parse_tile
-from caishen.rules import LONGGANG
-from caishen.scoring import (
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.scoring import (
     FirstTurn,
     Limit,
     WinBy,
@@ -18,7 +18,7 @@ from caishen.scoring import (
     score_win,
     settle_scores,
 )
-from caishen.settlement import settle
+from caishen.variants.longgang.settlement import settle
 
 E, S, W, N = 0, 1, 2, 3
 
@@ -169,33 +169,23 @@ def test_summary_closed_wait_1_3_bamboo():
 
 
 @pytest.mark.parametrize(
-    ("hand", "wild", "tai", "total"),
+    ("hand", "tile", "wild", "fu", "tai", "total"),
     [
-        ("123m 456m 78m 234m 444z 55m", "9s", 2, 120),    # 無財神 2 台
-        ("123m 456m 78m 234m 444z 5m 5p", "5p", 1, 60),   # 1 財神 1 台
-        ("123m 456m 78m 234m 444z 5m f1", "5p", 2, 120),  # 坐花 2 台
-        ("123m 456m 78m 234m 444z 5p5p", "5p", 2, 120),   # 二財神 2 台
+        # M 特殊牌型 9: "混一色1台（無財神2台，1財神1台，坐花2台，二財神2台）" (East, face fu 8: 北 pong)
+        ("123m 456m 78m 234m 444z 55m", "9m", "9s", 8, 2, 120),    # 無財神 2 台
+        ("123m 456m 78m 234m 444z 5m 5p", "9m", "5p", 8, 1, 60),   # 1 財神 1 台
+        ("123m 456m 78m 234m 444z 5m f1", "9m", "5p", 8, 2, 120),  # 坐花 2 台
+        ("123m 456m 78m 234m 444z 5p5p", "9m", "5p", 8, 2, 120),   # 二財神 2 台
+        # M 特殊牌型 14: "對對胡…1台（無財神2台，1財神1台，坐花2台，二財神2台）" (face fu 2+2+4+4+8 = 20)
+        ("[555m] [777p] 333s 888s 444z 2m", "2m", "9s", 20, 2, 160),    # 無財神 2 台
+        ("[555m] [777p] 33s 5p 888s 444z 2m", "2m", "5p", 20, 1, 80),   # 1 財神 1 台
+        ("[555m] [777p] 33s 888s 444z 2m f1", "2m", "5p", 20, 2, 160),  # 坐花 2 台
+        ("[555m] [777p] 3s 5p5p 888s 444z 2m", "2m", "5p", 20, 2, 160), # 二財神 2 台
     ],
 )
-def test_m_half_flush_tai_with_and_without_wilds(hand, wild, tai, total):
-    # M 特殊牌型 9: "混一色1台（無財神2台，1財神1台，坐花2台，二財神2台）" (East, face fu 8: 北 pong)
-    r = win(hand, "9m", wild=wild)
-    assert (r.fu, r.tai, r.total) == (8, tai, total)
-
-
-@pytest.mark.parametrize(
-    ("hand", "wild", "tai", "total"),
-    [
-        ("[555m] [777p] 333s 888s 444z 2m", "9s", 2, 160),    # 無財神 2 台
-        ("[555m] [777p] 33s 5p 888s 444z 2m", "5p", 1, 80),   # 1 財神 1 台
-        ("[555m] [777p] 33s 888s 444z 2m f1", "5p", 2, 160),  # 坐花 2 台
-        ("[555m] [777p] 3s 5p5p 888s 444z 2m", "5p", 2, 160), # 二財神 2 台
-    ],
-)
-def test_m_all_triplets_tai_with_and_without_wilds(hand, wild, tai, total):
-    # M 特殊牌型 14: "對對胡…1台（無財神2台，1財神1台，坐花2台，二財神2台）" (face fu 2+2+4+4+8 = 20)
-    r = win(hand, "2m", wild=wild)
-    assert (r.fu, r.tai, r.total) == (20, tai, total)
+def test_m_half_flush_and_all_triplets_tai_with_and_without_wilds(hand, tile, wild, fu, tai, total):
+    r = win(hand, tile, wild=wild)
+    assert (r.fu, r.tai, r.total) == (fu, tai, total)
 
 
 def test_m_four_flowers_loser_and_winner():
@@ -205,8 +195,8 @@ def test_m_four_flowers_loser_and_winner():
 
 
 def test_record_scores_in_a_ledger_after_bulldozer():
-    from caishen.scoring import record_scores
-    from caishen.settlement import Ledger
+    from caishen.variants.longgang.scoring import record_scores
+    from caishen.variants.longgang.settlement import Ledger
 
     led = Ledger(5)
     r = win("5p5p5p 234m 678p 345s 567s 8p", "9m", "self-draw", seat=S, wild="5p")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from caishen.analysis import arrangements, wild_kinds
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.rules import LONGGANG
-from caishen.scoring import WinBy, WinContext, score_arrangement, score_hand, score_win
-from caishen.settlement import bonus_fu
+from caishen.shapes.analysis import arrangements
 from caishen.tiles import FLOWERS, WHITE, seat_flower
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.scoring import WinBy, WinContext, score_arrangement, score_hand, score_win
+from caishen.variants.longgang.settlement import bonus_fu
+from caishen.variants.longgang.wilds import wild_kinds
 
 R = LONGGANG
 KINDS = [k for k in range(34) if k != WHITE]

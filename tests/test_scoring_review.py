@@ -5,7 +5,15 @@ pinned down."""
 from __future__ import annotations
 
 from caishen.notation import parse_hand, parse_tile
-from caishen.scoring import Limit, WinBy, WinContext, score_hand, score_win
+from caishen.variants.longgang.scoring import (
+    FirstTurn,
+    Limit,
+    WinBy,
+    WinContext,
+    loser_totals,
+    score_hand,
+    score_win,
+)
 
 E, S, W, N = 0, 1, 2, 3
 
@@ -100,3 +108,16 @@ def test_L22_6_big_four_winds_with_two_wilds_only_in_the_winds():
     r = score_win(parse_hand("1155m 112233344z {8m7m9m}"),
                   WinContext(parse_tile("2z"), WinBy.DISCARD, E, E, parse_tile("5m")))
     assert (r.limit, r.total, r.bonus_tai) == (Limit.BIG_FOUR_WINDS, 300, 3)
+
+
+def test_loser_totals_count_zero_after_a_first_turn_limit_only():
+    # L23.9: after 推土机/天胡/地胡 every loser counts 0; after another limit the losers count
+    loser = score_hand(parse_hand("111m 24m 68m 13p 57p 9p 24s 68s"), 0, 0, None)
+    assert loser.total == 10
+    heavenly = score_win(parse_hand("234m 678p 345s 567s 111z 9m"),
+                         WinContext(parse_tile("9m"), WinBy.SELF_DRAW, 0, 0, None, FirstTurn.HEAVENLY))
+    assert heavenly.limit is Limit.HEAVENLY
+    assert loser_totals(heavenly, {1: loser, 2: loser, 3: None}) == {1: 0, 2: 0, 3: 0}
+    plain = score_win(parse_hand("234m 678p 345s 567s 111z 9m"), WinContext(parse_tile("9m")))
+    assert plain.limit is None
+    assert loser_totals(plain, {1: loser, 2: loser, 3: None}) == {1: 10, 2: 10, 3: 0}

@@ -9,7 +9,7 @@ import pytest
 
 from caishen import fair
 from caishen.cli import main
-from caishen.record import load, verify
+from caishen.table.record import load, verify
 
 
 def _selfplay(tmp_path: Path, name: str, *args: str) -> Path:

@@ -3,11 +3,11 @@
 import pytest
 
 from caishen.bots import make_bot
-from caishen.game import DISCARDS, PASS, Action, IllegalActionError
-from caishen.match import Match, MatchError, player_rng
-from caishen.record import RecordingGame
-from caishen.rules import LONGGANG
-from caishen.session import MatchSession, Move
+from caishen.engine.game import DISCARDS, PASS, Action, IllegalActionError
+from caishen.table.match import Match, MatchError, player_rng
+from caishen.table.record import RecordingGame
+from caishen.table.session import MatchSession, Move
+from caishen.variants.longgang.rules import LONGGANG
 
 RULES = LONGGANG.replace(hands_per_match=3)
 

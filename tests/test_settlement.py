@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from caishen.rules import LONGGANG
-from caishen.settlement import (
+from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.settlement import (
     Ledger,
     MatchOverError,
     SettlementError,
@@ -116,13 +116,31 @@ def test_l24_6_limit_losers_still_settle_their_differences():
 # --- wrong inputs --------------------------------------------------------------------------
 
 def test_totals_must_be_multiples_of_ten():
-    with pytest.raises(SettlementError, match="multiple of 10"):
+    with pytest.raises(SettlementError, match="multiple of 10") as err:
         settle(S, 145, 2, {E: 0, W: 0, N: 0}, dealer=E)
+    assert (err.value.code, err.value.rule) == ("not-whole-chips", "L24.1")
 
 
 def test_loser_totals_must_name_the_three_losers():
-    with pytest.raises(SettlementError, match="loser totals"):
+    with pytest.raises(SettlementError, match="loser totals") as err:
         settle(S, 140, 2, {E: 0, W: 0}, dealer=E)
+    assert (err.value.code, err.value.rule) == ("loser-totals", "L24.4")
+    with pytest.raises(SettlementError, match="seats are 0-3") as err:
+        settle(4, 140, 2, {E: 0, W: 0, N: 0}, dealer=E)
+    assert (err.value.code, err.value.rule) == ("bad-seat", None)
+    with pytest.raises(SettlementError, match="4-6 players") as err:
+        Ledger(7)
+    assert isinstance(err.value, ValueError) and (err.value.code, err.value.rule) == ("players", "L2")
+
+
+def test_owed_without_chips_is_what_is_paid():
+    # the one implementation: with no chips given nothing is cut (L25 does not apply)
+    st_ = settle(S, 140, 2, {E: 30, W: 0, N: 10}, dealer=E)
+    assert st_.owed == st_.transfers and sum(st_.net) == 0
+    assert [(t.payer, t.payee, t.chips, t.rule) for t in st_.owed] == [
+        (W, S, 14 + 9, "L24.2"), (N, S, 14 + 9, "L24.2"), (E, S, 28 + 9, "L24.2"),
+        (W, N, 1, "L24.4"), (W, E, 6, "L24.4"), (N, E, 4, "L24.4"),
+    ]
 
 
 # --- L25.3 going broke: the four cases of 斷籌支付規則 ----------------------------------------

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from caishen.cli import main
-from caishen.rules import LONGGANG
 from caishen.simulate import (
     RAY_INSTALL,
     HandRow,
@@ -25,6 +24,7 @@ from caishen.simulate import (
     simulate,
     table_rows,
 )
+from caishen.variants.longgang.rules import LONGGANG
 
 
 def run_rows(**kw: object) -> list[HandRow]:

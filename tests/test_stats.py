@@ -1,4 +1,4 @@
-"""caishen.stats and ``caishen stats``: exact single-suit counts, checked against
+"""caishen.shapes.stats and ``caishen stats``: exact single-suit counts, checked against
 tests/data/single-suit-13.json and the tables of the main rule source."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 
 from caishen.cli import main
 from caishen.hand import Hand
-from caishen.rules import LONGGANG
-from caishen.stats import every_tile_wins_with_kongs, pairs_form_distinct, single_suit_stats
+from caishen.shapes.stats import every_tile_wins_with_kongs, pairs_form_distinct, single_suit_stats
+from caishen.variants.longgang.rules import LONGGANG
 from ref_analysis import ref_waits
 
 DATA = Path(__file__).parent / "data" / "single-suit-13.json"

@@ -1,17 +1,6 @@
-"""caishen (财神): an engine for Chinese regional mahjong, starting with Longgang (龙港麻将)."""
+"""caishen (财神): an engine for Chinese regional mahjong: Longgang (龙港麻将), Luoyang Gangci (洛阳杠次).
 
-from caishen.hand import Hand, Meld, MeldKind
-from caishen.rules import LONGGANG, LUOYANG_GANGCI, Ruleset, get_ruleset, load_ruleset
+Start at :mod:`caishen.variants` (``caishen.variants.get("longgang")``); the layers are described
+in ``docs/architecture.md``."""
 
-__version__ = "0.1.0"
-
-__all__ = [
-    "LONGGANG",
-    "LUOYANG_GANGCI",
-    "Hand",
-    "Meld",
-    "MeldKind",
-    "Ruleset",
-    "get_ruleset",
-    "load_ruleset",
-]
+__version__ = "0.2.0"

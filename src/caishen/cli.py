@@ -18,6 +18,7 @@ COMMANDS = (
     "selfplay",
     "verify",
     "score",
+    "scenario",
     "play",
 )
 

@@ -19,8 +19,7 @@ import secrets
 from collections.abc import Iterator
 from typing import Final
 
-from caishen.rules import Ruleset
-from caishen.tiles import is_flower
+from caishen.tiles import TileSet, is_flower
 
 SEED_BYTES: Final = 32
 WALL_LABEL: Final = b"wall"
@@ -73,10 +72,10 @@ def _below(stream: Iterator[int], m: int) -> int:
             return value % m
 
 
-_TILE_SETS: dict[Ruleset, tuple[int, ...]] = {}
+_TILE_SETS: dict[TileSet, tuple[int, ...]] = {}
 
 
-def tile_set(ruleset: Ruleset) -> tuple[int, ...]:
+def tile_set(ruleset: TileSet) -> tuple[int, ...]:
     """Every tile of the ruleset in ascending kind order: 4 copies of each kind, 1 of each
     flower (L1). The starting order of the shuffle."""
     got = _TILE_SETS.get(ruleset)
@@ -88,7 +87,7 @@ def tile_set(ruleset: Ruleset) -> tuple[int, ...]:
     return got
 
 
-def shuffled_wall(seed: bytes, ruleset: Ruleset) -> tuple[int, ...]:
+def shuffled_wall(seed: bytes, ruleset: TileSet) -> tuple[int, ...]:
     """All tiles of ``ruleset`` (136 for Longgang) in wall position order.
 
     Position ``i``: side ``i // 34`` (0 = East's wall, 1 = South, 2 = West, 3 = North), stack

@@ -21,13 +21,13 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from caishen.hand import Hand, Meld, MeldKind, counts_of
-from caishen.rules import LONGGANG, Ruleset
 from caishen.tiles import (
     COPIES,
     FLOWER,
     HONOR,
     NUM_KINDS,
     SUIT_LETTERS,
+    TileSet,
     chinese_name,
     glyph,
     is_flower,
@@ -97,12 +97,12 @@ class _Scanner:
         return out
 
 
-def _check_kind(sc: _Scanner, k: int, pos: int, ruleset: Ruleset | None) -> None:
+def _check_kind(sc: _Scanner, k: int, pos: int, ruleset: TileSet | None) -> None:
     if ruleset is not None and k not in ruleset.tile_kinds:
         raise sc.error(f"{tile_name(k)} ({chinese_name(k)}) is not in the {ruleset.name} tile set", pos)
 
 
-def parse_tile(text: str, ruleset: Ruleset | None = None) -> int:
+def parse_tile(text: str, ruleset: TileSet | None = None) -> int:
     """One tile, e.g. ``5p``, ``7z``, ``f2``."""
     s = text.strip()
     if len(s) == 2 and s[0] == "f" and s[1].isdigit():
@@ -115,7 +115,7 @@ def parse_tile(text: str, ruleset: Ruleset | None = None) -> int:
     return tiles[0][0]
 
 
-def parse_tiles(text: str, ruleset: Ruleset | None = None) -> tuple[int, ...]:
+def parse_tiles(text: str, ruleset: TileSet | None = None) -> tuple[int, ...]:
     """A run of tiles like ``123m456p11z`` (order kept, copies checked)."""
     sc = _Scanner(text.strip())
     tiles = sc.tiles("")
@@ -130,7 +130,7 @@ def parse_tiles(text: str, ruleset: Ruleset | None = None) -> tuple[int, ...]:
     return tuple(k for k, _ in tiles)
 
 
-def parse_hand(text: str, ruleset: Ruleset | None = LONGGANG) -> Hand:
+def parse_hand(text: str, ruleset: TileSet | None = None) -> Hand:
     """A hand: concealed tiles, flowers and melds, e.g.
     ``123m456p11z f2 [777z] (1111s) {5p4p6p}``. With a ruleset, tiles outside its set
     (White in Longgang) are refused; ``None`` accepts every tile kind."""

@@ -1,6 +1,6 @@
 """Large-scale bot simulation: many games, one row per hand, statistics per bot.
 
-A *game* is one match (:mod:`caishen.match`, L25): hands with dealer rotation (L18) and
+A *game* is one match (:mod:`caishen.table.match`, L25): hands with dealer rotation (L18) and
 chips, until the match ends. Game ``i`` of a run with seed ``S`` is played from the seed
 ``HMAC-SHA256(b"caishen-simulate", S + ":" + i)`` only, with the bots' own randomness
 seeded from it too, so a run gives the same rows whatever the number of workers or the
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from caishen.rules import Ruleset
+from caishen.variants.longgang.rules import Ruleset
 
 SEATS: Final = 4
 SIM_KEY: Final = b"caishen-simulate"
@@ -115,15 +115,15 @@ class SimConfig:
 
 def play_game(config: SimConfig, game: int) -> list[HandRow]:
     """Play game ``game`` of the run and return its hands. A game is a match
-    (:class:`caishen.match.Table`: seating and dealer rotation L2/L18, chips and going broke
+    (:class:`caishen.table.match.Table`: seating and dealer rotation L2/L18, chips and going broke
     L24/L25) or, with ``single_hand``, one hand. Hand ``h`` is dealt from
-    ``fair.hand_seed(game seed, h)`` like :class:`caishen.match.Match` does; player ``p``
+    ``fair.hand_seed(game seed, h)`` like :class:`caishen.table.match.Match` does; player ``p``
     (the bot :func:`seating` puts at seat ``p`` for the first hand) draws its randomness
     from :func:`bot_rng`."""
     from caishen import fair
     from caishen.bots import make_bot
-    from caishen.game import Game
-    from caishen.match import Table
+    from caishen.engine.game import Game
+    from caishen.table.match import Table
 
     # Duplicate: the four rotations of the seating play the same deals (game // 4).
     gseed = game_seed(config.seed, game // SEATS if config.duplicate else game)
@@ -176,9 +176,9 @@ def play_hand(game: Any, bots: Sequence[Any]) -> None:
 def hand_chips(outcome: Any, ruleset: Ruleset) -> tuple[int, int, int, int]:
     """Each seat's chip change for one finished hand on its own (L24; no match, so no
     going-broke limits): what the RL environments pay as rewards. Scored by
-    :func:`caishen.match.score_outcome` (reused from the engine when it did it)."""
-    from caishen.match import HandScore, score_outcome
-    from caishen.settlement import settle
+    :func:`caishen.table.match.score_outcome` (reused from the engine when it did it)."""
+    from caishen.table.match import HandScore, score_outcome
+    from caishen.variants.longgang.settlement import settle
 
     hs = outcome.scores if isinstance(outcome.scores, HandScore) else score_outcome(outcome, ruleset)
     if hs is None or outcome.winner is None:
@@ -555,8 +555,6 @@ def simulate(
     """Run a simulation and return its statistics; ``on_batch`` sees every batch of rows
     in game order (to write them out or show progress)."""
     check_settings(players, games, workers, backend)
-    if ruleset.gangci:
-        raise SimulationError(f"ruleset {ruleset.name}: the engine plays Longgang-style rulesets only (no 杠次 play)")
     config = SimConfig(tuple(players), ruleset, seed, single_hand, duplicate)
     names = tuple(dict.fromkeys(players))
     stats = Stats(names, keep_per_hand=keep_per_hand, cluster_size=SEATS if duplicate else 1)

@@ -14,7 +14,7 @@ distinguished anywhere in the rules, so hands are multisets of kinds.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Protocol
 
 NUM_SUITED: Final = 27
 NUM_NON_FLOWER: Final = 34
@@ -169,3 +169,13 @@ def glyph(k: int) -> str:
 
 
 ALL_KINDS: Final = tuple(range(NUM_KINDS))
+
+
+class TileSet(Protocol):
+    """Anything that says which tiles are in play (a variant's rules): ``tile_kinds`` (each
+    4 copies, flowers 1 copy) and a ``name`` for messages."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def tile_kinds(self) -> tuple[int, ...]: ...

@@ -14,19 +14,36 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from caishen.bots.shape import ShapeCursor, shanten_counts
+from caishen.bots.shape import (
+    ADD,
+    ALL_KINDS,
+    HALF_SPLIT,
+    HAND_KEY_SHIFT,
+    HandShape,
+    changed_hand_shape,
+    hand_table,
+    keys_of,
+    new_hand_shape,
+    shanten_counts,
+)
 from caishen.bots.view import View, from_observation
-from caishen.game import Action, ActionKind
-from caishen.hand import MeldKind
-from caishen.rules import LONGGANG, Ruleset
+from caishen.engine.game import Action, ActionKind
+from caishen.hand import Hand, MeldKind
+
+# the analyser's own rule for which wilds are 正财神 (L5), so both count them alike
+from caishen.shapes.analysis import flower_wilds
 from caishen.tiles import (
     GREEN,
     NUM_NON_FLOWER,
+    NUM_SUITED,
     RED,
     is_honor,
     is_terminal,
     seat_wind,
 )
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
+from caishen.variants.longgang.settlement import bonus_fu
 
 
 class Bot(Protocol):
@@ -52,23 +69,56 @@ class Shape:
 
 
 def shape_of(view: View) -> Shape:
+    """The evaluator's shape of a view's hand. Wilds and 正财神 are counted as the analyser
+    counts them (:func:`caishen.shapes.analysis.shanten`, L5, L8): with a flower indicator
+    the 正财神 are the wild flowers held, else the concealed tiles of the wild kinds."""
     counts = [0] * NUM_NON_FLOWER
     wild = 0
-    true_wild = 0
-    ind = view.indicator
+    wilds = view.wilds
     for k in view.hand.concealed:
-        if k in view.wilds:
+        if k in wilds:
             wild += 1
-            if k == ind:
-                true_wild += 1
         else:
             counts[k] += 1
-    wild += sum(1 for f in view.hand.flowers if f in view.wilds)
-    return Shape(counts, wild, true_wild, len(view.hand.melds))
+    flowers = sum(1 for f in view.hand.flowers if f in wilds)
+    true_wild = flowers if flower_wilds(wilds) else wild
+    return Shape(counts, wild + flowers, true_wild, len(view.hand.melds))
+
+
+# Kinds within two of a held kind in its suit (for ``_near``): bit k set where k - 1, k - 2,
+# k + 1, k + 2 is in the same suit.
+_FROM_BELOW_1 = sum(1 << k for k in range(NUM_SUITED) if k % 9 >= 1)
+_FROM_BELOW_2 = sum(1 << k for k in range(NUM_SUITED) if k % 9 >= 2)
+_FROM_ABOVE_1 = sum(1 << k for k in range(NUM_SUITED) if k % 9 <= 7)
+_FROM_ABOVE_2 = sum(1 << k for k in range(NUM_SUITED) if k % 9 <= 6)
+
+
+def _near(held: int) -> int:
+    """Kinds that can join a held tile in a set: held, or within 2 in its suit (a mask)."""
+    return (held | (held << 1 & _FROM_BELOW_1) | (held << 2 & _FROM_BELOW_2)
+            | (held >> 1 & _FROM_ABOVE_1) | (held >> 2 & _FROM_ABOVE_2))
+
+
+def _plus(lo: int, hi: int, k: int, n: int = 1) -> tuple[int, int]:
+    """The keys of a hand with ``n`` more tiles of kind ``k`` (``n`` < 0: fewer)."""
+    if k < HALF_SPLIT:
+        return lo + n * ADD[k], hi
+    return lo, hi + n * ADD[k]
+
+
+def _bits(mask: int) -> list[int]:
+    """The kinds of a mask, lowest first."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 class Evaluator:
-    """Shanten and improving-tile counts for one view (cached per decision)."""
+    """Shanten and improving-tile counts for one view. Hands are the ``(lo, hi)`` keys of
+    :mod:`caishen.bots.shape`; results are cached there, per hand and context."""
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -77,91 +127,146 @@ class Evaluator:
         self.pairs_form = rs.eight_and_half_pairs and rs.hand_size == 16
         self.bulldozer = rs.bulldozer_wilds if rs.bulldozer else 0
         self.shape = shape_of(view)
-        self.unseen = view.unseen()
+        self.lo, self.hi = keys_of(self.shape.counts)
+        unseen = self.unseen = view.unseen()
         # Unseen copies of wild kinds: drawing one always helps (counting wilds).
-        self.unseen_wilds = sum(self.unseen[k] for k in view.wilds if k < NUM_NON_FLOWER)
-        self.unseen_wilds += sum(
-            1 for k in view.wilds if k >= NUM_NON_FLOWER and k not in view.hand.flowers
-            and not any(k in f for f in view.flowers)
-        )
-        self._cache: dict[tuple[tuple[int, ...], int], int] = {}
+        self.unseen_wilds = 0
+        wild_mask = 0
+        for k in view.wilds:
+            if k < NUM_NON_FLOWER:
+                self.unseen_wilds += unseen[k]
+                wild_mask |= 1 << k
+            elif k not in view.hand.flowers and not any(k in f for f in view.flowers):
+                self.unseen_wilds += 1
+        # Kinds worth drawing: unseen copies left, not wild.
+        drawable = 0
+        for k in range(NUM_NON_FLOWER):
+            if unseen[k]:
+                drawable |= 1 << k
+        self.drawable = drawable & ~wild_mask
+        # Enough 正财神 is complete whatever else is held (推土机, L8).
+        self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
+        self._tables: dict[int, dict[int, HandShape]] = {}
+        self._base: HandShape | None = None
+
+    def hand(self, lo: int, hi: int, melds: int) -> HandShape:
+        """The shape of the hand ``(lo, hi)`` with ``melds`` declared melds and this view's
+        wilds (推土机 not counted)."""
+        table = self._tables.get(melds)
+        if table is None:
+            table = self._tables[melds] = hand_table(
+                self.sets_needed - melds, self.shape.wilds, self.pairs_form and melds == 0)
+        got = table.get(lo << HAND_KEY_SHIFT | hi)
+        if got is None:
+            got = new_hand_shape(table, lo, hi, self.sets_needed - melds, self.shape.wilds,
+                                 self.pairs_form and melds == 0)
+        return got
+
+    def changed(self, lo: int, hi: int, k: int, n: int, melds: int) -> HandShape:
+        """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
+        fewer), built from the rest of ``(lo, hi)`` and the changed suit."""
+        table = self._tables.get(melds)
+        if table is None:
+            table = self._tables[melds] = hand_table(
+                self.sets_needed - melds, self.shape.wilds, self.pairs_form and melds == 0)
+        return changed_hand_shape(table, lo, hi, k, n, self.sets_needed - melds, self.shape.wilds,
+                                  self.pairs_form and melds == 0)
+
+    def discard_shanten(self, t: int) -> int:
+        """Shanten of this view's hand after discarding ``t`` (held), 推土机 counted: a
+        discard lowers the cover by at most one tile, so it keeps the shanten or adds one."""
+        if self.complete:
+            return -1
+        base = self._base
+        if base is None:
+            base = self._base = self.hand(self.lo, self.hi, self.shape.melds)
+        return base.shanten + (0 if base.keep() >> t & 1 else 1)
+
+    def discard_outs(self, t: int) -> int:
+        """:meth:`outs_of` the hand after discarding ``t``."""
+        if self.complete:
+            return 0
+        return self._outs(self.changed(self.lo, self.hi, t, -1, self.shape.melds))
+
+    def without(self, k: int, n: int = 1) -> tuple[int, int]:
+        """The keys of this view's hand less ``n`` tiles of kind ``k``."""
+        return _plus(self.lo, self.hi, k, -n)
+
+    def shanten_of(self, lo: int, hi: int, melds: int) -> int:
+        """Shanten of the hand ``(lo, hi)`` with ``melds`` declared melds, 推土机 counted."""
+        if self.complete:
+            return -1
+        return self.hand(lo, hi, melds).shanten
 
     def shanten(self, counts: list[int], melds: int, wilds: int | None = None, true_wilds: int | None = None) -> int:
+        if wilds is None and true_wilds is None:
+            lo, hi = keys_of(counts)
+            return self.shanten_of(lo, hi, melds)
         w = self.shape.wilds if wilds is None else wilds
         tw = self.shape.true_wilds if true_wilds is None else true_wilds
-        key = (tuple(counts), melds * 64 + w * 8 + tw)
-        got = self._cache.get(key)
-        if got is None:
-            got = shanten_counts(counts, melds, w, self.sets_needed, self.pairs_form, tw, self.bulldozer)
-            self._cache[key] = got
-        return got
+        return shanten_counts(counts, melds, w, self.sets_needed, self.pairs_form, tw, self.bulldozer)
+
+    def outs_of(self, lo: int, hi: int, melds: int) -> int:
+        """Unseen tiles whose draw lowers the shanten of the hand ``(lo, hi)`` (one tile
+        short of a full one), wild copies included; 0 for a complete hand."""
+        if self.complete:
+            return 0
+        return self._outs(self.hand(lo, hi, melds))
+
+    def _outs(self, h: HandShape) -> int:
+        if h.shanten < 0:
+            return 0
+        m = h.better() & self.drawable
+        total = self.unseen_wilds
+        unseen = self.unseen
+        while m:
+            low = m & -m
+            total += unseen[low.bit_length() - 1]
+            m ^= low
+        return total
 
     def improving(self, counts: list[int], melds: int, current: int) -> int:
         """Unseen tiles whose draw lowers the shanten of ``counts`` (a hand one tile short
-        of a full one), wild copies included."""
+        of a full one, at shanten ``current``), wild copies included."""
         if current < 0:
             return 0
-        cur = ShapeCursor(counts, melds, self.shape.wilds, self.sets_needed, self.pairs_form)
-        total = self.unseen_wilds
-        unseen = self.unseen
-        wilds = self.view.wilds
-        far = 0
-        far_kind = -1
-        for k in range(NUM_NON_FLOWER):
-            u = unseen[k]
-            if u == 0 or k in wilds or counts[k] >= 4:
-                continue
-            if not _is_near(counts, k):
-                far += u
-                far_kind = k
-                continue
-            if cur.with_tile(k) < current:
-                total += u
-        if far_kind >= 0 and cur.with_tile(far_kind) < current:
-            total += far
-        return total
+        lo, hi = keys_of(counts)
+        return self.outs_of(lo, hi, melds)
 
-    def ready_quality(self, counts: list[int], melds: int) -> int:
+    def ready_quality_of(self, lo: int, hi: int, melds: int) -> int:
         """For a hand one step from ready (shanten 1), sum over the draws that make it
         ready of (unseen copies x winning tiles after the best discard): a two-step look
         ahead that prefers the draws leading to wide waits."""
+        if self.complete:
+            return 0
         total = 0
         best_wild = 0
         unseen = self.unseen
-        wilds = self.view.wilds
-        for k in range(NUM_NON_FLOWER):
-            u = unseen[k]
-            if u == 0 or k in wilds or not _is_near(counts, k):
+        held = self.hand(lo, hi, melds).held
+        h = self.hand(lo, hi, melds)
+        # from shanten 1 the draws that make the hand ready are the ones that lower it
+        kinds = _near(held) & self.drawable & (h.better() if h.shanten == 1 else ALL_KINDS)
+        for k in _bits(kinds):
+            lo2, hi2 = _plus(lo, hi, k)
+            h2 = self.changed(lo, hi, k, 1, melds)
+            if h2.shanten != 0:
                 continue
-            counts[k] += 1
-            if self.shanten(counts, melds) == 0:
-                best = 0
-                for d in range(NUM_NON_FLOWER):
-                    if counts[d] and d != k or counts[d] > 1:
-                        counts[d] -= 1
-                        if self.shanten(counts, melds) == 0:
-                            outs = self.improving(counts, melds, 0)
-                            if outs > best:
-                                best = outs
-                        counts[d] += 1
-                total += u * best
-                if best > best_wild:
-                    best_wild = best
-            counts[k] -= 1
+            best = 0
+            # discards that keep it ready; not the tile just drawn unless another is held
+            keep = h2.keep() if held >> k & 1 else h2.keep() & ~(1 << k)
+            for d in _bits(keep):
+                lo3, hi3 = _plus(lo2, hi2, d, -1)
+                outs = self.outs_of(lo3, hi3, melds)
+                if outs > best:
+                    best = outs
+            total += unseen[k] * best
+            if best > best_wild:
+                best_wild = best
         return total + self.unseen_wilds * best_wild
 
-
-def _is_near(counts: list[int], k: int) -> bool:
-    """Can ``k`` join a held tile in a set: same kind, or within 2 in its suit."""
-    if counts[k]:
-        return True
-    if k >= 27:
-        return False
-    n = k % 9
-    return bool(
-        (n >= 1 and counts[k - 1]) or (n >= 2 and counts[k - 2])
-        or (n <= 7 and counts[k + 1]) or (n <= 6 and counts[k + 2])
-    )
+    def ready_quality(self, counts: list[int], melds: int) -> int:
+        lo, hi = keys_of(counts)
+        return self.ready_quality_of(lo, hi, melds)
 
 
 def _find(legal: Sequence[Action], kind: ActionKind) -> list[Action]:
@@ -185,6 +290,13 @@ LN2 = math.log(2)
 FLUSH_NEAR = 2  # strong bot: chase a flush with at most this many tiles off its suit
 PONGS_NEAR = 6  # ... 对对胡 with at least this many pairs/triplets
 PLAN_WEIGHT = 1.0  # strong bot: weight of the value plans against speed (tuned by simulation)
+
+
+# Chips a win on a discard would bring, per (hand before the win, winning tile, seat,
+# dealer, indicator, ruleset); None where scoring refuses it. A ready hand is scored again
+# on every turn it stays ready, so the strong bot keeps these (cleared when full).
+WIN_CHIPS_CACHE = 20_000
+_win_chips: dict[tuple[Hand, int, int, int, int | None, Ruleset], float | None] = {}
 
 
 class RandomBot:
@@ -229,15 +341,12 @@ class GreedyBot:
     # -- own turn: discard or kong
     def rank_discards(self, ev: Evaluator, tiles: Sequence[int]) -> list[tuple[float, int]]:
         """(score, tile) for each distinct discard, best first."""
-        sh = ev.shape
-        counts = sh.counts
+        counts = ev.shape.counts
         scored: list[tuple[int, int]] = []
         for t in sorted(set(tiles)):
             if counts[t] == 0:
                 continue
-            counts[t] -= 1
-            scored.append((ev.shanten(counts, sh.melds), t))
-            counts[t] += 1
+            scored.append((ev.discard_shanten(t), t))
         if not scored:
             return []
         best = min(s for s, _ in scored)
@@ -246,9 +355,7 @@ class GreedyBot:
             score = -100.0 * s
             if s == best:
                 # among the best shanten: the most improving tiles (wilds counted)
-                counts[t] -= 1
-                score += ev.improving(counts, sh.melds, s)
-                counts[t] += 1
+                score += ev.discard_outs(t)
             out.append((score + 0.01 * (3 - _discard_order_key(t)), t))
         out.sort(key=lambda x: -x[0])
         return out
@@ -261,21 +368,13 @@ class GreedyBot:
         sh = ev.shape
         best_tile = ranked[0][1]
         counts = sh.counts
-        counts[best_tile] -= 1
-        best_s = ev.shanten(counts, sh.melds)
-        counts[best_tile] += 1
+        best_s = ev.shanten_of(*ev.without(best_tile), sh.melds)
         for a in legal:
             if a.kind == ActionKind.CONCEALED_KONG and counts[a.tile] >= 4:
-                counts[a.tile] -= 4
-                s = ev.shanten(counts, sh.melds + 1)
-                counts[a.tile] += 4
-                if s <= best_s:
+                if ev.shanten_of(*ev.without(a.tile, 4), sh.melds + 1) <= best_s:
                     return a
             elif a.kind == ActionKind.ADDED_KONG and counts[a.tile] >= 1:
-                counts[a.tile] -= 1
-                s = ev.shanten(counts, sh.melds)
-                counts[a.tile] += 1
-                if s <= best_s:
+                if ev.shanten_of(*ev.without(a.tile), sh.melds) <= best_s:
                     return a
         for a in discards:
             if a.tile == best_tile:
@@ -292,19 +391,22 @@ class GreedyBot:
             if c[a.tile] < 3:
                 return None
             c[a.tile] -= 3
-            return ev.shanten(c, sh.melds + 1), c, sh.melds + 1
+            return ev.shanten_of(*ev.without(a.tile, 3), sh.melds + 1), c, sh.melds + 1
         if a.kind == ActionKind.PONG:
             if c[a.tile] < 2:
                 return None
             c[a.tile] -= 2
+            lo, hi = ev.without(a.tile, 2)
             banned = {a.tile}
         elif a.kind == ActionKind.CHOW:
             low = a.chow_low
             others = [k for k in (low, low + 1, low + 2) if k != a.tile]
             if any(c[k] < 1 for k in others):
                 return None
+            lo, hi = ev.lo, ev.hi
             for k in others:
                 c[k] -= 1
+                lo, hi = _plus(lo, hi, k, -1)
             banned = {a.tile}
             # L9: nor the tile that would make the same sequence (食替).
             if a.tile == low and low % 9 <= 5:
@@ -317,9 +419,7 @@ class GreedyBot:
         best = 99
         for t in range(NUM_NON_FLOWER):
             if c[t] and t not in banned:
-                c[t] -= 1
-                s = ev.shanten(c, melds)
-                c[t] += 1
+                s = -1 if ev.complete else ev.changed(lo, hi, t, -1, melds).shanten
                 if s < best:
                     best = s
         if best == 99:
@@ -328,7 +428,7 @@ class GreedyBot:
 
     def claim(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         sh = ev.shape
-        s0 = ev.shanten(sh.counts, sh.melds)
+        s0 = ev.shanten_of(ev.lo, ev.hi, sh.melds)
         best: tuple[float, Action] | None = None
         for a in legal:
             if a.kind not in (ActionKind.EXPOSED_KONG, ActionKind.PONG, ActionKind.CHOW):
@@ -407,9 +507,7 @@ class StrongBot(GreedyBot):
         for t in sorted(set(tiles)):
             if counts[t] == 0:
                 continue
-            counts[t] -= 1
-            firsts.append((ev.shanten(counts, sh.melds), t))
-            counts[t] += 1
+            firsts.append((ev.discard_shanten(t), t))
         if not firsts:
             return []
         best = min(x for x, _ in firsts)
@@ -428,7 +526,11 @@ class StrongBot(GreedyBot):
                 continue
             # One step from ready: look two draws ahead (ready_quality), else count the
             # improving tiles.
-            u = ev.ready_quality(counts, sh.melds) if x == 1 else ev.improving(counts, sh.melds, x)
+            if x == 1:
+                lo, hi = ev.without(t)
+                u = ev.ready_quality_of(lo, hi, sh.melds)
+            else:
+                u = ev.discard_outs(t)
             v = PLAN_WEIGHT * self.plan_value(ev, counts)
             counts[t] += 1
             score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * (3 - _discard_order_key(t))
@@ -439,12 +541,8 @@ class StrongBot(GreedyBot):
     def ready_value(self, ev: Evaluator, counts: list[int]) -> tuple[int, float]:
         """For a ready hand (``counts`` + wilds + melds): the unseen winning tiles, and the
         average chips per loser a win would bring (total/10 + bonus, scored by
-        :func:`caishen.scoring.score_win` on a discard), weighted by unseen copies. A wild
+        :func:`caishen.variants.longgang.scoring.score_win` on a discard), weighted by unseen copies. A wild
         drawn wins with the best of them."""
-        from caishen.hand import Hand
-        from caishen.scoring import ScoringError, WinBy, WinContext, score_win
-        from caishen.settlement import bonus_fu
-
         view = ev.view
         rs = view.ruleset
         wild_tiles = tuple(k for k in view.hand.concealed if k in view.wilds)
@@ -455,20 +553,24 @@ class StrongBot(GreedyBot):
         outs = 0
         weighted = 0.0
         best = 0.0
-        for k in range(NUM_NON_FLOWER):
+        lo, hi = keys_of(counts)
+        for k in _bits(ev.hand(lo, hi, ev.shape.melds).better() & ev.drawable):
             u = ev.unseen[k]
-            if u == 0 or k in view.wilds or counts[k] >= 4:
+            key = (before, k, view.seat, view.dealer, view.indicator, rs)
+            if key in _win_chips:
+                got = _win_chips[key]
+            else:
+                try:
+                    r = score_win(before, WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator), rs)
+                    got = (r.total + bonus_fu(r.bonus_tai, r.limit is not None, rs)) / rs.fu_per_chip
+                except ScoringError:
+                    got = None
+                if len(_win_chips) >= WIN_CHIPS_CACHE:
+                    _win_chips.clear()
+                _win_chips[key] = got
+            if got is None:
                 continue
-            counts[k] += 1
-            wins = ev.shanten(counts, ev.shape.melds) < 0
-            counts[k] -= 1
-            if not wins:
-                continue
-            try:
-                r = score_win(before, WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator), rs)
-            except ScoringError:
-                continue
-            chips = (r.total + bonus_fu(r.bonus_tai, r.limit is not None, rs)) / rs.fu_per_chip
+            chips = got
             outs += u
             weighted += u * chips
             best = max(best, chips)
@@ -538,14 +640,10 @@ class StrongBot(GreedyBot):
     def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         threats = self.threats(ev)
         if threats:
-            sh = ev.shape
             discards = _find(legal, ActionKind.DISCARD)
             ranked = self.rank_discards(ev, [a.tile for a in discards])
             if ranked:
-                counts = sh.counts
-                counts[ranked[0][1]] -= 1
-                best_s = ev.shanten(counts, sh.melds)
-                counts[ranked[0][1]] += 1
+                best_s = ev.discard_shanten(ranked[0][1])
                 if best_s >= 2:
                     order = {t: i for i, (_, t) in enumerate(ranked)}
                     tile = min(order, key=lambda t: (self.danger(ev, t, threats), order[t]))

@@ -1,133 +1,278 @@
-"""Fast hand-shape evaluation for the bots: shanten (向听) with wilds, and the count of
-tiles that improve a hand (进张).
+"""Fast hand-shape evaluation for the bots: shanten (向听) with wilds, the tiles that lower
+it (进张) and the discards that keep it.
 
-The bots call this thousands of times a hand, so it works on integer count vectors and
-caches each suit's decompositions (one suit's 9 counts -> the reachable
-``(pair, sets, partial sets)`` triples). It is an estimate for play, not a rules oracle:
-:mod:`caishen.analysis` stays the reference for wins and waits, and the engine decides
-what is legal.
+The bots ask this thousands of times a hand, so a hand is two integers: the base-5 number of
+its non-wild concealed counts for man and pin (``lo``, digit ``k`` = count of kind ``k``) and
+for sou and honours (``hi``, digit ``k - 18``). Adding or removing a tile is one addition.
+It is an estimate for play, not a rules oracle: :mod:`caishen.shapes.analysis` stays the
+reference for wins and waits, and the engine decides what is legal.
 
-Standard form (L13): ``M`` sets + 1 pair, ``M = ruleset.sets_needed - declared melds``.
-For a choice of ``m`` complete sets, ``t`` partial sets (two tiles of a set, at most
-``M - m``) and ``h`` pair, the tiles still missing are
-``3*(M-m-t) + t + 2*(1-h)`` less one for every loose tile that can seed an empty slot.
-Every wild (财神, 坐花) fills one missing tile (L8), so
-``shanten = missing - wilds - 1``, at least -1 (complete). 八对半 (L14): 7 pairs + 1
+The model is the analyser's (``analysis.shanten``): a complete hand is ``S`` set slots and a
+pair slot (``S = sets_needed - melds``, L13); the *cover* of a hand is the most of its tiles
+that fit into at most ``S`` groups of one suit (a set or part of one: 1-3 tiles) and at most
+one pair (1-2 equal tiles); every wild (财神, 坐花) fills one missing tile (L8), so
+``shanten = 3*S + 2 - wilds - cover - 1``, at least -1 (complete). 八对半 (L14): 7 pairs + 1
 triplet, no melds. 推土机 (L8): enough 正财神 is complete at once.
+
+Tables, filled on demand and kept in bounded dictionaries (cleared when full), with their
+sizes measured after 200 hands of play (``benchmarks/bench_bots.py``):
+
+* per suit key (one suit's 9 counts, honours 7): its cover for each number of groups and
+  pair (``2*m + p``), and for each entry the kinds whose addition raises it and whose
+  removal lowers it, i.e. the suit's with-one-more-tile (and one-less) result
+  (:data:`SUIT_CACHE` = 10,000 entries per kind of suit, about 0.8 kB each, plus as many
+  covers of 0.2 kB);
+* per half (``lo`` or ``hi``) and per *rest* (a hand's three suits other than one): two
+  parts combined, masks worked out on demand (:data:`HALF_CACHE` = 10,000 per half,
+  :data:`REST_CACHE` = 10,000, about 0.8 kB each);
+* per hand and context (sets, wilds, 八对半): shanten, the kinds whose draw lowers it and
+  the kinds whose discard keeps it (:data:`HAND_CACHE` = 40,000 over all contexts, about
+  0.3 kB each).
+
+At their limits the caches hold about 50 MB (hand entries keep the parts they were built
+from alive until they are cleared themselves); 300 hands of play fill about 35 MB.
 """
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
-from typing import Final
+from operator import add
+from typing import Final, Union
 
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
 
-Point = tuple[int, int, int]  # (pair used 0/1, complete sets, partial sets)
+GROUPS: Final = 6  # set slots 0..5 (a 17-tile hand has at most 5 concealed sets)
+WIDTH: Final = 2 * GROUPS  # entry 2*m + p: at most m groups and p pairs
+P5: Final = tuple(5**i for i in range(18))
+HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) in ``hi``
+SUIT_CACHE: Final = 10_000
+HALF_CACHE: Final = 10_000
+HAND_CACHE: Final = 40_000
+REST_CACHE: Final = 10_000
+ALL_KINDS: Final = (1 << NUM_NON_FLOWER) - 1
+HAND_KEY_SHIFT: Final = 38  # a hand's cache key: lo << 38 | hi (hi < 5**16 < 2**38)
 
-SUIT_SLICES: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
+# The digit a kind adds to its half.
+ADD: Final = tuple(P5[k] if k < HALF_SPLIT else P5[k - HALF_SPLIT] for k in range(NUM_NON_FLOWER))
+
+# Per-suit histogram of counts packed in 6-bit fields (kinds held 1, 2, 3, 4 times).
+HIST: Final = (0, 1, 1 << 6, 1 << 12, 1 << 18)
+
+_ZERO: Final = (0,) * WIDTH
 
 
-def _pareto(points: set[Point] | frozenset[Point]) -> tuple[Point, ...]:
-    """Drop points another point beats on every count (more sets/partials/pair is never
-    worse for the missing-tile count)."""
-    out = [
-        p for p in points
-        if not any(q != p and q[0] >= p[0] and q[1] >= p[1] and q[2] >= p[2] for q in points)
-    ]
-    return tuple(sorted(out))
+def keys_of(counts: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    """``(lo, hi)`` of a 34-count vector."""
+    lo = 0
+    for k in range(HALF_SPLIT - 1, -1, -1):
+        lo = lo * 5 + counts[k]
+    hi = 0
+    for k in range(NUM_NON_FLOWER - 1, HALF_SPLIT - 1, -1):
+        hi = hi * 5 + counts[k]
+    return lo, hi
 
 
-@cache
-def _suit_points(counts: tuple[int, ...], honor: bool) -> tuple[Point, ...]:
-    """Pareto-best ``(h, m, t)`` over every way to split one suit's tiles."""
-    return _pareto(_enumerate(counts, honor))
+# ---------------------------------------------------------------- one suit
 
 
-@cache
-def _enumerate(counts: tuple[int, ...], honor: bool) -> frozenset[Point]:
+_covers: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({0: _ZERO}, {0: _ZERO})
+
+
+def cover(key: int, honours: bool) -> tuple[int, ...]:
+    """Most tiles of one suit's counts (base-5 ``key``) that fit into at most ``m`` groups
+    and ``p`` pairs, at entry ``2*m + p``."""
+    memo = _covers[honours]
+    got = memo.get(key)
+    if got is not None:
+        return got
     i = 0
-    n = len(counts)
-    while i < n and counts[i] == 0:
+    while key // P5[i] % 5 == 0:
         i += 1
-    if i == n:
-        return frozenset({(0, 0, 0)})
-    c = list(counts)
-    out: set[Point] = set()
-
-    def sub(delta: tuple[tuple[int, int], ...], dh: int, dm: int, dt: int) -> None:
-        d = c[:]
-        for j, k in delta:
-            d[j] -= k
-        for h, m, t in _enumerate(tuple(d), honor):
-            if h + dh <= 1:
-                out.add((h + dh, m + dm, t + dt))
-
-    sub(((i, 1),), 0, 0, 0)  # leave the tile loose
-    if c[i] >= 3:
-        sub(((i, 3),), 0, 1, 0)
-    if c[i] >= 2:
-        sub(((i, 2),), 0, 0, 1)
-        sub(((i, 2),), 1, 0, 0)
-    if not honor:
-        if i + 2 < n and c[i + 1] and c[i + 2]:
-            sub(((i, 1), (i + 1, 1), (i + 2, 1)), 0, 1, 0)
-        if i + 1 < n and c[i + 1]:
-            sub(((i, 1), (i + 1, 1)), 0, 0, 1)
-        if i + 2 < n and c[i + 2]:
-            sub(((i, 1), (i + 2, 1)), 0, 0, 1)
-    return frozenset(_pareto(out))
-
-
-def _combine(a: tuple[Point, ...], b: tuple[Point, ...], cap: int) -> tuple[Point, ...]:
-    pts: set[Point] = set()
-    for h1, m1, t1 in a:
-        for h2, m2, t2 in b:
-            if h1 + h2 <= 1:
-                pts.add((h1 + h2, min(m1 + m2, cap), min(t1 + t2, cap)))
-    return _pareto(pts) if len(pts) > 1 else tuple(pts)
-
-
-@lru_cache(maxsize=1 << 18)
-def _need(p0: tuple[Point, ...], p1: tuple[Point, ...], p2: tuple[Point, ...], p3: tuple[Point, ...],
-          sets: int, loose_total: int) -> int:
-    """Fewest tiles missing to complete ``sets`` sets + a pair from four suits' points."""
-    acc = _combine(_combine(p0, p1, sets), _combine(p2, p3, sets), sets)
-    best = 99
-    for h, m, t in acc:
-        mc = min(m, sets)
-        tc = min(t, sets - mc)
-        empty = sets - mc - tc
-        loose = loose_total - 3 * mc - 2 * tc - 2 * h
-        need = 3 * empty + tc + 2 * (1 - h) - min(loose, empty + 1 - h)
-        if need < best:
-            best = need
-    return best
+    pi = P5[i]
+    a = key // pi % 5
+    nxt = 0 if honours or i >= 8 else key // P5[i + 1] % 5
+    nxt2 = 0 if honours or i >= 7 else key // P5[i + 2] % 5
+    out = list(cover(key - pi, honours))  # the lowest tile left out
+    # groups whose lowest tile is i: (counts removed, tiles covered)
+    groups = [(pi, 1)]
+    if a >= 2:
+        groups.append((2 * pi, 2))
+    if a >= 3:
+        groups.append((3 * pi, 3))
+    if nxt:
+        groups.append((pi + P5[i + 1], 2))
+        if nxt2:
+            groups.append((pi + P5[i + 1] + P5[i + 2], 3))
+    if nxt2:
+        groups.append((pi + P5[i + 2], 2))
+    for removed, n in groups:
+        sub = cover(key - removed, honours)
+        for j in range(2, WIDTH):
+            v = sub[j - 2] + n
+            if v > out[j]:
+                out[j] = v
+    for removed, n in ((pi, 1), (2 * pi, 2)) if a >= 2 else ((pi, 1),):  # the pair
+        sub = cover(key - removed, honours)
+        for j in range(1, WIDTH, 2):
+            v = sub[j - 1] + n
+            if v > out[j]:
+                out[j] = v
+    got = tuple(out)
+    if len(memo) >= SUIT_CACHE:
+        memo.clear()
+        memo[0] = _ZERO
+    memo[key] = got
+    return got
 
 
-def suit_points(counts: list[int] | tuple[int, ...]) -> list[tuple[Point, ...]]:
-    """The four suits' points (m, p, s, honours) of a 34-count vector."""
-    return [
-        _suit_points(tuple(counts[a:b]), a >= NUM_SUITED) for a, b in SUIT_SLICES
-    ]
+class SuitEntry:
+    """One suit's cover and, per entry, the kinds (bit ``i`` = value ``i``) whose addition
+    raises it (``up``) and whose removal lowers it (``down``); its count histogram and the
+    kinds it holds 0-4 times (``held_by``)."""
+
+    __slots__ = ("cover", "down", "held_by", "hist", "up")
+    cover: tuple[int, ...]
+    up: tuple[int, ...]
+    down: tuple[int, ...]
+    held_by: tuple[int, ...]
+    hist: int
+
+    def __init__(self, key: int, honours: bool) -> None:
+        c = cover(key, honours)
+        up = [0] * WIDTH
+        down = [0] * WIDTH
+        held_by = [0] * 5
+        hist = 0
+        for i in range(7 if honours else 9):
+            d = key // P5[i] % 5
+            held_by[d] |= 1 << i
+            hist += HIST[d]
+            if d < 4:
+                more = cover(key + P5[i], honours)
+                for j in range(WIDTH):
+                    if more[j] > c[j]:
+                        up[j] |= 1 << i
+            if d:
+                less = cover(key - P5[i], honours)
+                for j in range(WIDTH):
+                    if less[j] < c[j]:
+                        down[j] |= 1 << i
+        self.cover = c
+        self.up = tuple(up)
+        self.down = tuple(down)
+        self.held_by = tuple(held_by)
+        self.hist = hist
+
+    def masks(self, j: int) -> tuple[int, int]:
+        """(kinds whose addition raises entry ``j``, kinds whose removal lowers it)."""
+        return self.up[j], self.down[j]
 
 
-def standard_shanten(counts: list[int] | tuple[int, ...], melds: int, wilds: int, sets_needed: int) -> int:
-    """Shanten of the standard form: ``counts`` = 34 non-wild concealed counts."""
-    p = suit_points(counts)
-    need = _need(p[0], p[1], p[2], p[3], sets_needed - melds, sum(counts))
-    return max(-1, need - wilds - 1)
+_suits: tuple[dict[int, SuitEntry], dict[int, SuitEntry]] = ({}, {})
 
 
-@lru_cache(maxsize=4096)
-def _pairs_used(hist: tuple[int, int, int, int, int]) -> int:
-    """Most tiles of 7 pairs + 1 triplet already held, from the histogram of counts
-    (``hist[c]`` = kinds held ``c`` times). Four equal tiles may be two pairs (L14)."""
-    pairs = hist[2] + hist[3] + 2 * hist[4]
-    singles = hist[1] + hist[3]
+def suit_entry(key: int, honours: bool) -> SuitEntry:
+    memo = _suits[honours]
+    got = memo.get(key)
+    if got is None:
+        got = SuitEntry(key, honours)
+        if len(memo) >= SUIT_CACHE:
+            memo.clear()
+        memo[key] = got
+    return got
+
+
+# Per entry 2*m + p: the splits (ja, jb) of its groups and pairs over two parts.
+SPLITS: Final = tuple(
+    tuple((2 * ma + pa, 2 * (j // 2 - ma) + (j % 2 - pa)) for ma in range(j // 2 + 1) for pa in range(j % 2 + 1))
+    for j in range(WIDTH)
+)
+
+# The same splits flattened: entry j's sums are at _RANGES[j] of the lists _JA, _JB.
+_JA: Final = tuple(ja for sp in SPLITS for ja, _ in sp)
+_JB: Final = tuple(jb for sp in SPLITS for _, jb in sp)
+_RANGES: Final = tuple(
+    (sum(len(sp) for sp in SPLITS[:j]), sum(len(sp) for sp in SPLITS[: j + 1])) for j in range(WIDTH)
+)
+
+Part = Union["SuitEntry", "Combo"]
+
+
+class Combo:
+    """Two parts combined (two suits, or a suit and a half): the cover of at most ``m``
+    groups and ``p`` pairs across both, and on demand (:meth:`masks`) per entry the kinds
+    (part ``a`` at bit 0, part ``b`` at bit ``shift``) whose addition raises it and whose
+    removal lowers it (a kind lowers the combined entry only if it lowers every best split)."""
+
+    __slots__ = ("_masks", "a", "b", "cover", "held_by", "hist", "shift")
+    cover: tuple[int, ...]
+    held_by: tuple[int, ...]
+    hist: int
+
+    def __init__(self, a: Part, b: Part, shift: int) -> None:
+        self.a = a
+        self.b = b
+        self.shift = shift
+        sums: list[int] = list(map(add, map(a.cover.__getitem__, _JA), map(b.cover.__getitem__, _JB)))
+        self.cover = tuple([max(sums[i:j]) for i, j in _RANGES])
+        ah, bh = a.held_by, b.held_by
+        self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
+                        ah[3] | bh[3] << shift, ah[4] | bh[4] << shift)
+        self.hist = a.hist + b.hist
+        self._masks: list[tuple[int, int] | None] = [None] * WIDTH
+
+    def masks(self, j: int) -> tuple[int, int]:
+        """(kinds whose addition raises entry ``j``, kinds whose removal lowers it)."""
+        got = self._masks[j]
+        if got is None:
+            a, b = self.a, self.b
+            ac, bc = a.cover, b.cover
+            best = self.cover[j]
+            shift = self.shift
+            up = 0
+            down = -1
+            for ja, jb in SPLITS[j]:
+                if ac[ja] + bc[jb] == best:
+                    au, ad = a.masks(ja)
+                    bu, bd = b.masks(jb)
+                    up |= au | bu << shift
+                    down &= ad | bd << shift
+            got = self._masks[j] = (up, down)
+        return got
+
+
+_halves: tuple[dict[int, Combo], dict[int, Combo]] = ({}, {})
+
+
+def half_entry(key: int, honours: bool) -> Combo:
+    """The two suits of ``lo`` (man, pin) or ``hi`` (sou, honours) combined."""
+    memo = _halves[honours]
+    got = memo.get(key)
+    if got is None:
+        got = Combo(suit_entry(key % P5[9], False), suit_entry(key // P5[9], honours), 9)
+        if len(memo) >= HALF_CACHE:
+            memo.clear()
+        memo[key] = got
+    return got
+
+
+# ---------------------------------------------------------------- 八对半
+
+
+_pairs_memo: dict[int, int] = {}
+
+
+def pairs_used(hist: int) -> int:
+    """Most tiles of 7 pairs + 1 triplet already held, from the packed histogram of counts
+    (kinds held 1, 2, 3, 4 times). Four equal tiles may be two pairs (L14)."""
+    got = _pairs_memo.get(hist)
+    if got is not None:
+        return got
+    h = (0, hist & 63, hist >> 6 & 63, hist >> 12 & 63, hist >> 18 & 63)
+    pairs = h[2] + h[3] + 2 * h[4]
+    singles = h[1] + h[3]
     best = 0
     for c in (1, 2, 3, 4):
-        if not hist[c]:
+        if not h[c]:
             continue
         # a kind held c times is the triplet; pairs and singles from the rest
         take = min(c, 3)
@@ -137,20 +282,198 @@ def _pairs_used(hist: tuple[int, int, int, int, int]) -> int:
         used = take + 2 * min(p, 7) + min(s, max(0, 7 - p))
         if used > best:
             best = used
+    if len(_pairs_memo) < 65_536:
+        _pairs_memo[hist] = best
     return best
 
 
-def count_hist(counts: list[int] | tuple[int, ...]) -> list[int]:
-    h = [0, 0, 0, 0, 0]
-    for c in counts:
-        h[c] += 1
-    return h
+# ---------------------------------------------------------------- a whole hand
+
+
+class HandShape:
+    """A hand's shanten and, on demand, the kinds whose draw lowers it (:meth:`better`) and
+    whose discard keeps it (:meth:`keep`), as masks over the 34 non-flower kinds (wild kinds
+    included: the caller removes them); ``held`` is the mask of kinds held."""
+
+    __slots__ = ("_better", "_keep", "_last", "_pairs", "_tight", "_x", "_xoff", "_y", "_yoff", "held", "shanten")
+
+    def __init__(self, x: Part, xoff: int, y: Part, yoff: int, sets: int, wilds: int, pairs_form: bool) -> None:
+        """The hand made of parts ``x`` and ``y`` (their kinds at bits ``xoff``, ``yoff``),
+        which hold every kind between them."""
+        last = 2 * sets + 1
+        # entry i of x with entry last - i of y: at most ``sets`` groups and one pair in all
+        sums: list[int] = list(map(add, x.cover[: last + 1], y.cover[last::-1]))
+        best = max(sums)
+        tight = [i for i, v in enumerate(sums) if v == best]  # x's entries at a best split
+        std = 3 * sets + 1 - wilds - best
+        pairs = 0  # 1: 八对半 only, 2: both forms at the best
+        if pairs_form:
+            pr = 16 - pairs_used(x.hist + y.hist) - wilds
+            if pr < std:
+                std, pairs = pr, 1
+            elif pr == std:
+                pairs = 2
+        self.shanten = max(std, -1)
+        self.held = ALL_KINDS & ~(x.held_by[0] << xoff | y.held_by[0] << yoff)
+        self._x = x
+        self._y = y
+        self._xoff = xoff
+        self._yoff = yoff
+        self._last = last
+        self._tight = tuple(tight) if pairs != 1 else ()
+        self._pairs = pairs
+        self._better = -1
+        self._keep = -1
+
+    def _masks(self) -> None:
+        x, y = self._x, self._y
+        xoff, yoff = self._xoff, self._yoff
+        better = 0
+        keep = 0
+        if self.shanten >= 0:
+            down = ALL_KINDS
+            for i in self._tight:
+                xu, xd = x.masks(i)
+                yu, yd = y.masks(self._last - i)
+                better |= xu << xoff | yu << yoff
+                down &= xd << xoff | yd << yoff
+            if self._tight:
+                keep = self.held & ~down
+            if self._pairs:
+                hist = x.hist + y.hist
+                used = pairs_used(hist)
+                for c in range(4):  # draw a kind held c times
+                    if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
+                        better |= x.held_by[c] << xoff | y.held_by[c] << yoff
+                for c in range(1, 5):  # discard a kind held c times
+                    if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
+                        keep |= x.held_by[c] << xoff | y.held_by[c] << yoff
+        self._better = better
+        self._keep = keep
+
+    def better(self) -> int:
+        """Kinds whose draw lowers the shanten (none for a complete hand)."""
+        if self._better < 0:
+            self._masks()
+        return self._better
+
+    def keep(self) -> int:
+        """Held kinds whose discard keeps the shanten (none for a complete hand)."""
+        if self._keep < 0:
+            self._masks()
+        return self._keep
+
+
+_hands: dict[int, dict[int, HandShape]] = {}
+_hands_size = [0]
+
+
+def hand_table(sets: int, wilds: int, pairs_form: bool) -> dict[int, HandShape]:
+    """The cache of :func:`hand_shape` results for one context (sets, wilds, pairs form)."""
+    ctx = sets << 5 | wilds << 1 | pairs_form
+    got = _hands.get(ctx)
+    if got is None:
+        got = _hands[ctx] = {}
+    return got
+
+
+def hand_shape(lo: int, hi: int, sets: int, wilds: int, pairs_form: bool) -> HandShape:
+    """The shape of the hand ``(lo, hi)`` with ``wilds`` wilds and ``sets`` set slots,
+    八对半 counted when ``pairs_form``."""
+    return HandShape(half_entry(lo, False), 0, half_entry(hi, True), HALF_SPLIT, sets, wilds, pairs_form)
+
+
+def _kept(table: dict[int, HandShape], lo: int, hi: int, got: HandShape) -> HandShape:
+    if _hands_size[0] >= HAND_CACHE:
+        for t in _hands.values():
+            t.clear()
+        _hands_size[0] = 0
+    _hands_size[0] += 1
+    table[lo << HAND_KEY_SHIFT | hi] = got
+    return got
+
+
+def new_hand_shape(table: dict[int, HandShape], lo: int, hi: int, sets: int, wilds: int,
+                   pairs_form: bool) -> HandShape:
+    """:func:`hand_shape`, kept in ``table`` (from :func:`hand_table` for the same context)
+    under ``lo << HAND_KEY_SHIFT | hi``."""
+    return _kept(table, lo, hi, hand_shape(lo, hi, sets, wilds, pairs_form))
+
+
+_rests: dict[int, Combo] = {}
+
+
+def rest(lo: int, hi: int, suit: int) -> tuple[Combo, int]:
+    """The three suits of the hand ``(lo, hi)`` other than ``suit`` (0-3: m, p, s,
+    honours) combined, and the bit of its lowest kind. A hand that differs from ``(lo, hi)``
+    only in ``suit`` is that suit's entry and this."""
+    if suit < 2:
+        k = lo // P5[9] if suit == 0 else lo % P5[9]
+        key = (k << HAND_KEY_SHIFT | hi) << 2 | suit
+    else:
+        k = hi // P5[9] if suit == 2 else hi % P5[9]
+        key = (lo << HAND_KEY_SHIFT | k) << 2 | suit
+    got = _rests.get(key)
+    if got is None:
+        if suit == 0:
+            got = Combo(suit_entry(k, False), half_entry(hi, True), 9)
+        elif suit == 1:
+            got = Combo(suit_entry(k, False), half_entry(hi, True), 18)
+        elif suit == 2:
+            got = Combo(half_entry(lo, False), suit_entry(k, True), 27)
+        else:
+            got = Combo(half_entry(lo, False), suit_entry(k, False), 18)
+        if len(_rests) >= REST_CACHE:
+            _rests.clear()
+        _rests[key] = got
+    return got, 9 if suit == 0 else 0
+
+
+def changed_hand_shape(table: dict[int, HandShape], lo: int, hi: int, k: int, n: int, sets: int,
+                       wilds: int, pairs_form: bool) -> HandShape:
+    """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
+    fewer), through ``table``: built from the rest of ``(lo, hi)`` (kept for the next kind of
+    the same suit) and the changed suit's entry."""
+    suit = k // 9 if k < NUM_SUITED else 3
+    lo2, hi2 = (lo + n * ADD[k], hi) if k < HALF_SPLIT else (lo, hi + n * ADD[k])
+    got = table.get(lo2 << HAND_KEY_SHIFT | hi2)
+    if got is not None:
+        return got
+    part, off = rest(lo, hi, suit)
+    if suit == 0:
+        key = lo2 % P5[9]
+    elif suit == 1:
+        key = lo2 // P5[9]
+    elif suit == 2:
+        key = hi2 % P5[9]
+    else:
+        key = hi2 // P5[9]
+    shape = HandShape(suit_entry(key, suit == 3), 9 * suit, part, off, sets, wilds, pairs_form)
+    return _kept(table, lo2, hi2, shape)
+
+
+def cached_hand_shape(table: dict[int, HandShape], lo: int, hi: int, sets: int, wilds: int,
+                      pairs_form: bool) -> HandShape:
+    """:func:`hand_shape` through ``table`` (from :func:`hand_table` for the same context)."""
+    got = table.get(lo << HAND_KEY_SHIFT | hi)
+    return got if got is not None else new_hand_shape(table, lo, hi, sets, wilds, pairs_form)
+
+
+# ---------------------------------------------------------------- counts API
+
+
+def standard_shanten(counts: list[int] | tuple[int, ...], melds: int, wilds: int, sets_needed: int) -> int:
+    """Shanten of the standard form: ``counts`` = 34 non-wild concealed counts."""
+    lo, hi = keys_of(counts)
+    return hand_shape(lo, hi, sets_needed - melds, wilds, False).shanten
 
 
 def pairs_shanten(counts: list[int] | tuple[int, ...], wilds: int) -> int:
     """Shanten of 八对半 (7 pairs + 1 triplet, 17 tiles, no melds; L14)."""
-    h = count_hist(counts)
-    return max(-1, 17 - _pairs_used((h[0], h[1], h[2], h[3], h[4])) - wilds - 1)
+    hist = 0
+    for c in counts:
+        hist += HIST[c]
+    return max(-1, 17 - pairs_used(hist) - wilds - 1)
 
 
 def shanten_counts(
@@ -166,53 +489,5 @@ def shanten_counts(
     ``bulldozer`` > 0 holding that many is complete (推土机, L8)."""
     if bulldozer and true_wilds >= bulldozer:
         return -1
-    s = standard_shanten(counts, melds, wilds, sets_needed)
-    if pairs_form and melds == 0 and s > -1:
-        s = min(s, pairs_shanten(counts, wilds))
-    return s
-
-
-class ShapeCursor:
-    """Shanten of a hand and of the hand with one tile added, fast: only the suit that
-    changes is looked up again (the bots ask this ~30 times a decision)."""
-
-    __slots__ = ("counts", "melds", "wilds", "sets", "pairs_form", "points", "n", "hist", "base")
-
-    def __init__(self, counts: list[int], melds: int, wilds: int, sets_needed: int, pairs_form: bool) -> None:
-        self.counts = counts
-        self.melds = melds
-        self.wilds = wilds
-        self.sets = sets_needed - melds
-        self.pairs_form = pairs_form and melds == 0
-        self.points = suit_points(counts)
-        self.n = sum(counts)
-        self.hist = count_hist(counts) if self.pairs_form else [0] * 5
-        self.base = self.with_tile(-1)
-
-    def with_tile(self, k: int) -> int:
-        """Shanten with one more tile of kind ``k`` (-1: as it is)."""
-        p = self.points
-        n = self.n
-        if k >= 0:
-            c = self.counts
-            s = k // 9 if k < NUM_SUITED else 3
-            a = SUIT_SLICES[s][0]
-            c[k] += 1
-            q = _suit_points(tuple(c[a:a + 9 if s < 3 else a + 7]), s == 3)
-            c[k] -= 1
-            p = [q if i == s else p[i] for i in range(4)]
-            n += 1
-        sh = max(-1, _need(p[0], p[1], p[2], p[3], self.sets, n) - self.wilds - 1)
-        if self.pairs_form and sh > -1:
-            h = self.hist
-            if k >= 0:
-                ck = self.counts[k]
-                h = h[:]
-                h[ck] -= 1
-                h[ck + 1] += 1
-            sh = min(sh, max(-1, 17 - _pairs_used((h[0], h[1], h[2], h[3], h[4])) - self.wilds - 1))
-        return sh
-
-
-def blank_counts() -> list[int]:
-    return [0] * NUM_NON_FLOWER
+    lo, hi = keys_of(counts)
+    return hand_shape(lo, hi, sets_needed - melds, wilds, pairs_form and melds == 0).shanten

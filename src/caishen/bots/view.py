@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from caishen.hand import Hand, Meld
-from caishen.rules import Ruleset
 from caishen.tiles import NUM_NON_FLOWER, is_flower
+from caishen.variants.longgang.rules import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +57,12 @@ class View:
 
 
 def from_observation(observation: object, ruleset: Ruleset) -> View:
-    """The view of a :class:`caishen.game.Observation` (the only input a bot gets) under
+    """The view of a :class:`caishen.engine.game.Observation` (the only input a bot gets) under
     ``ruleset`` (the table's rules are public)."""
-    from caishen.game import Observation
+    from caishen.engine.game import Observation
 
     if not isinstance(observation, Observation):
-        raise TypeError(f"bots need a caishen.game.Observation, not {type(observation).__name__}")
+        raise TypeError(f"bots need a caishen.engine.game.Observation, not {type(observation).__name__}")
     o = observation
     return View(
         seat=o.seat,

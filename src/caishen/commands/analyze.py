@@ -8,12 +8,13 @@ import json
 import sys
 from typing import Any
 
-from caishen.analysis import Arrangement, Form, arrangements, is_win, shanten, waits, wild_kinds
 from caishen.cli import CommandError
 from caishen.hand import Hand
 from caishen.notation import format_hand, format_meld, format_tiles, parse_hand, parse_tile
-from caishen.rules import Ruleset, load_ruleset
+from caishen.shapes.analysis import Arrangement, Form, arrangements, is_win, shanten, waits
 from caishen.tiles import SEAT_LETTERS, tile_name
+from caishen.variants.longgang.rules import Ruleset, load_ruleset
+from caishen.variants.longgang.wilds import wild_kinds
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -6,13 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from caishen.terminal.core import PRESETS, load_ruleset, new_seed, seed_from_text
+from caishen.terminal.core import load_ruleset, new_seed, seed_from_text, variant_names
 from caishen.terminal.model import PlayError, PlayState, Settings, default_save_path
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play a match against three bots in the terminal (docs/terminal.md)")
-    p.add_argument("--variant", default="longgang", help=f"rules preset ({', '.join(sorted(PRESETS))}; default longgang)")
+    p.add_argument("--variant", default="longgang", help="the game (default longgang, the one the engine plays)")
     p.add_argument("--ruleset", metavar="FILE", default=None, help="a ruleset TOML file (overrides --variant)")
     p.add_argument("--bots", default="strong,strong,greedy", help="the bots of the other three seats (random, greedy, strong)")
     p.add_argument("--seed", default=None, help="match seed S (same seed, same walls); default: a fresh secret seed")
@@ -33,9 +33,11 @@ def build_state(args: argparse.Namespace) -> PlayState:
     if args.resume is not None:
         path = Path(args.resume) if args.resume else default_save_path()
         return PlayState.load(path)
-    ruleset = load_ruleset(args.ruleset if args.ruleset else args.variant)
-    if ruleset.gangci:
-        raise PlayError(f"{ruleset.name}: the engine does not play Gangci rules yet; use --variant longgang")
+    if args.variant not in variant_names():
+        raise PlayError(f"unknown variant {args.variant!r} (variants: {', '.join(variant_names())})")
+    if args.variant != "longgang":
+        raise PlayError(f"{args.variant}: the engine does not play this variant yet; use --variant longgang")
+    ruleset = load_ruleset(args.ruleset if args.ruleset else "longgang")
     if args.hands is not None:
         if args.hands < 1:
             raise PlayError(f"--hands must be at least 1, not {args.hands}")

@@ -7,7 +7,7 @@ from typing import Any
 
 from caishen.cli import CommandError
 from caishen.notation import format_hand
-from caishen.record import HandRecord, MatchRecord, action_text, iter_hand, load, replay
+from caishen.table.record import HandRecord, MatchRecord, action_text, iter_hand, load, replay
 from caishen.tiles import SEAT_LETTERS, tile_name
 
 

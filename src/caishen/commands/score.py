@@ -6,9 +6,16 @@ import argparse
 import json
 
 from caishen.notation import parse_hand, parse_tile
-from caishen.rules import load_ruleset
-from caishen.scoring import FirstTurn, WinBy, WinContext, score_hand, score_win
 from caishen.tiles import SEAT_LETTERS
+from caishen.variants.longgang.rules import load_ruleset
+from caishen.variants.longgang.scoring import (
+    FirstTurn,
+    ScoringError,
+    WinBy,
+    WinContext,
+    score_hand,
+    score_win,
+)
 
 
 def _seat(text: str) -> int:
@@ -46,11 +53,11 @@ def run(args: argparse.Namespace) -> int:
     wild = None if args.wild is None else parse_tile(args.wild, ruleset)
     if args.loser:
         if args.win is not None:
-            raise ValueError("--loser scores a hand without a winning tile: drop --win")
+            raise ScoringError("--loser scores a hand without a winning tile: drop --win", code="usage")
         result = score_hand(hand, args.seat, args.dealer, wild, ruleset)
     else:
         if args.win is None:
-            raise ValueError("give the winning tile with --win (or --loser for a loser's hand)")
+            raise ScoringError("give the winning tile with --win (or --loser for a loser's hand)", code="usage")
         ctx = WinContext(parse_tile(args.win, ruleset), WinBy(args.by), args.seat, args.dealer, wild,
                          FirstTurn(args.first_turn))
         result = score_win(hand, ctx, ruleset)

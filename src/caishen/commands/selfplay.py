@@ -6,10 +6,10 @@ import argparse
 
 from caishen import fair
 from caishen.cli import CommandError
-from caishen.match import selfplay
-from caishen.record import save
-from caishen.rules import load_ruleset
+from caishen.table.match import selfplay
+from caishen.table.record import save
 from caishen.tiles import SEAT_LETTERS
+from caishen.variants.longgang.rules import load_ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

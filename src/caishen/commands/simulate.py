@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from caishen.rules import load_ruleset
+from caishen.variants.longgang.rules import load_ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,8 +52,6 @@ def run(args: argparse.Namespace) -> int:
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     ruleset = load_ruleset(args.ruleset)
     check_settings(players, args.games, args.workers, args.backend)
-    if ruleset.gangci:
-        raise SimulationError(f"ruleset {ruleset.name}: the engine plays Longgang-style rulesets only (no 杠次 play)")
     if args.plot:
         from caishen.simulate import _optional
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from caishen.stats import every_tile_wins_with_kongs, single_suit_stats
+from caishen.shapes.stats import every_tile_wins_with_kongs, single_suit_stats
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from caishen.record import ReplayError, VerifyError, load, verify
+from caishen.table.record import ReplayError, VerifyError, load, verify
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from caishen.game import (
+from caishen.engine.game import (
     ADDED_KONGS,
     CHOWS,
     CONCEALED_KONGS,

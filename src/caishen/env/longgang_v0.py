@@ -22,9 +22,9 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from caishen.engine.game import Game
 from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_of, encode, mask_of
-from caishen.game import Game
-from caishen.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 AGENTS = tuple(f"player_{s}" for s in range(4))
 

@@ -24,9 +24,9 @@ import numpy as np
 from gymnasium import spaces
 
 from caishen.bots import make_bot
+from caishen.engine.game import PASS, Game
 from caishen.env.encoding import ACTIONS, NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_index, encode, mask_of
-from caishen.game import PASS, Game
-from caishen.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 
 class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import random
 
-from caishen.analysis import shanten, waits
 from caishen.bots import BOTS, from_observation, make_bot
+from caishen.engine.game import PASS, WIN, Action, ActionKind, IllegalActionError, Observation, Phase
 from caishen.fair import new_seed, seed_from_text
-from caishen.game import PASS, WIN, Action, ActionKind, IllegalActionError, Observation, Phase
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.match import HandScore, MatchError, Player, player_rng
 from caishen.notation import format_hand
-from caishen.record import MatchRecord, RecordError, action_text, parse_action, verify
-from caishen.rules import PRESETS, Ruleset, load_ruleset
-from caishen.scoring import Item, ScoreResult
-from caishen.session import MatchSession, Move
+from caishen.shapes.analysis import shanten, waits
+from caishen.table.match import HandScore, MatchError, Player, player_rng
+from caishen.table.record import MatchRecord, RecordError, action_text, parse_action, verify
+from caishen.table.session import MatchSession, Move
 from caishen.tiles import (
     NUM_KINDS,
     NUM_NON_FLOWER,
@@ -29,6 +27,9 @@ from caishen.tiles import (
     suit_of,
     tile_name,
 )
+from caishen.variants import names as variant_names
+from caishen.variants.longgang.rules import PRESETS, Ruleset, load_ruleset
+from caishen.variants.longgang.scoring import Item, ScoreResult
 
 __all__ = [
     "BOTS", "NUM_KINDS", "NUM_NON_FLOWER", "PASS", "PRESETS", "SEAT_LETTERS", "WIN",
@@ -36,7 +37,7 @@ __all__ = [
     "MatchRecord", "MatchSession", "Meld", "MeldKind", "Move", "Observation", "Phase", "Player",
     "RecordError", "Ruleset", "ScoreResult", "action_text", "chinese_name", "format_hand", "glyph", "hint_bot",
     "is_flower", "is_honor", "load_ruleset", "make_seat_bot", "new_seed", "parse_action", "seed_from_text", "seat_flower",
-    "shanten", "suit_of", "tile_name", "unseen_counts", "verify", "waits",
+    "shanten", "suit_of", "tile_name", "unseen_counts", "variant_names", "verify", "waits",
 ]
 
 

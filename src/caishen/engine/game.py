@@ -14,18 +14,17 @@ import enum
 import importlib
 from bisect import insort
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from caishen.analysis import is_win as _is_win
-from caishen.analysis import wild_kinds as _wild_kinds
+from caishen.engine.wall import WallLayout, layout
 from caishen.hand import Hand, Meld, MeldKind, pack
-from caishen.rules import Ruleset
+from caishen.shapes.analysis import is_win as _is_win
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, tile_name
-from caishen.wall import WallLayout, layout
+from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.longgang.wilds import wild_kinds as _wild_kinds
 
 if TYPE_CHECKING:
-    from caishen.record import MatchRecord
+    pass
 
 SEATS: Final = 4
 _WINDS: Final = frozenset(range(27, 31))
@@ -130,7 +129,7 @@ class Outcome:
     """The result of a hand. ``winner`` is ``None`` for a draw 流局 (L17), in which nobody pays.
     ``tile`` is the winning tile (``-1`` for a bulldozer declared on another's discard);
     ``from_seat`` the discarder or the robbed konger. ``hands`` are the final hands of all
-    seats (the winner's including the winning tile). ``scores`` is what ``caishen.scoring``
+    seats (the winner's including the winning tile). ``scores`` is what ``caishen.variants.longgang.scoring``
     made of it (``None`` when scoring is not connected or the hand is a draw)."""
 
     winner: int | None
@@ -185,13 +184,13 @@ class Observation:
 
 
 def score_outcome(outcome: Outcome, ruleset: Ruleset) -> Any:
-    """Adapter to scoring (the one place where the engine meets ``caishen.scoring``): what
-    :func:`caishen.match.score_outcome` makes of a won hand (a ``HandScore``: the winner's
+    """Adapter to scoring (the one place where the engine meets ``caishen.variants.longgang.scoring``): what
+    :func:`caishen.table.match.score_outcome` makes of a won hand (a ``HandScore``: the winner's
     ``ScoreResult``, each loser's, their totals), ``None`` for a draw or without scoring."""
     if outcome.winner is None:
         return None
     try:
-        match = importlib.import_module("caishen.match")
+        match = importlib.import_module("caishen.table.match")
     except ImportError:  # pragma: no cover - scoring not installed
         return None
     return match.score_outcome(outcome, ruleset)
@@ -199,7 +198,7 @@ def score_outcome(outcome: Outcome, ruleset: Ruleset) -> Any:
 
 class Game:
     """The state of one hand. Build it from an explicit wall (tuple of tile kinds in wall
-    position order, see :mod:`caishen.wall`) and dice, or with :meth:`from_seed`."""
+    position order, see :mod:`caishen.engine.wall`) and dice, or with :meth:`from_seed`."""
 
     def __init__(
         self,
@@ -208,8 +207,6 @@ class Game:
         dice: tuple[int, int, int, int],
         dealer: int = 0,
     ) -> None:
-        if ruleset.gangci:
-            raise ValueError("Game plays Longgang-style rulesets; Gangci play is not implemented")
         _check_wall(wall, ruleset)
         if len(dice) != 4 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
             raise ValueError(f"dice must be four rolls 1..6, not {dice!r}")
@@ -293,17 +290,6 @@ class Game:
         from caishen import fair  # noqa: PLC0415
 
         return cls(ruleset, fair.shuffled_wall(seed, ruleset), fair.dice(seed), dealer)
-
-    @classmethod
-    def from_record(cls, record: MatchRecord | str | Path, hand: int = 0) -> Game:
-        """Hand ``hand`` of a match record (a :class:`caishen.record.MatchRecord` or a JSON file)
-        replayed move by move on its recorded wall: the finished game. Raises
-        ``caishen.record.ReplayError`` naming the first illegal move (its index and reason) or
-        mismatched draw; ``caishen.record.replay`` also checks every score and chip."""
-        from caishen import record as rec  # noqa: PLC0415 (record builds on this module)
-
-        loaded = record if isinstance(record, rec.MatchRecord) else rec.load(record)
-        return rec.replay_hand(loaded, hand)
 
     # ------------------------------------------------------------------ public state
 

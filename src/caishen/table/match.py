@@ -1,10 +1,10 @@
 """A match 一局: hand after hand with dealer rotation, seating and chips (L2, L18, L24, L25).
 
 :class:`Table` is the bookkeeping of a match without players: who sits where, the chip
-:class:`~caishen.settlement.Ledger`, when the match ends. :class:`Match` adds players (anything
+:class:`~caishen.variants.longgang.settlement.Ledger`, when the match ends. :class:`Match` adds players (anything
 with ``act(observation, legal_actions) -> Action``, e.g. :class:`RandomPlayer` or the bots of
 :mod:`caishen.bots`), deals every hand from a committed seed (:mod:`caishen.fair`) and writes a
-:class:`~caishen.record.MatchRecord`. Replaying a record (:mod:`caishen.record`) runs the same
+:class:`~caishen.table.record.MatchRecord`. Replaying a record (:mod:`caishen.table.record`) runs the same
 :class:`Table`, so a replay reproduces seating, scores and chips exactly.
 
 Seats: the engine's seat 0 is East, and East is always the dealer (L2); when the deal passes
@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from caishen import fair
-from caishen.analysis import Arrangement, Form
-from caishen.game import Action, ActionKind, Game, Outcome, WinHow
+from caishen.engine.game import Action, ActionKind, Game, Outcome, WinHow
 from caishen.hand import Hand
 from caishen.notation import format_hand
-from caishen.record import HandRecord, MatchRecord, RecordingGame, action_text, hand_from_game
-from caishen.rules import Ruleset
-from caishen.scoring import (
+from caishen.shapes.analysis import Arrangement, Form
+from caishen.table.record import HandRecord, MatchRecord, RecordingGame, action_text, hand_from_game
+from caishen.tiles import tile_name
+from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.longgang.scoring import (
     LOSERS_COUNT_ZERO,
     FirstTurn,
     ScoreResult,
@@ -40,8 +41,7 @@ from caishen.scoring import (
     score_hand,
     score_win,
 )
-from caishen.settlement import Ledger, Settlement
-from caishen.tiles import tile_name
+from caishen.variants.longgang.settlement import Ledger, Settlement
 
 SEATS: Final = 4
 PLAYER_LABEL: Final = b"player"
@@ -53,7 +53,7 @@ class MatchError(ValueError):
 
 class Player(Protocol):
     """Anything that picks one of the legal actions. ``observation`` is the seat's
-    :class:`~caishen.game.Observation` (or ``None`` for players whose ``observes`` is False)."""
+    :class:`~caishen.engine.game.Observation` (or ``None`` for players whose ``observes`` is False)."""
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action: ...
 

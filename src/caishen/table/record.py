@@ -6,7 +6,7 @@ player, the commitment and the revealed seed, the dice and the wall, every actio
 The format is described in ``docs/records.md``; :data:`VERSION` changes whenever it does.
 
 * :func:`replay_hand` replays one hand on its recorded wall and returns the finished
-  :class:`~caishen.game.Game`; an illegal move raises :class:`ReplayError` naming the move's
+  :class:`~caishen.engine.game.Game`; an illegal move raises :class:`ReplayError` naming the move's
   index and the engine's reason. :func:`iter_hand` does the same move by move.
 * :func:`replay` replays a whole match and checks that every draw, every result (outcome,
   scores, chips) and the seating come out exactly as recorded.
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from caishen import __version__, fair
-from caishen.game import (
+from caishen.engine.game import (
     ADDED_KONGS,
     CHOWS,
     CONCEALED_KONGS,
@@ -38,8 +38,9 @@ from caishen.game import (
     Game,
     IllegalActionError,
 )
-from caishen.rules import LONGGANG, Ruleset, RulesetError
+from caishen.ruleset import RulesetError
 from caishen.tiles import NUM_KINDS, tile_name
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 FORMAT: Final = "caishen-record"
 VERSION: Final = 1
@@ -134,7 +135,7 @@ def parse_action(text: str, where: str = "action") -> Action:
 
 
 class RecordingGame(Game):
-    """A :class:`~caishen.game.Game` that logs every tile taken from the wall, deal included:
+    """A :class:`~caishen.engine.game.Game` that logs every tile taken from the wall, deal included:
     :attr:`draws` lists ``(seat, wall position)`` in order."""
 
     def __init__(
@@ -247,7 +248,7 @@ class MatchRecord:
             "format": FORMAT,
             "version": VERSION,
             "caishen": __version__,  # the writer, for bug reports (not checked)
-            "ruleset": {name: (list(v) if isinstance(v, tuple) else v) for name, v, _, _ in self.ruleset.switches()},
+            "ruleset": {sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in self.ruleset.switches()},
             "players": list(self.players),
             "seed": None if self.seed is None else self.seed.hex(),
             "hands": [h.to_json() for h in self.hands],
@@ -454,6 +455,14 @@ def replay_hand(record: MatchRecord, index: int) -> RecordingGame:
     return _finish(iter_hand(record.hands[index], record.ruleset))
 
 
+def game_from_record(record: MatchRecord | str | Path, index: int = 0) -> RecordingGame:
+    """Hand ``index`` of a match record (a :class:`MatchRecord` or a JSON file) replayed move by
+    move on its recorded wall: the finished game. Raises :class:`ReplayError` naming the first
+    illegal move (its index and reason) or mismatched draw; :func:`replay` also checks every
+    score and chip."""
+    return replay_hand(record if isinstance(record, MatchRecord) else load(record), index)
+
+
 def _finish(steps: Iterator[tuple[RecordingGame, Step | None]]) -> RecordingGame:
     game: RecordingGame | None = None
     for g, _ in steps:
@@ -489,7 +498,7 @@ class ReplaySummary:
 
 
 def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
-    from caishen.match import Table  # noqa: PLC0415 (match builds records: import at use)
+    from caishen.table.match import Table  # noqa: PLC0415 (match builds records: import at use)
 
     ruleset = record.ruleset
     table = Table(ruleset, len(record.players))

@@ -8,17 +8,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
-from caishen.rules import LONGGANG, Ruleset
-from caishen.tiles import SEAT_LETTERS
+from caishen.errors import CaishenError
+from caishen.tiles import SEAT_LETTERS, SEATS
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
+
+MIN_PLAYERS: Final = 4  # a match seats 4 and has up to 2 waiting players 替补 (L2)
+MAX_PLAYERS: Final = 6
+MAX_BONUS_TAI: Final = 3  # the bonus counts the winner's tai up to 3; a limit counts 3 (L24.3)
+REBUY_CHIPS: Final = {4: 50, 5: 100, 6: 100}  # lent to the first player to go broke, by players (L25.4)
+BROKE_TO_END: Final = {4: 2, 5: 2, 6: 3}  # broke players that end a match, by players (L25.5)
 
 
-class SettlementError(ValueError):
+class LonggangError(CaishenError):
+    """Base of the Longgang scoring and settlement errors."""
+
+    code = "longgang"
+
+
+class SettlementError(LonggangError):
     """Inputs to a settlement that cannot be right (seat out of range, total not in 10s...)."""
 
+    code = "settlement"
 
-class MatchOverError(ValueError):
+
+class MatchOverError(LonggangError):
     """A hand recorded after the match has ended."""
+
+    code = "match-over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,39 +75,33 @@ class Settlement:
         return "\n".join(lines)
 
 
+def bonus_tai(tai: int, limit: bool) -> int:
+    """The tai that set the bonus: at most 3, and 3 for a limit hand (L24.3, L22)."""
+    return MAX_BONUS_TAI if limit else max(0, min(tai, MAX_BONUS_TAI))
+
+
 def bonus_fu(tai: int, limit: bool, ruleset: Ruleset = LONGGANG, after_broke: bool = False) -> int:
     """跟胡数: bonus in 胡 by the winner's tai counted at most 3; a limit counts 3 (L24.3, L22)."""
     tiers = ruleset.bonus_fu_after_broke if after_broke else ruleset.bonus_fu
-    return tiers[3 if limit else max(0, min(tai, 3))]
+    return tiers[bonus_tai(tai, limit)]
 
 
 def _chips(fu: int, ruleset: Ruleset, what: str) -> int:
     if fu < 0 or fu % ruleset.fu_per_chip:
-        raise SettlementError(f"{what} must be a non-negative multiple of {ruleset.fu_per_chip} 胡, not {fu}")
+        raise SettlementError(f"{what} must be a non-negative multiple of {ruleset.fu_per_chip} 胡, not {fu}",
+                              code="not-whole-chips", rule="L24.1")
     return fu // ruleset.fu_per_chip
 
 
-def owed_transfers(
-    winner: int,
-    winner_total: int,
-    winner_tai: int,
-    loser_totals: Mapping[int, int],
-    dealer: int,
-    ruleset: Ruleset = LONGGANG,
-    *,
-    limit: bool = False,
-    after_broke: bool = False,
-) -> tuple[Transfer, ...]:
-    """What each player owes in one hand, nobody broke: L24.2-L24.6."""
-    if not 0 <= winner <= 3 or not 0 <= dealer <= 3:
-        raise SettlementError("seats are 0-3 (E S W N)")
-    losers = tuple((winner + i) % 4 for i in (1, 2, 3))
-    if set(loser_totals) != set(losers):
-        raise SettlementError(f"loser totals must be given for seats {sorted(losers)}, got {sorted(loser_totals)}")
-    out: list[Transfer] = []
+def _to_winner(
+    winner: int, winner_total: int, tai: int, losers: tuple[int, ...], dealer: int, ruleset: Ruleset,
+    limit: bool, after_broke: bool,
+) -> list[Transfer]:
+    """What each loser owes the winner (L24.2, L24.3, L24.5, L24.6)."""
     base = _chips(winner_total, ruleset, "the winner's total")
-    bonus = _chips(bonus_fu(winner_tai, limit, ruleset, after_broke), ruleset, "the bonus")
+    bonus = _chips(bonus_fu(tai, limit, ruleset, after_broke), ruleset, "the bonus")
     limit_chips = ruleset.limit_chips_after_broke if after_broke else ruleset.limit_chips
+    out: list[Transfer] = []
     for s in losers:
         dealer_side = dealer in (s, winner)
         if limit:
@@ -101,6 +113,14 @@ def owed_transfers(
             what = f"total {winner_total}{' x2 dealer' if dealer_side else ''} + bonus {bonus * ruleset.fu_per_chip}"
             rule = "L24.2"
         out.append(Transfer(s, winner, amount, rule, what))
+    return out
+
+
+def _between_losers(
+    losers: tuple[int, ...], loser_totals: Mapping[int, int], dealer: int, ruleset: Ruleset
+) -> list[Transfer]:
+    """What the losers owe each other: the difference of their own totals (L24.4, L24.5)."""
+    out: list[Transfer] = []
     for i, a in enumerate(losers):
         for b in losers[i + 1:]:
             ta, tb = loser_totals[a], loser_totals[b]
@@ -117,7 +137,14 @@ def owed_transfers(
                     f"difference {diff}{' x2 dealer' if double else ''}",
                 )
             )
-    return tuple(out)
+    return out
+
+
+def _pay(t: Transfer, bal: list[int], broke: frozenset[int]) -> Transfer:
+    """``t`` as paid: a broke payer pays what he has left (L25.3)."""
+    amount = min(t.chips, bal[t.payer]) if t.payer in broke else t.chips
+    bal[t.payer] -= amount
+    return Transfer(t.payer, t.payee, amount, "L25.3" if amount != t.chips else t.rule, t.what)
 
 
 def _resolve(
@@ -125,26 +152,14 @@ def _resolve(
 ) -> list[Transfer]:
     """Payments actually made, given the set of broke losers (L25.3)."""
     bal = list(chips)
-    paid: list[Transfer] = []
-    for t in owed:  # the winner is paid first
-        if t.payee != winner:
-            continue
-        amount = min(t.chips, bal[t.payer]) if t.payer in broke else t.chips
-        bal[t.payer] -= amount
-        paid.append(Transfer(t.payer, t.payee, amount, "L25.3" if amount != t.chips else t.rule, t.what))
-    order = {(winner + i) % 4: i for i in range(4)}
-    between = [t for t in owed if t.payee != winner]
+    paid = [_pay(t, bal, broke) for t in owed if t.payee == winner]  # the winner is paid first
     if len(broke) >= 2:  # case 4: no chips between losers
         return [t for t in paid if t.chips]
+    order = {(winner + i) % len(SEATS): i for i in SEATS}
+    between = [t for t in owed if t.payee != winner]
     for t in sorted(between, key=lambda t: (order[t.payee], order[t.payer])):
-        if t.payee in broke:  # nobody pays a broke loser
-            continue
-        if t.payer in broke:  # case 1: leftover, in turn from the winner
-            amount = min(t.chips, bal[t.payer])
-            bal[t.payer] -= amount
-            paid.append(Transfer(t.payer, t.payee, amount, "L25.3" if amount != t.chips else t.rule, t.what))
-        else:
-            paid.append(t)
+        if t.payee not in broke:  # nobody pays a broke loser; a broke one pays in turn (case 1)
+            paid.append(_pay(t, bal, broke))
     return [t for t in paid if t.chips]
 
 
@@ -173,19 +188,24 @@ def settle(
 
     ``winner_total`` and ``loser_totals`` are the players' totals in 胡 (multiples of 10);
     ``limit`` marks a limit hand (L22), whose payments are 72/42 (L24.6)."""
-    owed = owed_transfers(
-        winner, winner_total, winner_tai, loser_totals, dealer, ruleset, limit=limit, after_broke=after_broke
-    )
+    if winner not in SEATS or dealer not in SEATS:
+        raise SettlementError("seats are 0-3 (E S W N)", code="bad-seat")
+    losers = tuple((winner + i) % len(SEATS) for i in range(1, len(SEATS)))
+    if set(loser_totals) != set(losers):
+        raise SettlementError(f"loser totals must be given for seats {sorted(losers)}, got {sorted(loser_totals)}",
+                              code="loser-totals", rule="L24.4")
+    owed = tuple(_to_winner(winner, winner_total, winner_tai, losers, dealer, ruleset, limit, after_broke)
+                 + _between_losers(losers, loser_totals, dealer, ruleset))
     broke: frozenset[int] = frozenset()
     if chips is None:
         paid = list(owed)
     else:
-        if len(chips) != 4 or any(c < 0 for c in chips):
-            raise SettlementError("chips must give four non-negative counts (E S W N)")
+        if len(chips) != len(SEATS) or any(c < 0 for c in chips):
+            raise SettlementError("chips must give four non-negative counts (E S W N)", code="bad-chips")
         while True:
             paid = _resolve(owed, winner, chips, broke)
             fin = _finals(paid, chips)
-            short = {s for s in range(4) if s != winner and s not in broke and fin[s] <= 0}
+            short = {s for s in SEATS if s != winner and s not in broke and fin[s] <= 0}
             if not short:
                 break
             # broke for sure: still short with own payments to other short losers waived (case 2)
@@ -194,10 +214,7 @@ def settle(
                 if fin[s] + sum(t.chips for t in paid if t.payer == s and t.payee in short) <= 0
             }
             broke = broke | frozenset(sure or short)
-    net = [0, 0, 0, 0]
-    for t in paid:
-        net[t.payer] -= t.chips
-        net[t.payee] += t.chips
+    net = _finals(paid, [0] * len(SEATS))
     return Settlement(winner, dealer, owed, tuple(paid), (net[0], net[1], net[2], net[3]), broke)
 
 
@@ -226,13 +243,14 @@ class Ledger:
     after_broke: bool = False
 
     def __post_init__(self) -> None:
-        if not 4 <= self.players <= 6:
-            raise SettlementError(f"a match has 4-6 players, not {self.players}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise SettlementError(f"a match has {MIN_PLAYERS}-{MAX_PLAYERS} players, not {self.players}",
+                                  code="players", rule="L2")
         r = self.ruleset
         self.chips = [r.start_chips - r.table_fee] * self.players
         self.fees = r.table_fee * self.players
         # L24.7: six players use the after-broke figures from the start
-        self.after_broke = self.players == 6
+        self.after_broke = self.players == MAX_PLAYERS
 
     @property
     def grand_total(self) -> int:
@@ -242,11 +260,9 @@ class Ledger:
     @property
     def broke_to_end(self) -> int:
         """Broke players that end the match (L25.5)."""
-        if self.players == 6:
-            return 3
-        if self.players == 4 and not self.ruleset.rebuy_on_broke:
+        if self.players == MIN_PLAYERS and not self.ruleset.rebuy_on_broke:
             return 1
-        return 2
+        return BROKE_TO_END[self.players]
 
     def record_draw(self) -> None:
         """A drawn hand 流局: nobody pays (L17)."""
@@ -266,10 +282,11 @@ class Ledger:
     ) -> Settlement:
         """Settle one won hand; ``seat_players[s]`` is the player in seat ``s``."""
         self._check_open()
-        if len(seat_players) != 4 or len(set(seat_players)) != 4 or any(
+        if len(seat_players) != len(SEATS) or len(set(seat_players)) != len(SEATS) or any(
             not 0 <= p < self.players for p in seat_players
         ):
-            raise SettlementError(f"seat_players must name 4 different players of 0-{self.players - 1}")
+            raise SettlementError(f"seat_players must name 4 different players of 0-{self.players - 1}",
+                                  code="seat-players")
         seat_chips = [self.chips[p] for p in seat_players]
         st = settle(
             winner, winner_total, winner_tai, loser_totals, dealer, self.ruleset,
@@ -291,7 +308,7 @@ class Ledger:
         return st
 
     def _rebuy(self, borrower: int) -> None:
-        need = 50 if self.players == 4 else 100
+        need = REBUY_CHIPS[self.players]
         while need > 0:
             lender = max((p for p in range(self.players) if p != borrower), key=lambda p: (self.chips[p], -p))
             amount = min(need, self.chips[lender])
@@ -309,4 +326,4 @@ class Ledger:
 
     def _check_open(self) -> None:
         if self.over:
-            raise MatchOverError("the match is over")
+            raise MatchOverError("the match is over", rule="L25.5")

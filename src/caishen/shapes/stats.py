@@ -2,7 +2,7 @@
 waits and forms, reproducing the tables at the end of the main rule source
 (13張型清一色張張可胡一覽表, 含槓2型). What is counted is written in ``docs/analysis.md``.
 
-Counts come from the same per-suit tables as :mod:`caishen.analysis` (one lookup per
+Counts come from the same per-suit tables as :mod:`caishen.shapes.analysis` (one lookup per
 candidate wait), so ``single_suit_stats(16)`` runs in a few seconds.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any, Final
 
-from caishen._tables import suit_tables
+from caishen.shapes.tables import suit_tables
 
 __all__ = ["SUPPORTED_TILES", "every_tile_wins_with_kongs", "pairs_form_distinct", "single_suit_stats"]
 

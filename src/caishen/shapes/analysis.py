@@ -1,7 +1,7 @@
 """Hand analyser (牌型分析): wins, waits, arrangements and shanten, wild-aware.
 
 The hot path of scoring, the game engine and bots. Everything rests on per-suit
-precomputed tables (see :mod:`caishen._tables`): for every count vector of one suit
+precomputed tables (see :mod:`caishen.shapes.tables`): for every count vector of one suit
 (its base-5 key), the fewest wilds that complete it into sets, and into sets plus a
 pair. A standard win is then a handful of table lookups across the three suits and
 the honours, whatever the number of wilds (0-4) and the hand size (13 or 16 tiles).
@@ -18,17 +18,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from itertools import combinations_with_replacement, permutations
-from typing import Final
+from typing import Final, Protocol
 
-from caishen import _tables
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.rules import Ruleset
+from caishen.shapes import tables as _tables
 from caishen.tiles import (
     FLOWERS,
     NUM_NON_FLOWER,
     NUM_SUITED,
-    is_flower,
-    seat_flower,
 )
 
 __all__ = [
@@ -40,7 +37,8 @@ __all__ = [
     "is_win",
     "shanten",
     "waits",
-    "wild_kinds",
+    "Forms",
+    "ShapeForms",
 ]
 
 _EMPTY: Final[frozenset[int]] = frozenset()
@@ -86,26 +84,49 @@ class Arrangement:
     groups: tuple[Group, ...]
 
 
-# --------------------------------------------------------------------------- wilds
+# --------------------------------------------------------------------------- forms
 
 
-def wild_kinds(indicator: int | None, seat: int | None, ruleset: Ruleset) -> frozenset[int]:
-    """Kinds that are wild (财神) for one player.
+class Forms(Protocol):
+    """What a variant tells the analyser: the winning forms it accepts. A variant's rules
+    object usually has these attributes itself; :class:`ShapeForms` is a plain one."""
 
-    The indicator's kind (L4: the indicator itself is never drawn, the other copies
-    are wild); if the indicator is a flower and ``flower_indicator_wilds``, every other
-    flower (花财神, L5); plus the seat's own flower 坐花 if ``own_flower_wild`` (L7).
-    """
-    out: set[int] = set()
-    if indicator is not None:
-        if is_flower(indicator):
-            if ruleset.flower_indicator_wilds:
-                out.update(f for f in FLOWERS if f != indicator)
-        else:
-            out.add(indicator)
-    if seat is not None and ruleset.own_flower_wild and ruleset.has_flowers:
-        out.add(seat_flower(seat))
-    return frozenset(out)
+    @property
+    def hand_size(self) -> int: ...          # 13 or 16 tiles before the draw (L13)
+    @property
+    def sets_needed(self) -> int: ...        # sets besides the pair: 4 or 5
+    @property
+    def eight_and_half_pairs(self) -> bool: ...  # 7 pairs + 1 triplet, 16-tile hands (L14)
+    @property
+    def seven_pairs(self) -> bool: ...       # 13-tile hands
+    @property
+    def bulldozer(self) -> bool: ...         # enough primary wilds win in any shape (L8 推土机)
+    @property
+    def bulldozer_wilds(self) -> int: ...    # how many primary wilds that takes
+    @property
+    def tile_kinds(self) -> tuple[int, ...]: ...  # kinds in play (wilds may stand for these)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeForms:
+    """Winning forms as plain data, for variants without such switches of their own."""
+
+    hand_size: int
+    tile_kinds: tuple[int, ...]
+    eight_and_half_pairs: bool = False
+    seven_pairs: bool = False
+    bulldozer: bool = False
+    bulldozer_wilds: int = 0
+    name: str = "shapes"
+
+    @property
+    def sets_needed(self) -> int:
+        return (self.hand_size - 1) // 3
+
+    @property
+    def wall_size(self) -> int:
+        """Tiles in the set: 4 of each kind, 1 of each flower."""
+        return sum(1 if k >= NUM_NON_FLOWER else 4 for k in self.tile_kinds)
 
 
 # --------------------------------------------------------------------------- tables
@@ -137,11 +158,11 @@ def _slots_for(wilds: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 
 class _Info:
-    """Ruleset switches the analyser needs, read once per ruleset object."""
+    """Forms switches the analyser needs, read once per ruleset object."""
 
     __slots__ = ("bulldozer", "eight_half", "kinds", "non_flower_kinds", "ruleset", "sets", "seven")
 
-    def __init__(self, r: Ruleset) -> None:
+    def __init__(self, r: Forms) -> None:
         self.ruleset = r
         self.sets = r.sets_needed
         self.eight_half = r.eight_and_half_pairs and r.hand_size == 16
@@ -155,10 +176,10 @@ _info_cache: dict[int, _Info] = {}
 
 # For is_win's setup: (ruleset, concealed size by number of melds (-1 = impossible), pairs form
 # 0 none / 1 七对 / 2 八对半, 推土机 threshold on the accumulator, lower-bound tables).
-_Fast = tuple[Ruleset | None, tuple[int, ...], int, int, bytes, bytes]
+_Fast = tuple[Forms | None, tuple[int, ...], int, int, bytes, bytes]
 
 
-def _fast(r: Ruleset) -> _Fast:
+def _fast(r: Forms) -> _Fast:
     info = _info(r)
     sizes = tuple(3 * (info.sets - m) + 2 if m <= info.sets else -1 for m in range(16))
     mode = 2 if info.eight_half else 1 if info.seven else 0
@@ -181,17 +202,17 @@ def _wild_flowers_held(wilds: frozenset[int]) -> dict[tuple[int, ...], int]:
 # wild-kind adjustments of Hand.packed, wild flowers by flowers tuple, concealed size by melds, 推土机 threshold,
 # pairs form, lower bound tables).
 _Setup = tuple[
-    Ruleset, frozenset[int], tuple[tuple[int, int, int], ...], dict[tuple[int, ...], int],
+    Forms, frozenset[int], tuple[tuple[int, int, int], ...], dict[tuple[int, ...], int],
     tuple[int, ...], int, int, bytes, bytes, int,
 ]
 _setups: dict[frozenset[int], _Setup] = {}
 
 
-def _setup(ruleset: Ruleset, wilds: frozenset[int]) -> _Setup:
+def _setup(ruleset: Forms, wilds: frozenset[int]) -> _Setup:
     f = _fast(ruleset)
     info = _info(ruleset)
     # With a flower indicator the wild flowers are the 正财神 (L5): 推土机 on flowers held.
-    fbull = info.bulldozer if info.bulldozer and _flower_wilds(wilds) else 99
+    fbull = info.bulldozer if info.bulldozer and flower_wilds(wilds) else 99
     # Per non-flower wild kind: (field shift, base-5 power, increment that moves one tile of
     # that kind from its suit key to the wild count at bit 84) to adjust ``Hand.packed``.
     adj = tuple(
@@ -205,12 +226,12 @@ def _setup(ruleset: Ruleset, wilds: frozenset[int]) -> _Setup:
     return got
 
 
-def _flower_wilds(wilds: frozenset[int]) -> bool:
+def flower_wilds(wilds: frozenset[int]) -> bool:
     """Whether the 正财神 are flowers (flower indicator, L5): every wild kind is a flower."""
     return bool(wilds) and all(k >= NUM_NON_FLOWER for k in wilds)
 
 
-def _info(r: Ruleset) -> _Info:
+def _info(r: Forms) -> _Info:
     got = _info_cache.get(id(r))
     if got is None or got.ruleset is not r:
         got = _Info(r)
@@ -231,7 +252,7 @@ def _std_ok(k0: int, k1: int, k2: int, k3: int, w: int) -> bool:
     return b + d <= w
 
 
-def is_win(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> bool:
+def is_win(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> bool:
     """Whether ``hand`` (winning tile included) is a complete hand 胡牌.
 
     Wild tiles (财神) are the concealed tiles whose kind is in ``wilds`` plus the
@@ -326,7 +347,7 @@ def _slot_keys(
     return slot, power, keys
 
 
-def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple[int, ...]:
+def waits(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> tuple[int, ...]:
     """Sorted kinds that complete ``hand`` (one tile short) 听牌.
 
     A kind held 4 times (concealed + melds) is never a wait (L3); a flower is a wait
@@ -343,7 +364,7 @@ def waits(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple
             if f in wilds:
                 nflw += 1
     w += nflw
-    flower_mode = _flower_wilds(wilds)
+    flower_mode = flower_wilds(wilds)
     if flower_mode:  # the 正财神 are the wild flowers (L5)
         zheng = nflw
     melds = len(hand.melds)
@@ -496,7 +517,7 @@ def _pair_cover(ka: int, kb: int, honours: bool) -> tuple[int, ...]:
     return got
 
 
-def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int:
+def shanten(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> int:
     """Tiles away from ready 向听数: -1 complete, 0 ready, 1 one exchange from ready, ...
 
     Wild-aware (each wild fills any gap). Counts the standard form, 八对半 / seven
@@ -508,7 +529,7 @@ def shanten(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> int
     slot, power, keys = _slot_keys(conc, wilds)
     zheng = keys[4]
     w = zheng + sum(1 for f in hand.flowers if f in wilds)
-    if _flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
+    if flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
         zheng = w - zheng
     for i in range(len(conc) - 4):  # base-5 keys hold at most 4 of a kind
         if conc[i] == conc[i + 4] and slot[conc[i]] != 4:
@@ -762,7 +783,7 @@ def _pairs_abstract(counts: list[int], jokers: int, triplet: bool, info: _Info) 
     return out
 
 
-def arrangements(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -> tuple[Arrangement, ...]:
+def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> tuple[Arrangement, ...]:
     """Every distinct way to read a winning hand (winning tile included) as groups, with
     what each wild stands for; empty if the hand does not win.
 
@@ -785,7 +806,7 @@ def arrangements(hand: Hand, ruleset: Ruleset, wilds: frozenset[int] = _EMPTY) -
     info = _info(ruleset)
     zheng = len(wild_tiles)
     wild_tiles.extend(f for f in hand.flowers if f in wilds)
-    if _flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
+    if flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
         zheng = len(wild_tiles) - zheng
     wild_tiles.sort()
     result: list[Arrangement] = []

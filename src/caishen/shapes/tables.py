@@ -1,4 +1,4 @@
-"""Precomputed per-suit tables for :mod:`caishen.analysis`.
+"""Precomputed per-suit tables for :mod:`caishen.shapes.analysis`.
 
 For every count vector of one suit (9 counts 0-4, index = base-5 number, count of
 value v times 5**(v-1)) two numbers: the fewest wilds that complete the vector into
@@ -9,7 +9,7 @@ reject. Honours (7 counts, no sequences) get the same five tables.
 
 The tables ship compressed in ``caishen/data/tables-v3.zlib`` (checked against a
 SHA-256 digest); if that file is missing or wrong they are rebuilt, which takes
-about two seconds. ``python -m caishen._tables`` rewrites the file.
+about two seconds. ``python -m caishen.shapes.tables`` rewrites the file.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def honour_tables() -> _Five:
 def write_data(path: Path | None = None) -> str:
     """Rebuild the tables, write the compressed file, return its digest."""
     blob = build_all()
-    target = path or Path(__file__).parent / "data" / DATA_NAME
+    target = path or Path(__file__).parent.parent / "data" / DATA_NAME
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(zlib.compress(blob, 9))
     return hashlib.sha256(blob).hexdigest()

@@ -1,6 +1,6 @@
 """A match driven one action at a time, for tables where people play (game centre, terminal).
 
-:class:`MatchSession` is :class:`~caishen.match.Match` turned inside out: instead of calling
+:class:`MatchSession` is :class:`~caishen.table.match.Match` turned inside out: instead of calling
 every player for a move, it plays the bots itself and stops whenever a person must decide.
 A person's seat is a player without a bot (``None``). The caller shows
 :meth:`MatchSession.observation` and :meth:`MatchSession.legal_actions`, then hands the choice
@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from caishen import fair
-from caishen.game import Action, Game, Observation, Phase
-from caishen.match import Match, MatchError, Player
-from caishen.record import HandRecord, MatchRecord, RecordingGame, hand_from_game
-from caishen.rules import Ruleset
+from caishen.engine.game import Action, Game, Observation, Phase
+from caishen.table.match import Match, MatchError, Player
+from caishen.table.record import HandRecord, MatchRecord, RecordingGame, hand_from_game
+from caishen.variants.longgang.rules import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

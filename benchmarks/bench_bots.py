@@ -1,0 +1,127 @@
+"""Microseconds per decision of each bot (``strong``, ``greedy``, ``random``), cold and warm.
+
+Seeded single hands at a ``strong, greedy, greedy, random`` table (the seats rotate from hand
+to hand); only the bots' ``act`` calls are timed, not the engine nor building observations.
+
+Decisions are timed in process CPU time (other load on the machine adds little).
+
+* **cold**: the first ``--cold-hands`` hands of a fresh process (the bots' caches empty);
+* **warm**: after ``--warm-hands`` more hands, the next ``--hands`` hands (other seeds).
+
+Usage::
+
+    python benchmarks/bench_bots.py [--hands N] [--json]
+    python benchmarks/bench_bots.py --compare OLD_SRC [--rounds R]
+
+``--json`` prints one JSON object: ``strong_us``, ``greedy_us``, ``random_us`` (warm means)
+and the cold means as ``*_cold_us``. ``--compare OLD_SRC`` measures this tree's ``src`` and
+another checkout's ``src`` (e.g. an older commit in a ``git worktree``) in one run: fresh
+processes, alternated ``--rounds`` times, and prints the medians and the speed-ups.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+NAMES = ("strong", "greedy", "greedy", "random")
+BOTS = ("strong", "greedy", "random")
+
+
+def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
+    """Play the hands; return cold and warm mean microseconds per decision per bot."""
+    from caishen import fair
+    from caishen.bots import make_bot
+    from caishen.engine.game import Game
+    from caishen.variants.longgang.rules import LONGGANG
+
+    def play(first: int, count: int, times: dict[str, list[int]] | None) -> None:
+        for h in range(first, first + count):
+            seed = b"bench-bots-%d" % h
+            game = Game.from_seed(fair.hand_seed(seed, 0), LONGGANG, h % 4)
+            rng = random.Random(h)
+            bots = [make_bot(NAMES[(s + h) % 4], random.Random(rng.random()), LONGGANG) for s in range(4)]
+            while not game.is_over:
+                for s in game.to_move():
+                    legal = game.legal_actions(s)
+                    obs = game.observation(s)
+                    t = time.process_time_ns()
+                    a = bots[s].act(obs, legal)
+                    dt = time.process_time_ns() - t
+                    if times is not None:
+                        times[bots[s].name].append(dt)
+                    game.step(s, a)
+                    if game.is_over:
+                        break
+
+    cold: dict[str, list[int]] = {b: [] for b in BOTS}
+    warm: dict[str, list[int]] = {b: [] for b in BOTS}
+    play(0, cold_hands, cold)
+    play(cold_hands, warm_hands, None)
+    play(cold_hands + warm_hands, hands, warm)
+    out: dict[str, float] = {}
+    for b in BOTS:
+        out[f"{b}_us"] = round(statistics.fmean(warm[b]) / 1000, 2)
+    for b in BOTS:
+        out[f"{b}_cold_us"] = round(statistics.fmean(cold[b]) / 1000, 2)
+    out["decisions"] = float(sum(len(v) for v in warm.values()))
+    return out
+
+
+def measure_in(src: str, args: Sequence[str]) -> dict[str, float]:
+    """One fresh process with ``src`` first on the path; its JSON figures."""
+    env = dict(os.environ, PYTHONPATH=src)
+    got = subprocess.run([sys.executable, __file__, "--json", *args], env=env, check=True,
+                         capture_output=True, text=True)
+    figures: dict[str, float] = json.loads(got.stdout)
+    return figures
+
+
+def compare(old_src: str, rounds: int, args: Sequence[str]) -> None:
+    new_src = str(Path(__file__).resolve().parent.parent / "src")
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for _ in range(rounds):  # alternate, so both see the same machine load
+        runs["before"].append(measure_in(old_src, args))
+        runs["after"].append(measure_in(new_src, args))
+    print(f"{'bot':<8}{'before warm':>13}{'after warm':>12}{'x':>7}{'before cold':>13}{'after cold':>12}{'x':>7}")
+    for b in BOTS:
+        row = [statistics.median(r[k] for r in runs[w]) for k in (f"{b}_us", f"{b}_cold_us")
+               for w in ("before", "after")]
+        print(f"{b:<8}{row[0]:>11.1f}us{row[1]:>10.1f}us{row[0] / row[1]:>7.2f}"
+              f"{row[2]:>11.1f}us{row[3]:>10.1f}us{row[2] / row[3]:>7.2f}")
+    print(f"(medians of {rounds} fresh processes each; before = {old_src}, after = {new_src})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=60, help="warm hands timed")
+    ap.add_argument("--cold-hands", type=int, default=10)
+    ap.add_argument("--warm-hands", type=int, default=20, help="hands played untimed before the warm ones")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--compare", metavar="OLD_SRC", help="also measure another checkout's src, alternating")
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+    passed = ["--hands", str(a.hands), "--cold-hands", str(a.cold_hands), "--warm-hands", str(a.warm_hands)]
+    if a.compare:
+        compare(a.compare, a.rounds, passed)
+        return
+    figures = run(a.hands, a.cold_hands, a.warm_hands)
+    if a.json:
+        print(json.dumps(figures, sort_keys=True))
+        return
+    n = int(figures["decisions"])
+    print(f"{n} warm decisions ({a.hands} hands), {a.cold_hands} cold hands")
+    for b in BOTS:
+        print(f"{b:<8} warm {figures[f'{b}_us']:>8.1f} us/decision   cold {figures[f'{b}_cold_us']:>8.1f} us/decision")
+
+
+if __name__ == "__main__":
+    main()

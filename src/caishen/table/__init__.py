@@ -1,0 +1,1 @@
+"""The table: seating, the match flow, results and records, above the engine and the variants."""

@@ -1,0 +1,147 @@
+"""Longgang rules as data: a frozen :class:`Ruleset`, named presets, TOML overrides.
+
+Every switch carries the rule ID it comes from (see ``docs/rules/longgang.md``), a one-line
+description and the values it accepts; ``caishen rules longgang`` prints them all. "有的地方"
+(some places play it this way) options are named switches, off unless a ruling says otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from caishen import ruleset as rs
+from caishen.ruleset import RulesetError
+from caishen.tiles import NUM_KINDS, WHITE, is_flower
+
+_switch = rs.switch
+#: Largest 胡数 figure a switch may hold (a cap, a bonus): far above any real table's.
+MAX_FU: Final = 10_000
+#: Largest chip figure a switch may hold.
+MAX_CHIPS: Final = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """All rule switches of one regional variant (规则). Frozen; build variants with
+    :meth:`replace` or :func:`load_ruleset`."""
+
+    name: str = _switch("longgang", "-", "Name of the ruleset")
+
+    # Tiles, seats, hand size
+    hand_size: int = _switch(16, "L13", "Tiles in a hand before the draw: 16 (Longgang) or 13", choices=(13, 16))
+    has_flowers: bool = _switch(True, "L1", "The four flowers 春夏秋冬 are in the tile set")
+    has_white: bool = _switch(False, "L1", "White dragon 白板 is in the tile set")
+    allow_chow: bool = _switch(True, "L9", "Chow 吃 from the player on the left is allowed")
+
+    # Wilds
+    wild_indicator: bool = _switch(True, "L4", "A tile is turned up after the deal; the other copies of its kind are wild 财神")
+    flower_indicator_wilds: bool = _switch(True, "L5", "If the indicator is a flower, every other flower is wild 花财神")
+    own_flower_wild: bool = _switch(True, "L7", "A player's own-seat flower 坐花 is wild for him and stays in the hand")
+    bulldozer: bool = _switch(True, "L8", "Holding enough 正财神 wins at once 推土机 (limit)")
+    bulldozer_wilds: int = _switch(3, "L8", "正财神 needed for 推土机 (金乡灵溪: 4)", choices=(3, 4))
+    wild_single_wait_any_tile: bool = _switch(True, "L16", "A hand left with a single wild may win on any tile (财神单吊; some places forbid)")
+    rob_kong_with_wild_pair: bool = _switch(True, "L10", "A wild single wait may rob a kong (some places forbid 单吊抢杠 with a wild)")
+
+    # Winning shapes
+    eight_and_half_pairs: bool = _switch(True, "L14", "八对半: 7 pairs + 1 triplet, concealed, no concealed kong")
+    eight_and_half_pairs_limit: bool = _switch(False, "L22", "八对半 is a limit hand 腊子 (some places)")
+    seven_pairs: bool = _switch(False, "L14", "Seven pairs 七对 (13-tile rulesets only)")
+    heavenly_win: bool = _switch(True, "L15", "天胡: dealer wins on the deal (limit)")
+    earthly_win: bool = _switch(True, "L15", "地胡: a non-dealer wins on the dealer's first discard (limit)")
+    human_win: bool = _switch(False, "L15", "人胡: a win within the first go-round (limit; not played in Longgang)")
+
+    # Wall
+    dead_wall_stacks: int = _switch(10, "L6", "Stacks of the dead wall 王牌 (20 tiles, 21 when the tail stack is split)", bounds=(7, 12))
+    sea_floor_tiles: int = _switch(4, "L6", "Tiles of the sea floor 海底牌 shared out one each at the end (分张)", bounds=(1, 4))
+    sea_floor_kong_no_discard: bool = _switch(False, "L17", "Case (I) variant: a replacement before 分张 is taken without a discard")
+
+    # Fu (胡数)
+    base_fu: int = _switch(20, "L23", "Base 底胡 added to the winner's 牌面胡数", bounds=(0, MAX_FU))
+    max_total: int = _switch(300, "L22", "Cap on any player's total 胡数 (满贯)", bounds=(10, MAX_FU))
+    flower_fu: int = _switch(4, "L20", "胡数 for each 客花 laid open", bounds=(0, 100))
+    self_draw_fu: int = _switch(2, "L20", "胡数 for a self-drawn win", bounds=(0, 100))
+    closed_wait_fu: int = _switch(2, "L20", "胡数 for winning on a closed wait 卡张/坎张", bounds=(0, 100))
+    edge_single_wait_fu: bool = _switch(False, "L20", "Edge 边张 and single 单吊 waits score the closed-wait 胡数 too (some places)")
+    single_honor_pair_self_draw_fu: bool = _switch(False, "L20", "A self-drawn single wait on Red, Green or seat wind adds the self-draw 2 (newer custom)")
+
+    # Tai (台数)
+    kong_replacement_tai: bool = _switch(False, "L21", "杠上开花 scores 1 tai (some places)")
+    single_wait_tai: bool = _switch(False, "L21", "单吊 scores 1 tai (some places)")
+    loser_four_flowers_tai: int = _switch(2, "L21", "Tai of 四花 for a player who did not win (some places: 1)", choices=(1, 2))
+
+    # Chips
+    fu_per_chip: int = _switch(10, "L24", "胡数 per chip", bounds=(1, 1000))
+    bonus_fu: tuple[int, int, int, int] = _switch((30, 60, 90, 120), "L24", "跟胡数 by the winner's tai 0/1/2/3+", bounds=(0, MAX_FU))
+    bonus_fu_after_broke: tuple[int, int, int, int] = _switch((50, 100, 150, 200), "L24", "跟胡数 after someone has gone broke", bounds=(0, MAX_FU))
+    limit_chips: tuple[int, int] = _switch((72, 42), "L24", "Chips per loser for a limit hand: dealer, others", bounds=(1, MAX_CHIPS))
+    limit_chips_after_broke: tuple[int, int] = _switch((80, 50), "L24", "Limit chips after someone has gone broke", bounds=(1, MAX_CHIPS))
+    start_chips: int = _switch(100, "L25", "Chips each player brings to a match", bounds=(1, MAX_CHIPS))
+    table_fee: int = _switch(5, "L25", "Table fee 头钱 each player pays at the start", bounds=(0, MAX_CHIPS))
+    rebuy_on_broke: bool = _switch(True, "L25", "The first player to go broke is topped up (4 players: 50, 5-6: 100) and play goes on")
+    hands_per_match: int = _switch(16, "L25", "Hands in a match (8, 16 or 24)", bounds=(1, 10_000))
+
+    # Table
+    draw_on_four_winds: bool = _switch(False, "L17", "四风连打: four equal wind discards in the first go-round end the hand as a draw (some places)")
+    draw_on_four_kongs: bool = _switch(False, "L17", "四杠: a fourth kong by different players ends the hand as a draw (some places)")
+
+    # Scoring extras
+    eight_pairs_terminal_limits: bool = _switch(False, "L22", "八对半 of terminals/honours counts as 清老头/混老头 (some places)")
+
+    def __post_init__(self) -> None:
+        rs.check(self)
+        if self.seven_pairs and self.hand_size != 13:
+            raise RulesetError("seven_pairs needs hand_size 13")
+        if self.eight_and_half_pairs and self.hand_size != 16:
+            raise RulesetError("eight_and_half_pairs needs hand_size 16")
+        if self.base_fu > self.max_total:
+            raise RulesetError(f"base_fu = {self.base_fu} is above max_total = {self.max_total}")
+        for name in ("base_fu", "max_total"):
+            if getattr(self, name) % self.fu_per_chip:
+                raise RulesetError(f"{name} = {getattr(self, name)} is not a multiple of fu_per_chip = {self.fu_per_chip}")
+
+    @property
+    def sets_needed(self) -> int:
+        """Sets in a complete hand besides the pair: 5 for 16-tile, 4 for 13-tile (L13)."""
+        return (self.hand_size - 1) // 3
+
+    @property
+    def tile_kinds(self) -> tuple[int, ...]:
+        """Tile kinds in play."""
+        return tuple(
+            k for k in range(NUM_KINDS)
+            if (self.has_white or k != WHITE) and (self.has_flowers or not is_flower(k))
+        )
+
+    @property
+    def wall_size(self) -> int:
+        return len(self.tile_kinds) * 4 - (12 if self.has_flowers else 0)
+
+    def replace(self, **changes: Any) -> Ruleset:
+        """A copy with some switches changed (checked like a TOML override)."""
+        return rs.apply(self, changes, "replace")
+
+    def switches(self) -> tuple[rs.Switch, ...]:
+        """Every switch with its value, rule ID, description and valid values."""
+        return rs.switches(self)
+
+
+LONGGANG: Final = Ruleset()
+
+PRESETS: Final[dict[str, Ruleset]] = {LONGGANG.name: LONGGANG}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """A preset by name (``longgang``)."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesetError(
+            f"unknown ruleset {name!r} (presets: {', '.join(sorted(PRESETS))})"
+        ) from None
+
+
+def load_ruleset(source: str | Path) -> Ruleset:
+    """A preset name, or a TOML file: optional ``base = "<preset>"`` then switch overrides."""
+    return rs.load(source, PRESETS, LONGGANG.name)

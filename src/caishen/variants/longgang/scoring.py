@@ -1,0 +1,1126 @@
+"""Hand scoring 算胡: 胡数 (fu), 台数 (tai), limit hands 腊子, with an itemised breakdown.
+
+Every fu, tai and note of a breakdown comes from one entry of :data:`SCORING_ITEMS`, the rule
+table 计分项 (in the manner of a yaku list): its rule ID, Chinese and English names, value
+(fixed, set by a switch, or worked out from the hand) and the predicate that says when it
+applies. :func:`score_win` scores the winner's hand by walking the table over each reading of
+the hand, :func:`score_hand` a loser's own hand (L23) with the entries that count for a loser,
+:func:`settle_scores` turns the four results into chip transfers (L24, via
+:mod:`caishen.variants.longgang.settlement`). The rule IDs (L19.1, L21.4 ...) are those of
+``docs/rules/longgang.md``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Final
+
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.notation import format_hand, format_meld, format_tiles
+from caishen.shapes.analysis import Arrangement, Form, Group, GroupKind, arrangements
+from caishen.tiles import (
+    COPIES,
+    GREEN,
+    NUM_NON_FLOWER,
+    RED,
+    SEAT_LETTERS,
+    SEATS,
+    WINDS,
+    chinese_name,
+    english_name,
+    is_flower,
+    is_honor,
+    is_suited,
+    is_terminal,
+    is_terminal_or_honor,
+    number_of,
+    seat_flower,
+    seat_wind,
+    suit_of,
+    tile_name,
+)
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.variants.longgang.settlement import (
+    Ledger,
+    LonggangError,
+    Settlement,
+    bonus_fu,
+    bonus_tai,
+    settle,
+)
+from caishen.variants.longgang.wilds import wild_kinds
+
+__all__ = [
+    "LOSERS_COUNT_ZERO",
+    "SCORING_ITEMS",
+    "FirstTurn",
+    "Item",
+    "Limit",
+    "NotAWinError",
+    "ScoreResult",
+    "ScoringError",
+    "ScoringItem",
+    "Unit",
+    "WinBy",
+    "WinContext",
+    "loser_totals",
+    "record_scores",
+    "score_arrangement",
+    "score_hand",
+    "score_win",
+    "settle_scores",
+]
+
+
+class ScoringError(LonggangError):
+    """Input that cannot be scored: wrong tile count, a wild not in play, bad context."""
+
+    code = "scoring"
+
+
+class NotAWinError(ScoringError):
+    """The hand with the winning tile is not a complete hand."""
+
+    code = "not-a-win"
+
+
+class WinBy(StrEnum):
+    """How the winning tile came (L20.4, L10, L17)."""
+
+    SELF_DRAW = "self-draw"              # 自摸
+    DISCARD = "discard"                  # 放炮 / 食胡
+    KONG_REPLACEMENT = "kong-replacement"  # 杠上开花 (also a flower replacement)
+    ROB_KONG = "rob-kong"                # 抢杠: scores as a discard
+    SEA_FLOOR = "sea-floor"              # 海底捞月: scores as self-draw
+
+    @property
+    def self_drawn(self) -> bool:
+        return self in (WinBy.SELF_DRAW, WinBy.KONG_REPLACEMENT, WinBy.SEA_FLOOR)
+
+
+class FirstTurn(StrEnum):
+    """First-turn wins only the engine can know (L15.1)."""
+
+    NONE = "none"
+    HEAVENLY = "heavenly"  # 天胡: the dealer on the deal
+    EARTHLY = "earthly"    # 地胡: a non-dealer on the dealer's first discard
+    HUMAN = "human"        # 人胡: within the first go-round (switch human_win)
+
+
+class Limit(StrEnum):
+    """Limit hands 腊子 (L22), in the order their name is chosen (L22.12)."""
+
+    BULLDOZER = "bulldozer"
+    HEAVENLY = "heavenly"
+    EARTHLY = "earthly"
+    HUMAN = "human"
+    WILD_MEETING = "wild-meeting"
+    ALL_HONOURS = "all-honours"
+    BIG_FOUR_WINDS = "big-four-winds"
+    SMALL_FOUR_WINDS = "small-four-winds"
+    ALL_TERMINALS = "all-terminals"
+    TERMINALS_AND_HONOURS = "terminals-and-honours"
+    FULL_FLUSH = "full-flush"
+    EIGHT_PAIRS = "eight-and-half-pairs"
+    COUNTED = "counted"
+
+    @property
+    def chinese(self) -> str:
+        return _LIMIT_INFO[self][0]
+
+    @property
+    def english(self) -> str:
+        return _LIMIT_INFO[self][1]
+
+    @property
+    def rule(self) -> str:
+        return _LIMIT_INFO[self][2]
+
+
+_LIMIT_INFO: Final[dict[Limit, tuple[str, str, str]]] = {
+    Limit.BULLDOZER: ("推土机", "three true wilds (bulldozer)", "L22.2"),
+    Limit.HEAVENLY: ("天胡", "heavenly win", "L22.3"),
+    Limit.EARTHLY: ("地胡", "earthly win", "L22.4"),
+    Limit.HUMAN: ("人胡", "human win", "L15"),
+    Limit.WILD_MEETING: ("财神会", "two true wilds and own flower as one triplet", "L22.10"),
+    Limit.ALL_HONOURS: ("字一色", "all honours", "L22.7"),
+    Limit.BIG_FOUR_WINDS: ("大四喜", "big four winds", "L22.6"),
+    Limit.SMALL_FOUR_WINDS: ("小四喜", "small four winds", "L22.6"),
+    Limit.ALL_TERMINALS: ("清老头", "all terminals", "L22.8"),
+    Limit.TERMINALS_AND_HONOURS: ("混老头", "all triplets of terminals and honours", "L22.9"),
+    Limit.FULL_FLUSH: ("清一色", "one suit only", "L22.5"),
+    Limit.EIGHT_PAIRS: ("八对半", "eight and a half pairs (switch)", "L22.11"),
+    Limit.COUNTED: ("腊子", "counted limit: 300 with 3 or more tai", "L22.1"),
+}
+
+# After these limits the losers count 0 (L23.9).
+LOSERS_COUNT_ZERO: Final = frozenset({Limit.BULLDOZER, Limit.HEAVENLY, Limit.EARTHLY, Limit.HUMAN})
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything about a win besides the tiles (胡牌情况).
+
+    ``tile``: the winning tile; ``by``: how it came; ``seat``/``dealer``: 0-3 = E S W N;
+    ``indicator``: the wild indicator's kind (财神 are the other copies; a flower means 花财神),
+    ``None`` for no wild; ``first_turn``: 天胡/地胡/人胡 as the engine saw it (L15.1)."""
+
+    tile: int
+    by: WinBy = WinBy.DISCARD
+    seat: int = 0
+    dealer: int = 0
+    indicator: int | None = None
+    first_turn: FirstTurn = FirstTurn.NONE
+
+
+class Unit(StrEnum):
+    """What a line of a breakdown counts: 胡 fu, 台 tai, a limit 腊子, or a note worth 0."""
+
+    FU = "fu"
+    TAI = "tai"
+    LIMIT = "limit"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One line of a breakdown: ``unit`` is ``fu``, ``tai``, ``limit`` or ``note`` (value 0)."""
+
+    rule: str
+    chinese: str
+    english: str
+    value: int
+    unit: Unit
+
+    def to_dict(self) -> dict[str, object]:
+        return {"rule": self.rule, "chinese": self.chinese, "english": self.english,
+                "value": self.value, "unit": self.unit}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """A scored hand. ``fu`` is 牌面胡数 (sum of the fu items), ``tai`` the sum of the tai items,
+    ``base`` 20 for the winner and 0 for a loser; ``raw`` = (fu + base) × 2^tai; ``total`` is
+    ``raw`` rounded up to 10 and capped (L23), or the cap for a limit; ``bonus_tai`` the tai that
+    set the bonus (L24.3: at most 3; a limit counts 3)."""
+
+    winner: bool
+    seat: int
+    groups: tuple[Group, ...]
+    arrangement: Arrangement | None
+    items: tuple[Item, ...]
+    fu: int
+    tai: int
+    base: int
+    raw: int
+    total: int
+    limit: Limit | None
+    bonus_tai: int
+    win_tile: int | None = None
+
+    def table(self) -> str:
+        """The itemised breakdown as a plain-text table."""
+        who = "winner" if self.winner else "loser"
+        lines = [f"{who} {SEAT_LETTERS[self.seat]}" + (
+            f", winning tile {tile_name(self.win_tile)}" if self.win_tile is not None else "")]
+        if self.groups:
+            lines.append("groups: " + "  ".join(format_group(g) for g in self.groups))
+        elif self.arrangement is not None and self.arrangement.form is Form.BULLDOZER:
+            lines.append("groups: none (推土机 wins whatever the rest)")
+        lines.append(f"{'rule':<8}{'item':<56}{'fu':>5}{'tai':>5}")
+        for it in self.items:
+            fu = str(it.value) if it.unit == "fu" else ""
+            tai = str(it.value) if it.unit == "tai" else ""
+            label = f"{it.chinese} {it.english}"
+            if it.unit == "limit":
+                fu = str(it.value)
+                label += " (limit)"
+            lines.append(f"{it.rule:<8}{_pad(label, 56)}{fu:>5}{tai:>5}")
+        lines.append(f"{'':<8}{_pad('牌面胡数 face fu / 台数 tai', 56)}{self.fu:>5}{self.tai:>5}")
+        if self.limit is not None:
+            lines.append(
+                f"total {self.total} = limit {self.limit.chinese} ({self.limit.rule}); bonus counts 3 tai"
+            )
+        else:
+            formula = f"({self.fu} + {self.base})" if self.base else f"{self.fu}"
+            lines.append(f"total {self.total} = {formula} x 2^{self.tai} = {self.raw}"
+                         f" -> rounded up to 10, at most 300 (L23)")
+        return "\n".join(line.rstrip() for line in lines)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form: fu, tai, total, limit, items, arrangement."""
+        return {
+            "winner": self.winner,
+            "seat": SEAT_LETTERS[self.seat],
+            "fu": self.fu,
+            "tai": self.tai,
+            "base": self.base,
+            "raw": self.raw,
+            "total": self.total,
+            "limit": None if self.limit is None else {
+                "name": self.limit.value, "chinese": self.limit.chinese, "rule": self.limit.rule},
+            "bonus_tai": self.bonus_tai,
+            "items": [it.to_dict() for it in self.items],
+            "arrangement": {
+                "form": None if self.arrangement is None else self.arrangement.form.value,
+                "groups": [format_group(g) for g in self.groups],
+            },
+        }
+
+
+def _pad(text: str, width: int) -> str:
+    """Left-justify by display width (CJK characters take two columns)."""
+    w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - w)
+
+
+def format_group(g: Group) -> str:
+    """A group as notation, wilds marked: ``456m(5p=5m)``; declared melds in their brackets."""
+    if g.meld is not None:
+        return format_meld(g.meld)
+    text = format_tiles(g.tiles)
+    if g.wilds:
+        text += "(" + ",".join(f"{tile_name(w)}={tile_name(x)}" for w, x in g.wilds) + ")"
+    return text
+
+
+# ----------------------------------------------------------------------------- helpers
+
+_SET_FU: Final = {"exposed pong": 2, "concealed pong": 4, "exposed kong": 8, "concealed kong": 16}
+_SET_ZH: Final = {"exposed pong": "明刻", "concealed pong": "暗刻", "exposed kong": "明杠", "concealed kong": "暗杠"}
+# A pair of two of these scores 2 fu (L20.1); a pair of two wilds none (L20.2).
+_PAIR_FU: Final = 2
+_WILDS_PAIR: Final = 2
+_GUEST_FLOWERS: Final = 3  # 客花: the three flowers that are not a seat's own (L21.7)
+_TWO_TRUE_WILDS: Final = 2  # 正财神 that score L21.2
+
+
+def _tn(k: int) -> str:
+    """Tile name for a breakdown line: ``5m``, or ``7z Red`` for an honour."""
+    return f"{tile_name(k)} {english_name(k)}" if is_honor(k) else tile_name(k)
+
+
+def _meld_set_kind(m: Meld) -> str:
+    if m.kind is MeldKind.PONG:
+        return "exposed pong"
+    if m.kind is MeldKind.CONCEALED_KONG:
+        return "concealed kong"
+    return "exposed kong"  # 大明杠 and 小明杠 (L19.2)
+
+
+def _roundup(value: int, step: int) -> int:
+    return -(-value // step) * step
+
+
+def _total(fu: int, tai: int, base: int, ruleset: Ruleset) -> tuple[int, int]:
+    raw = (fu + base) * (1 << tai)
+    return raw, min(ruleset.max_total, _roundup(raw, ruleset.fu_per_chip))
+
+
+def _scoring_honours(seat: int) -> tuple[int, int, int]:
+    """Kinds whose pair scores 2 fu and whose triplet scores 1 tai: seat wind, Red, Green."""
+    return (seat_wind(seat), RED, GREEN)
+
+
+def _natural(g: Group) -> list[int]:
+    """The real (non-wild) tiles of a group, by the kind they are."""
+    rest = list(g.tiles)
+    for _, x in g.wilds:
+        rest.remove(x)
+    return rest
+
+
+def _wild_note(g: Group) -> str:
+    return f" (wild {','.join(tile_name(w) + '=' + tile_name(x) for w, x in g.wilds)})" if g.wilds else ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Wilds:
+    kinds: frozenset[int]
+    true_count: int       # 正财神 held (L21.2; with a flower indicator the own flower counts, L5)
+    own_flower: bool      # 坐花 held and wild (L21.4)
+    any_wild: bool
+    guest_flowers: tuple[int, ...]  # 客花 laid open (L20.3)
+
+
+def _wild_info(hand: Hand, seat: int, indicator: int | None, ruleset: Ruleset) -> _Wilds:
+    kinds = wild_kinds(indicator, seat, ruleset)
+    conc_wild = sum(1 for t in hand.concealed if t in kinds)
+    flower_wilds = [f for f in hand.flowers if f in kinds]
+    true_count = conc_wild
+    if indicator is not None and is_flower(indicator):
+        true_count += len(flower_wilds)  # 花财神: every wild flower, own flower included (L5, L21.8)
+    own_held = ruleset.has_flowers and ruleset.own_flower_wild and seat_flower(seat) in hand.flowers
+    guests = tuple(f for f in hand.flowers if f not in kinds)
+    return _Wilds(kinds, true_count, own_held, conc_wild + len(flower_wilds) > 0, guests)
+
+
+def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int, dealer: int,
+                 ruleset: Ruleset) -> None:
+    if seat not in SEATS or dealer not in SEATS:
+        raise ScoringError("seat and dealer must be 0-3 (E S W N)", code="bad-seat")
+    in_play = set(ruleset.tile_kinds)
+    if indicator is not None:
+        if indicator not in in_play or not ruleset.wild_indicator:
+            raise ScoringError(f"the wild {tile_name(indicator)} is not in play in ruleset {ruleset.name}",
+                               code="not-in-play", rule="L4")
+    tiles = hand.all_tiles() + ([] if extra is None else [extra])
+    counts: dict[int, int] = {}
+    for t in tiles:
+        if t not in in_play:
+            raise ScoringError(f"tile {tile_name(t)} is not in play in ruleset {ruleset.name}",
+                               code="not-in-play", rule="L1")
+        counts[t] = counts.get(t, 0) + 1
+    for k, n in sorted(counts.items()):
+        limit = 1 if is_flower(k) else COPIES
+        if k == indicator:
+            limit -= 1  # the indicator itself stays in the dead wall (L4)
+        if n > limit:
+            raise ScoringError(
+                f"{n} tiles of {tile_name(k)} but only {limit} can be held"
+                + (" (the indicator is face up in the wall, L4)" if k == indicator else ""),
+                code="too-many-copies", rule="L4" if k == indicator else "L1",
+            )
+    # a wild flower (坐花, 花财神) stays in the hand and takes a place in it (L7)
+    wild_flowers = wild_kinds(indicator, seat, ruleset)
+    size = hand.size + sum(1 for f in hand.flowers if f in wild_flowers)
+    if size != ruleset.hand_size:
+        raise ScoringError(
+            f"the hand has {size} tiles (concealed and wild flowers + 3 per meld); "
+            f"it must have {ruleset.hand_size}" + (" before the winning tile" if extra is not None else ""),
+            code="hand-size", rule="L13",
+        )
+
+
+# ----------------------------------------------------------------------------- the rule table
+
+
+class Wait(StrEnum):
+    """How the winning tile sits in its group (L20.5, L20.6)."""
+
+    CLOSED = "closed"  # 卡张
+    EDGE = "edge"      # 边张
+    SINGLE = "single"  # 单吊
+
+
+class Scope(StrEnum):
+    """What a scoring item is tested on: each group of the reading, each guest flower, or the
+    hand once."""
+
+    GROUP = "group"
+    FLOWER = "flower"
+    HAND = "hand"
+
+
+class Who(StrEnum):
+    """Whose hand an item counts in: the winner's, a loser's own (L23.7), or both."""
+
+    WINNER = "winner"
+    LOSER = "loser"
+    BOTH = "both"
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """One reading of a hand as the scoring items see it. For the winner: the arrangement
+    and where the winning tile sits in it; for a loser: the sets chosen (L23.8), the true
+    wilds and own flower used in them and the wilds left void (L23.5)."""
+
+    winner: bool
+    ruleset: Ruleset
+    wilds: _Wilds
+    honours: tuple[int, int, int]
+    groups: tuple[Group, ...]
+    form: Form | None = None
+    place: int | None = None     # the group that holds the winning tile
+    by: WinBy | None = None
+    wait: Wait | None = None
+    true_wilds: int = 0          # 正财神 held (winner) or used in sets (loser)
+    own_flower: bool = False     # 坐花 held (winner) or used in a set (loser)
+    void_wilds: int = 0          # loser: wilds in no set (L23.5)
+    win_as: int | None = None    # the kind the winning tile stands for
+    sets: tuple[Group, ...] = field(init=False)
+    suits: frozenset[int] = field(init=False)
+    tiles: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        tiles = tuple(t for g in self.groups for t in g.tiles)
+        object.__setattr__(self, "sets", tuple(g for g in self.groups if g.kind is not GroupKind.PAIR))
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "suits", frozenset(suit_of(t) for t in tiles if is_suited(t)))
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.by is not None and self.by.self_drawn
+
+    @property
+    def placed(self) -> Group | None:
+        return None if self.place is None else self.groups[self.place]
+
+    @property
+    def self_draw_void(self) -> bool:
+        """A single wait on Red/Green/seat wind counts only the pair (L20.7)."""
+        p = self.placed
+        return (self.wait is Wait.SINGLE and p is not None and p.tiles[0] in self.honours
+                and not self.ruleset.single_honor_pair_self_draw_fu)
+
+
+Check = Callable[[Facts, int], bool]
+"""A predicate on a reading and a subject: a group index, a guest flower, or 0 for the hand."""
+Amount = Callable[[Facts, int], int]
+Label = Callable[[Facts, int], tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class BySwitch:
+    """A value the ruleset sets; ``text`` names the switch(es) for the listing."""
+
+    text: str
+    of: Callable[[Ruleset], int]
+
+
+@dataclass(frozen=True, slots=True)
+class ByHand:
+    """A value worked out from the hand; ``text`` says how, for the listing."""
+
+    text: str
+    of: Amount
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringItem:
+    """One entry of the rule table 计分项: ``applies`` says when it counts, ``value`` how much
+    (an int, a :class:`BySwitch` or a :class:`ByHand`), ``label`` the breakdown line's
+    Chinese and English text when it names the tile or group (else the entry's names).
+    ``zero_is_note``: worth 0 under this ruleset, the line is kept as a note."""
+
+    key: str
+    rule: str
+    chinese: str
+    english: str
+    unit: Unit
+    value: int | BySwitch | ByHand
+    applies: Check
+    scope: Scope = Scope.HAND
+    who: Who = Who.WINNER
+    label: Label | None = None
+    zero_is_note: bool = False
+
+    def amount(self, f: Facts, subject: int) -> int:
+        v = self.value
+        if isinstance(v, int):
+            return v
+        if isinstance(v, BySwitch):
+            return v.of(f.ruleset)
+        return v.of(f, subject)
+
+    def value_text(self, ruleset: Ruleset) -> str:
+        """The value as ``caishen rules`` lists it for ``ruleset``."""
+        v = self.value
+        if isinstance(v, int):
+            return str(v)
+        if isinstance(v, BySwitch):
+            return f"{v.of(ruleset)} ({v.text})"
+        return v.text
+
+    def item(self, f: Facts, subject: int) -> Item:
+        chinese, english = (self.chinese, self.english) if self.label is None else self.label(f, subject)
+        value = self.amount(f, subject)
+        unit = Unit.NOTE if self.zero_is_note and value == 0 else self.unit
+        return Item(self.rule, chinese, english, value, unit)
+
+    def subjects(self, f: Facts) -> Iterable[int]:
+        if self.scope is Scope.GROUP:
+            return range(len(f.groups))
+        if self.scope is Scope.FLOWER:
+            return f.wilds.guest_flowers
+        return (0,)
+
+
+# --- group items (L19, L20.1, L20.2, L21.1)
+
+
+def _meld_kind(f: Facts, i: int) -> MeldKind | None:
+    m = f.groups[i].meld
+    return None if m is None else m.kind
+
+
+def _is_concealed_triplet(f: Facts, i: int) -> bool:
+    g = f.groups[i]
+    return g.meld is None and g.kind is GroupKind.TRIPLET
+
+
+def _set_kind(f: Facts, i: int) -> str:
+    m = f.groups[i].meld
+    if m is not None:
+        return _meld_set_kind(m)
+    return "exposed pong" if i == f.place and not f.self_drawn else "concealed pong"
+
+
+def _set_fu(f: Facts, i: int) -> int:
+    return _SET_FU[_set_kind(f, i)] * (2 if is_terminal_or_honor(f.groups[i].tiles[0]) else 1)
+
+
+def _set_line(extra: str) -> Label:
+    def label(f: Facts, i: int) -> tuple[str, str]:
+        g, what = f.groups[i], _set_kind(f, i)
+        k = g.tiles[0]
+        return f"{_SET_ZH[what]} {chinese_name(k)}", f"{what} {_tn(k)}{extra}{_wild_note(g)}"
+    return label
+
+
+_SET_VALUE: Final = ByHand("明刻 2, 暗刻 4, 明杠 8, 暗杠 16; x2 for 1, 9 and honours", _set_fu)
+
+
+def _honour_pair(f: Facts, i: int) -> bool:
+    g = f.groups[i]
+    return g.kind is GroupKind.PAIR and g.tiles[0] in f.honours
+
+
+def _groups(*items: ScoringItem) -> tuple[ScoringItem, ...]:
+    return items
+
+
+_GROUP_ITEMS: Final = _groups(
+    ScoringItem(
+        "set", "L19.1", "刻杠", "pong or kong", Unit.FU, _SET_VALUE,
+        lambda f, i: _meld_kind(f, i) in (MeldKind.PONG, MeldKind.EXPOSED_KONG, MeldKind.CONCEALED_KONG)
+        or (_is_concealed_triplet(f, i) and i != f.place and not f.groups[i].wilds),
+        Scope.GROUP, Who.BOTH, _set_line(""),
+    ),
+    ScoringItem(
+        "added-kong", "L19.2", "小明杠", "added kong counts as an exposed kong", Unit.FU, _SET_VALUE,
+        lambda f, i: _meld_kind(f, i) is MeldKind.ADDED_KONG,
+        Scope.GROUP, Who.BOTH, _set_line(""),
+    ),
+    ScoringItem(
+        "wild-in-set", "L19.4", "财神入刻", "a wild in a concealed pong counts as the tile", Unit.FU, _SET_VALUE,
+        lambda f, i: _is_concealed_triplet(f, i) and i != f.place and bool(f.groups[i].wilds),
+        Scope.GROUP, Who.WINNER, _set_line(""),
+    ),
+    ScoringItem(
+        "wild-in-set-loser", "L23.5", "财神入刻", "a loser's wild counts only in a pong with a real tile",
+        Unit.FU, _SET_VALUE,
+        lambda f, i: _is_concealed_triplet(f, i) and bool(f.groups[i].wilds),
+        Scope.GROUP, Who.LOSER, _set_line(""),
+    ),
+    ScoringItem(
+        "pong-on-discard", "L19.5", "碰胡", "concealed pong completed on a discard counts as exposed",
+        Unit.FU, _SET_VALUE,
+        lambda f, i: _is_concealed_triplet(f, i) and i == f.place and not f.self_drawn,
+        Scope.GROUP, Who.WINNER, _set_line(" completed on a discard"),
+    ),
+    ScoringItem(
+        "pong-self-drawn", "L20.8", "自摸成刻", "concealed pong completed by self-draw stays concealed",
+        Unit.FU, _SET_VALUE,
+        lambda f, i: _is_concealed_triplet(f, i) and i == f.place and f.self_drawn,
+        Scope.GROUP, Who.WINNER, _set_line(" completed by self-draw"),
+    ),
+    ScoringItem(
+        "pair", "L20.1", "将", "pair of Red, Green or the seat wind", Unit.FU, _PAIR_FU,
+        lambda f, i: _honour_pair(f, i) and len(f.groups[i].wilds) != _WILDS_PAIR,
+        Scope.GROUP, Who.BOTH,
+        lambda f, i: (f"将 {chinese_name(f.groups[i].tiles[0])}",
+                      f"pair of {_tn(f.groups[i].tiles[0])}{_wild_note(f.groups[i])}"),
+    ),
+    ScoringItem(
+        "wilds-pair", "L20.2", "财神作将", "pair of two wilds: no pair fu", Unit.NOTE, 0,
+        lambda f, i: _honour_pair(f, i) and len(f.groups[i].wilds) == _WILDS_PAIR,
+        Scope.GROUP, Who.WINNER,
+        lambda f, i: (f"财神作将 {chinese_name(f.groups[i].tiles[0])}",
+                      f"pair of two wilds as {tile_name(f.groups[i].tiles[0])}: no pair fu"),
+    ),
+    ScoringItem(
+        "honour-triplet", "L21.1", "字刻", "pong or kong of Red, Green or the seat wind", Unit.TAI, 1,
+        lambda f, i: (f.groups[i].kind in (GroupKind.TRIPLET, GroupKind.KONG) and f.groups[i].tiles[0] in f.honours
+                      and f.groups[i].tiles[0] not in f.wilds.kinds),
+        Scope.GROUP, Who.BOTH,
+        lambda f, i: (f"字刻 {chinese_name(f.groups[i].tiles[0])}", f"triplet of {_tn(f.groups[i].tiles[0])}"),
+    ),
+)
+
+
+# --- hand items (L16, L20.3-L20.7, L21.2-L21.10, L23.5)
+
+_SELF_DRAW_NAMES: Final = {
+    WinBy.SELF_DRAW: ("自摸", "self-draw"),
+    WinBy.KONG_REPLACEMENT: ("杠上开花", "win on a replacement draw"),
+    WinBy.SEA_FLOOR: ("海底捞月", "self-draw from the sea floor"),
+}
+
+
+def _self_draw_name(f: Facts) -> tuple[str, str]:
+    return _SELF_DRAW_NAMES[f.by] if f.by in _SELF_DRAW_NAMES else _SELF_DRAW_NAMES[WinBy.SELF_DRAW]
+
+
+def _win_as(f: Facts) -> str:
+    return "" if f.win_as is None else tile_name(f.win_as)
+
+
+def _single_wait_label(f: Facts, _: int) -> tuple[str, str]:
+    p = f.placed
+    pk = "" if p is None else tile_name(p.tiles[0])
+    only_pair = ": only the pair counts (L20.7)" if f.self_draw_void and f.self_drawn else ""
+    return "单吊", f"single wait on {pk}{only_pair}"
+
+
+def _own_flower_label(f: Facts, _: int) -> tuple[str, str]:
+    return "坐花", "own flower in the hand" if f.winner else "own flower used in a set"
+
+
+def _four_flowers(f: Facts, _: int) -> bool:
+    return f.own_flower and len(f.wilds.guest_flowers) == _GUEST_FLOWERS
+
+
+def _plain_hand(f: Facts, _: int) -> bool:
+    return (
+        f.form is Form.STANDARD and all(g.kind is GroupKind.SEQUENCE for g in f.sets)
+        and not any(g.kind is GroupKind.PAIR and g.tiles[0] in f.honours for g in f.groups)
+        and not f.wilds.guest_flowers and not f.self_drawn and f.wait is not Wait.CLOSED
+        and len(f.suits) > 1 and f.wilds.true_count == 1 and not f.wilds.own_flower
+    )
+
+
+_EDGE_SINGLE_FU: Final = BySwitch(
+    "closed_wait_fu if edge_single_wait_fu, else 0",
+    lambda r: r.closed_wait_fu if r.edge_single_wait_fu else 0,
+)
+
+_HAND_ITEMS: Final = _groups(
+    ScoringItem(
+        "closed-wait", "L20.5", "卡张", "closed wait", Unit.FU,
+        BySwitch("closed_wait_fu", lambda r: r.closed_wait_fu),
+        lambda f, _: f.wait is Wait.CLOSED,
+        label=lambda f, _: ("卡张", f"closed wait on {_win_as(f)}"), zero_is_note=True,
+    ),
+    ScoringItem(
+        "edge-wait", "L20.6", "边张", "edge wait", Unit.FU, _EDGE_SINGLE_FU,
+        lambda f, _: f.wait is Wait.EDGE,
+        label=lambda f, _: ("边张", f"edge wait on {_win_as(f)}"), zero_is_note=True,
+    ),
+    ScoringItem(
+        "wild-single-wait", "L16.1", "财神单吊", "single wait on a wild", Unit.NOTE, 0,
+        lambda f, _: f.wait is Wait.SINGLE and f.placed is not None and bool(f.placed.wilds),
+    ),
+    ScoringItem(
+        "single-wait", "L20.6", "单吊", "single wait", Unit.FU, _EDGE_SINGLE_FU,
+        lambda f, _: f.wait is Wait.SINGLE, label=_single_wait_label, zero_is_note=True,
+    ),
+    ScoringItem(
+        "single-wait-tai", "L21.10", "单吊", "single wait (switch single_wait_tai)", Unit.TAI, 1,
+        lambda f, _: f.wait is Wait.SINGLE and f.ruleset.single_wait_tai,
+    ),
+    ScoringItem(
+        "self-draw", "L20.4", "自摸", "self-draw (also 杠上开花, 海底捞月)", Unit.FU,
+        BySwitch("self_draw_fu", lambda r: r.self_draw_fu),
+        lambda f, _: f.self_drawn and not f.self_draw_void,
+        label=lambda f, _: _self_draw_name(f),
+    ),
+    ScoringItem(
+        "self-draw-void", "L20.7", "自摸不计", "no self-draw fu on a single wait on Red/Green/seat wind",
+        Unit.NOTE, 0,
+        lambda f, _: f.self_drawn and f.self_draw_void,
+        label=lambda f, _: (_self_draw_name(f)[0],
+                            _self_draw_name(f)[1] + ": not counted on a single wait on Red/Green/seat wind"),
+    ),
+    ScoringItem(
+        "guest-flower", "L20.3", "客花", "each guest flower laid open", Unit.FU,
+        BySwitch("flower_fu", lambda r: r.flower_fu),
+        lambda f, _: True, Scope.FLOWER, Who.BOTH,
+        lambda f, k: (f"客花 {chinese_name(k)}", f"guest flower {tile_name(k)}"),
+    ),
+    ScoringItem(
+        "kong-replacement-tai", "L21.10", "杠上开花", "win on a replacement draw (switch)", Unit.TAI, 1,
+        lambda f, _: f.by is WinBy.KONG_REPLACEMENT and f.ruleset.kong_replacement_tai,
+    ),
+    ScoringItem(
+        "two-true-wilds", "L21.2", "两财神", "two or more true wilds 正财神", Unit.TAI, 1,
+        lambda f, _: f.true_wilds >= _TWO_TRUE_WILDS, who=Who.BOTH,
+        label=lambda f, _: ("两财神", f"{f.true_wilds} true wilds " + ("正财神" if f.winner else "used in sets")),
+    ),
+    ScoringItem(
+        "no-wild", "L21.3", "无财神", "no wild at all", Unit.TAI, 1,
+        lambda f, _: not f.wilds.any_wild,
+    ),
+    ScoringItem(
+        "four-flowers", "L21.7", "四花", "own flower and all three guest flowers", Unit.TAI,
+        ByHand("2; in a loser's hand loser_four_flowers_tai",
+               lambda f, _: 2 if f.winner else f.ruleset.loser_four_flowers_tai),
+        _four_flowers, who=Who.BOTH,
+    ),
+    ScoringItem(
+        "own-flower", "L21.4", "坐花", "own flower in the hand", Unit.TAI, 1,
+        lambda f, s: f.own_flower and not _four_flowers(f, s), who=Who.BOTH, label=_own_flower_label,
+    ),
+    ScoringItem(
+        "all-triplets", "L21.5", "对对胡", "all triplets", Unit.TAI, 1,
+        lambda f, _: f.form is Form.STANDARD and bool(f.sets)
+        and all(g.kind in (GroupKind.TRIPLET, GroupKind.KONG) for g in f.sets),
+    ),
+    ScoringItem(
+        "half-flush", "L21.6", "混一色", "one suit and honours", Unit.TAI, 1,
+        lambda f, _: len(f.suits) == 1 and any(is_honor(t) for t in f.tiles),
+    ),
+    ScoringItem(
+        "wild-as-itself", "L16.2", "财神归位", "a wild stands for its own kind", Unit.NOTE, 0,
+        lambda f, _: any(w == x and w in f.wilds.kinds and not is_flower(w) for g in f.groups for w, x in g.wilds),
+    ),
+    ScoringItem(
+        "plain-hand", "L21.9", "平胡", "plain hand: base 20 only", Unit.NOTE, 0, _plain_hand,
+    ),
+    ScoringItem(
+        "void-wilds", "L23.5", "财神卖兵", "wilds not in a set are void", Unit.NOTE, 0,
+        lambda f, _: f.void_wilds > 0, who=Who.LOSER,
+        label=lambda f, _: ("财神卖兵", f"{f.void_wilds} wild(s) not in a set: void"),
+    ),
+)
+
+SCORING_ITEMS: Final[tuple[ScoringItem, ...]] = _GROUP_ITEMS + _HAND_ITEMS
+"""The rule table: every fu, tai and note item, group items first, in the order the breakdown
+lists them. Limit hands are :class:`Limit` (L22)."""
+
+
+def _counts_for(who: Who, items: Iterable[ScoringItem]) -> tuple[ScoringItem, ...]:
+    return tuple(e for e in items if e.who in (who, Who.BOTH))
+
+
+_WINNER_GROUP: Final = _counts_for(Who.WINNER, _GROUP_ITEMS)
+_WINNER_HAND: Final = _counts_for(Who.WINNER, _HAND_ITEMS)
+_LOSER_GROUP: Final = _counts_for(Who.LOSER, _GROUP_ITEMS)
+_LOSER_FLOWER: Final = tuple(e for e in _counts_for(Who.LOSER, _HAND_ITEMS) if e.scope is Scope.FLOWER)
+_LOSER_HAND: Final = tuple(e for e in _counts_for(Who.LOSER, _HAND_ITEMS) if e.scope is not Scope.FLOWER)
+
+
+def _walk_groups(f: Facts, entries: Sequence[ScoringItem], indexes: Iterable[int]) -> list[Item]:
+    """The group items of ``indexes``, group by group (so a breakdown follows the groups)."""
+    return [e.item(f, i) for i in indexes for e in entries if e.applies(f, i)]
+
+
+def _walk(f: Facts, entries: Sequence[ScoringItem]) -> list[Item]:
+    return [e.item(f, s) for e in entries for s in e.subjects(f) if e.applies(f, s)]
+
+
+def _by_unit(items: Sequence[Item]) -> tuple[list[Item], list[Item], list[Item]]:
+    """fu items, tai items and notes, each in table order."""
+    return ([it for it in items if it.unit is Unit.FU], [it for it in items if it.unit is Unit.TAI],
+            [it for it in items if it.unit is Unit.NOTE])
+
+
+
+# ----------------------------------------------------------------------------- winner
+
+
+def _placements(arr: Arrangement, tile: int, wilds: frozenset[int]) -> list[int]:
+    """Indexes of concealed groups that can hold the winning tile (L13.2)."""
+    out = []
+    for i, g in enumerate(arr.groups):
+        if g.meld is not None:
+            continue
+        if tile in wilds:
+            if any(w == tile for w, _ in g.wilds):
+                out.append(i)
+        elif tile in _natural(g):
+            out.append(i)
+    return out
+
+
+def _stands_for(g: Group, tile: int, wilds: frozenset[int]) -> int:
+    if tile in wilds:
+        return next(x for w, x in g.wilds if w == tile)
+    return tile
+
+
+def _wait(g: Group, win_as: int) -> Wait | None:
+    """The wait the winning tile (standing for ``win_as``) completes in group ``g`` (L20.5, L20.6)."""
+    if g.kind is GroupKind.PAIR:
+        return Wait.SINGLE
+    if g.kind is not GroupKind.SEQUENCE:
+        return None
+    low = g.tiles[0]
+    if win_as == low + 1:
+        return Wait.CLOSED
+    if (win_as == low + 2 and number_of(low) == 1) or (win_as == low and number_of(low) == 7):
+        return Wait.EDGE  # 3 with 12, 7 with 89
+    return None
+
+
+_TRIPLET: Final = 3
+_MIXED_WILDS: Final = 2  # wilds held that let a wild stand in a wind set (L22.6)
+_COUNTED_LIMIT_TAI: Final = 3  # a total of 300 with this many tai is a limit (L22.1)
+
+
+def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
+    """The limits the reading makes, in the order their name is chosen (L22.12)."""
+    ruleset, wi, groups = f.ruleset, f.wilds, f.groups
+    found: list[Limit] = []
+    if f.form is Form.BULLDOZER or (ruleset.bulldozer and wi.true_count >= ruleset.bulldozer_wilds):
+        found.append(Limit.BULLDOZER)
+    if first_turn is FirstTurn.HEAVENLY and ruleset.heavenly_win:
+        found.append(Limit.HEAVENLY)
+    if first_turn is FirstTurn.EARTHLY and ruleset.earthly_win:
+        found.append(Limit.EARTHLY)
+    if first_turn is FirstTurn.HUMAN and ruleset.human_win:
+        found.append(Limit.HUMAN)
+    if not groups:
+        return found
+    own = seat_flower(seat)
+    # 财神会: own flower + two 正财神 make one triplet (L22.10)
+    for g in groups:
+        if g.kind is GroupKind.TRIPLET and len(g.wilds) == _TRIPLET and wi.own_flower:
+            if own in [w for w, _ in g.wilds]:
+                found.append(Limit.WILD_MEETING)
+                break
+    tiles, sets = f.tiles, f.sets
+    all_triplets = all(g.kind in (GroupKind.TRIPLET, GroupKind.KONG) for g in sets)
+    pairs_form = f.form is Form.PAIRS
+    if all(is_honor(t) for t in tiles):
+        found.append(Limit.ALL_HONOURS)
+    if f.form is Form.STANDARD:
+        wind_sets = [g for g in sets if g.kind in (GroupKind.TRIPLET, GroupKind.KONG) and g.tiles[0] in WINDS]
+        wind_pair = [g for g in groups if g.kind is GroupKind.PAIR and g.tiles[0] in WINDS]
+        kind = None
+        if len(wind_sets) >= len(WINDS):
+            kind = Limit.BIG_FOUR_WINDS
+        elif len(wind_sets) == len(WINDS) - 1 and wind_pair:
+            kind = Limit.SMALL_FOUR_WINDS
+        if kind is not None:
+            # a wild in the winds needs 2+ wilds held, none standing for another tile (L22.6)
+            winds_groups = wind_sets + (wind_pair if kind is Limit.SMALL_FOUR_WINDS else [])
+            uses_wild = any(g.wilds for g in winds_groups)
+            held = sum(len(g.wilds) for g in groups)
+            others_wild = any(g.wilds for g in groups if not any(g is h for h in winds_groups))
+            if not uses_wild or (held >= _MIXED_WILDS and not others_wild):
+                found.append(kind)
+    terminal_ok = (f.form is Form.STANDARD and all_triplets) or (
+        pairs_form and ruleset.eight_pairs_terminal_limits)
+    if terminal_ok and all(is_terminal(t) for t in tiles):
+        found.append(Limit.ALL_TERMINALS)
+    if terminal_ok and all(is_terminal_or_honor(t) for t in tiles):
+        found.append(Limit.TERMINALS_AND_HONOURS)
+    if len(f.suits) == 1 and all(is_suited(t) for t in tiles):
+        found.append(Limit.FULL_FLUSH)
+    if pairs_form and ruleset.eight_and_half_pairs_limit:
+        found.append(Limit.EIGHT_PAIRS)
+    return found
+
+
+def _score_placement(
+    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset
+) -> ScoreResult:
+    placed = arr.groups[place] if place is not None else None
+    win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
+    f = Facts(
+        True, ruleset, wi, _scoring_honours(ctx.seat), arr.groups, arr.form, place, ctx.by,
+        None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
+    )
+    fu_items, tai_items, notes = _by_unit(
+        _walk_groups(f, _WINNER_GROUP, range(len(arr.groups))) + _walk(f, _WINNER_HAND))
+    fu = sum(it.value for it in fu_items)
+    tai = sum(it.value for it in tai_items)
+    raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
+    limits = _limits(f, ctx.first_turn, ctx.seat)
+    if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
+        limits.append(Limit.COUNTED)  # L22.1: 300 with 3 or more tai
+    limit = limits[0] if limits else None
+    items = fu_items + tai_items + notes
+    if limit is not None:
+        total = ruleset.max_total
+        items.append(Item(limit.rule, limit.chinese, limit.english, ruleset.max_total, Unit.LIMIT))
+    return ScoreResult(
+        True, ctx.seat, arr.groups, arr, tuple(items), fu, tai, ruleset.base_fu, raw, total, limit,
+        bonus_tai(tai, limit is not None), ctx.tile,
+    )
+
+
+def _chips_key(r: ScoreResult, ruleset: Ruleset) -> tuple[int, int, int]:
+    # most chips for the winner: total + bonus, then tai, then fu (L13.1)
+    return (r.total + bonus_fu(r.bonus_tai, r.limit is not None, ruleset), r.tai, r.fu)
+
+
+def _best(results: Iterable[ScoreResult], ruleset: Ruleset) -> ScoreResult:
+    """The result worth most to the winner; the first of equals (L13 就高不就低)."""
+    return max(results, key=lambda r: _chips_key(r, ruleset))
+
+
+def _check_context(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> None:
+    if not isinstance(ctx.by, WinBy):
+        raise ScoringError(f"unknown way of winning {ctx.by!r}", code="win-by")
+    if is_flower(ctx.tile) and ctx.tile not in wi.kinds:
+        raise ScoringError(f"{tile_name(ctx.tile)} is a guest flower 客花: it is replaced, never a winning tile",
+                           code="guest-flower-win", rule="L7")
+    if ctx.tile in wi.kinds and not ctx.by.self_drawn:
+        raise ScoringError(f"{tile_name(ctx.tile)} is a wild: it is never discarded, so it cannot be won on a "
+                           f"{ctx.by.value} (L8)", code="wild-not-discarded", rule="L8")
+    ft = ctx.first_turn
+    if ft is FirstTurn.HEAVENLY and (ctx.seat != ctx.dealer or ctx.by not in (WinBy.SELF_DRAW, WinBy.KONG_REPLACEMENT)):
+        raise ScoringError("天胡 heavenly win is the dealer winning on the deal (self-draw), L15.1",
+                           code="first-turn", rule="L15.1")
+    if ft is FirstTurn.EARTHLY and (ctx.seat == ctx.dealer or ctx.by is not WinBy.DISCARD):
+        raise ScoringError("地胡 earthly win is a non-dealer winning on the dealer's first discard, L15.1",
+                           code="first-turn", rule="L15.1")
+    if ft is FirstTurn.HUMAN and not ruleset.human_win:
+        raise ScoringError("人胡 is not played in this ruleset (switch human_win, L15)",
+                           code="switch-off", rule="L15")
+
+
+def score_arrangement(hand: Hand, arr: Arrangement, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> ScoreResult:
+    """Score one arrangement of the winning hand (``hand`` holds the winning tile), trying every
+    place of the winning tile in it and keeping the best (L13.2)."""
+    wi = _wild_info(hand, ctx.seat, ctx.indicator, ruleset)
+    places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
+    return _best((_score_placement(arr, p, ctx, wi, ruleset) for p in places or [None]), ruleset)
+
+
+def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> ScoreResult:
+    """Score the winner's hand: ``hand`` is the hand *before* the winning tile ``ctx.tile``
+    (16 tiles counting melds as 3, flowers apart). The arrangement that scores most is used
+    (L13). Raises :class:`ScoringError` for wrong input, :class:`NotAWinError` if it does not win."""
+    _check_tiles(hand, ctx.tile, ctx.indicator, ctx.seat, ctx.dealer, ruleset)
+    full = hand.with_tile(ctx.tile)
+    wi = _wild_info(full, ctx.seat, ctx.indicator, ruleset)
+    _check_context(ctx, wi, ruleset)
+    arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
+    if not arrs:
+        raise NotAWinError(f"{format_hand(hand)} with {tile_name(ctx.tile)} is not a winning hand", rule="L13")
+    return _best((score_arrangement(full, arr, ctx, ruleset) for arr in arrs), ruleset)
+
+
+# ----------------------------------------------------------------------------- losers
+
+
+def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = None,
+               ruleset: Ruleset = LONGGANG) -> ScoreResult:
+    """Score a loser's own hand (L23.4-L23.8): declared melds, concealed triplets a wild may
+    help (with at least one real tile, 財神賣兵 L23.5), at most one real pair of Red/Green/seat
+    wind, guest flowers; tai L21.1, L21.2, L21.4, L21.7 only. The best choice is taken."""
+    _check_tiles(hand, None, indicator, seat, dealer, ruleset)
+    wi = _wild_info(hand, seat, indicator, ruleset)
+    honours = _scoring_honours(seat)
+    own = seat_flower(seat)
+    flower_indicator = indicator is not None and is_flower(indicator)
+    wild_tiles = [t for t in hand.concealed if t in wi.kinds] + [f for f in hand.flowers if f in wi.kinds]
+    own_held = wi.own_flower
+    others = [t for t in wild_tiles if not (own_held and t == own)]
+    counts = [0] * NUM_NON_FLOWER
+    for t in hand.concealed:
+        if t not in wi.kinds:
+            counts[t] += 1
+    meld_groups = tuple(_meld_group(m) for m in hand.melds)
+    melds = range(len(meld_groups))
+    # the melds and guest flowers count whatever the choice of the concealed sets
+    base = _walk_groups(Facts(False, ruleset, wi, honours, meld_groups), _LOSER_GROUP, melds)
+    base += _walk(Facts(False, ruleset, wi, honours, meld_groups), _LOSER_FLOWER)
+
+    # choices: per kind, 0-2 triplets (each with >= 1 real tile) or the one pair
+    candidates = [k for k in range(NUM_NON_FLOWER) if counts[k]]
+    best: ScoreResult | None = None
+
+    def finish(chosen: list[tuple[int, int]], pair: int | None) -> None:
+        nonlocal best
+        need = sum(_TRIPLET - n for _, n in chosen)
+        # spend the wilds so as to earn the most tai: own flower first if that helps
+        options = []
+        for use_own in (0, 1):
+            if use_own and (not own_held or need < 1):
+                continue
+            z = need - use_own
+            if z < 0 or z > len(others):
+                continue
+            true_used = z + (use_own if flower_indicator else 0)
+            options.append((int(bool(use_own)) + int(true_used >= _TWO_TRUE_WILDS), use_own, z))
+        if not options:
+            return
+        _, use_own, z = max(options)
+        pool = ([own] if use_own else []) + others[:z]
+        groups = list(meld_groups)
+        for k, n in chosen:
+            ws = tuple(sorted((pool.pop(0), k) for _ in range(_TRIPLET - n)))
+            groups.append(Group(GroupKind.TRIPLET, (k, k, k), ws))
+        if pair is not None:
+            groups.append(Group(GroupKind.PAIR, (pair, pair)))
+        f = Facts(False, ruleset, wi, honours, tuple(groups), true_wilds=z + (use_own if flower_indicator else 0),
+                  own_flower=bool(use_own), void_wilds=len(wild_tiles) - need)
+        fu_items, tai_items, notes = _by_unit(
+            base + _walk_groups(f, _LOSER_GROUP, range(len(meld_groups), len(groups))) + _walk(f, _LOSER_HAND))
+        fu = sum(i.value for i in fu_items)
+        tai = sum(i.value for i in tai_items)
+        raw, total = _total(fu, tai, 0, ruleset)
+        r = ScoreResult(False, seat, tuple(groups), None, tuple(fu_items + tai_items + notes),
+                        fu, tai, 0, raw, total, None, bonus_tai(tai, False))
+        if best is None or (r.total, r.tai, r.fu) > (best.total, best.tai, best.fu):
+            best = r
+
+    def rec(i: int, chosen: list[tuple[int, int]], pair: int | None, wilds_left: int) -> None:
+        if i == len(candidates):
+            finish(chosen, pair)
+            return
+        k = candidates[i]
+        c = counts[k]
+        # the real pair (L23.8) and 0-2 triplets of 1-3 real tiles each (L23.5: 1 real + 2 wilds
+        # is allowed even when more real tiles of the kind are held; the rest are loose tiles)
+        for p in ((None, k) if pair is None and c >= 2 and k in honours else (None,)):
+            avail = c - (2 if p is not None else 0)
+            new_pair = pair if p is None else p
+            rec(i + 1, chosen, new_pair, wilds_left)
+            for r1 in range(1, min(avail, _TRIPLET) + 1):
+                if _TRIPLET - r1 <= wilds_left:
+                    rec(i + 1, [*chosen, (k, r1)], new_pair, wilds_left - (_TRIPLET - r1))
+                for r2 in range(1, min(avail - r1, r1) + 1):
+                    if 2 * _TRIPLET - r1 - r2 <= wilds_left:
+                        rec(i + 1, [*chosen, (k, r1), (k, r2)], new_pair, wilds_left - (2 * _TRIPLET - r1 - r2))
+
+    rec(0, [], None, len(wild_tiles))
+    assert best is not None
+    return best
+
+
+def _meld_group(m: Meld) -> Group:
+    kind = GroupKind.SEQUENCE if m.kind is MeldKind.CHOW else (
+        GroupKind.TRIPLET if m.kind is MeldKind.PONG else GroupKind.KONG)
+    return Group(kind, tuple(sorted(m.tiles)), (), m)
+
+
+# ----------------------------------------------------------------------------- chips
+
+
+def loser_totals(winner: ScoreResult, losers: Mapping[int, ScoreResult | None]) -> dict[int, int]:
+    """What each loser's own count is worth in settlement: his total, 0 for a hand that could
+    not be counted (``None``), and 0 for everyone after 推土机/天胡/地胡/人胡 (L23.9)."""
+    zero = winner.limit in LOSERS_COUNT_ZERO
+    return {s: 0 if zero or r is None else r.total for s, r in losers.items()}
+
+
+def settle_scores(
+    winner: ScoreResult,
+    losers: Mapping[int, ScoreResult | None],
+    dealer: int,
+    ruleset: Ruleset = LONGGANG,
+    *,
+    after_broke: bool = False,
+    chips: Iterable[int] | None = None,
+) -> Settlement:
+    """Chip transfers for one hand from the scored hands (L24), the losers counted by
+    :func:`loser_totals` (L23.9)."""
+    return settle(
+        winner.seat, winner.total, winner.bonus_tai, loser_totals(winner, losers), dealer, ruleset,
+        limit=winner.limit is not None, after_broke=after_broke,
+        chips=None if chips is None else list(chips),
+    )
+
+
+def record_scores(
+    ledger: Ledger,
+    seat_players: Iterable[int],
+    winner: ScoreResult,
+    losers: Mapping[int, ScoreResult | None],
+    dealer: int,
+) -> Settlement:
+    """Record a scored hand in a match :class:`~caishen.variants.longgang.settlement.Ledger` (L24-L25),
+    the losers counted by :func:`loser_totals` (L23.9)."""
+    return ledger.record(
+        tuple(seat_players), winner.seat, winner.total, winner.bonus_tai, loser_totals(winner, losers), dealer,
+        limit=winner.limit is not None,
+    )
