@@ -4,7 +4,7 @@ import pytest
 
 from caishen.bots import make_bot
 from caishen.engine.actions import DISCARDS
-from caishen.engine.game import PASS, Action, IllegalActionError
+from caishen.engine.game import PASS, Action, Game, IllegalActionError
 from caishen.table.match import Match, MatchError
 from caishen.table.players import player_rng
 from caishen.table.session import MatchSession, Move
@@ -81,3 +81,26 @@ def test_bot_seat_cannot_be_played() -> None:
     s = MatchSession(RULES, [None, *(_bots(seed)[1:])], seed=seed)
     with pytest.raises(MatchError):
         s.act(1, s.legal_actions(0)[0] if s.legal_actions(0) else s.legal_actions(1)[0])
+
+
+def test_drawn_tile_is_the_last_tile_drawn_on_the_seats_turn() -> None:
+    seed = b"session-5"
+    s = MatchSession(RULES, [None, *(_bots(seed)[1:])], seed=seed)
+    seen = 0
+    while not s.hand_over and seen < 30:
+        (seat,) = s.waiting_for()
+        g = s.game
+        assert isinstance(g, Game)
+        drawn = s.drawn_tile(seat)
+        if g.phase.value == "turn":
+            # the drawn tile is the last tile taken from the wall by this seat, and it is held
+            last_seat, pos = g.draws[-1]
+            if drawn is not None:
+                assert (last_seat, g.wall[pos]) == (seat, drawn)
+                assert drawn in s.observation(seat).hand.concealed
+                seen += 1
+        else:
+            assert drawn is None
+        s.act(seat, s.legal_actions(seat)[0])
+    assert seen > 0
+    assert s.drawn_tile((s.game.current + 1) % 4) is None

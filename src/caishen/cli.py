@@ -32,6 +32,7 @@ COMMANDS = (
     "scenario",
     "serve",
     "keys",
+    "play",
 )
 
 ECHO_LIMIT = 80  # characters of the user's input an error line may repeat

@@ -186,6 +186,15 @@ class Game:
             return self._sea[self._sea_i][0]
         return self._turn
 
+    @property
+    def just_drawn(self) -> int | None:
+        """The tile the seat in turn has just drawn (its replacement after a kong or flower),
+        while its turn began with that draw: ``None`` after a chow or pong and outside a turn.
+        Only that seat may be shown it."""
+        if self._phase is not Phase.TURN or self._claimed or self._drawn < 0:
+            return None
+        return self._drawn
+
     def to_move(self) -> tuple[int, ...]:
         """Seats that must act now (several while a discard or kong is being decided on)."""
         ph = self._phase

@@ -142,6 +142,7 @@ class Match:
         self.names = tuple(names)
         self.seed = seed
         self.hands: list[HandRecord] = []
+        self.results: list[HandResult] = []  # the typed result of each hand in ``hands``
         self._next_seed = self._seed_for(0)
 
     def _seed_for(self, index: int) -> bytes:
@@ -183,6 +184,7 @@ class Match:
         result = self.table.settle(outcome)
         hand = hand_from_game(index, seats, self._next_seed, game, game.move_stack, result.to_json())
         self.hands.append(hand)
+        self.results.append(result)
         if not self.over:
             self._next_seed = self._seed_for(index + 1)
         return hand

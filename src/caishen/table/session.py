@@ -111,6 +111,13 @@ class MatchSession:
         """The record of the hands finished so far."""
         return self.match.record()
 
+    def drawn_tile(self, seat: int) -> int | None:
+        """The tile ``seat`` just drew (or its replacement tile after a kong or flower), while its
+        turn began with that draw; ``None`` after a chow or pong, or when it is not its turn.
+        A client sets this tile apart in the hand it shows (the seat's own knowledge)."""
+        g = self.game
+        return g.just_drawn if g.current == seat else None
+
     # ------------------------------------------------------------------ acting
 
     def act(self, seat: int, action: Action) -> list[Move]:

@@ -1,0 +1,60 @@
+"""The one place where the terminal client meets the rules core (engine, match, records, bots,
+rules, session). Everything else in :mod:`caishen.terminal` imports these names from here, so
+a change of the core's module layout is a change of this file only."""
+
+from __future__ import annotations
+
+import random
+
+from caishen.bots import BOTS, from_observation, make_bot
+from caishen.engine.game import PASS, WIN, Action, ActionKind, IllegalActionError, Observation, Phase
+from caishen.fair import new_seed, seed_from_text
+from caishen.hand import Hand, Meld, MeldKind
+from caishen.notation import format_hand
+from caishen.shapes.analysis import shanten, waits
+from caishen.table.match import MatchError
+from caishen.table.players import Player, player_rng
+from caishen.table.record import MatchRecord, RecordError, action_text, parse_action
+from caishen.table.replay import verify
+from caishen.table.session import MatchSession, Move
+from caishen.tiles import (
+    NUM_KINDS,
+    NUM_NON_FLOWER,
+    SEAT_LETTERS,
+    chinese_name,
+    glyph,
+    is_flower,
+    is_honor,
+    seat_flower,
+    suit_of,
+    tile_name,
+)
+from caishen.variants import names as variant_names
+from caishen.variants.longgang.outcome import HandScore
+from caishen.variants.longgang.rules import PRESETS, Ruleset, load_ruleset
+from caishen.variants.longgang.scoring import Item, ScoreResult
+
+__all__ = [
+    "BOTS", "NUM_KINDS", "NUM_NON_FLOWER", "PASS", "PRESETS", "SEAT_LETTERS", "WIN",
+    "Action", "ActionKind", "Hand", "HandScore", "IllegalActionError", "Item", "MatchError",
+    "MatchRecord", "MatchSession", "Meld", "MeldKind", "Move", "Observation", "Phase", "Player",
+    "RecordError", "Ruleset", "ScoreResult", "action_text", "chinese_name", "format_hand", "glyph", "hint_bot",
+    "is_flower", "is_honor", "load_ruleset", "make_seat_bot", "new_seed", "parse_action", "seed_from_text", "seat_flower",
+    "shanten", "suit_of", "tile_name", "unseen_counts", "variant_names", "verify", "waits",
+]
+
+
+def make_seat_bot(name: str, match_seed: bytes, player: int, ruleset: Ruleset) -> Player:
+    """The bot ``name`` for player ``player``, its randomness derived from the match seed."""
+    return make_bot(name, player_rng(match_seed, player), ruleset)
+
+
+def hint_bot(name: str, match_seed: bytes, ruleset: Ruleset) -> Player:
+    """The bot that suggests the person's moves (and plays them in ``--demo``): seeded apart
+    from the players' bots so that a hint never changes what they do."""
+    return make_bot(name, random.Random(b"hint:" + match_seed), ruleset)
+
+
+def unseen_counts(observation: Observation, ruleset: Ruleset) -> list[int]:
+    """Copies of each non-flower kind the seat has not seen (34 counts)."""
+    return from_observation(observation, ruleset).unseen()
