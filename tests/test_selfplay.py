@@ -90,9 +90,9 @@ def test_verify_bad_file_is_a_user_error(tmp_path: Path, capsys: pytest.CaptureF
     p = tmp_path / "bad.json"
     p.write_text('{"format": "caishen-record", "version": 9}')
     assert main(["verify", str(p)]) == 2
-    assert capsys.readouterr().err.strip() == (
-        f"caishen verify: error: {p}: record: version 9 is not supported (this reads versions 1 and 2)"
-    )
+    err = capsys.readouterr().err.strip()  # one line; a long path is shortened to 80 characters
+    assert err.startswith("caishen verify: error: ") and "\n" not in err
+    assert err.endswith(": record: version 9 is not supported (this reads versions 1 and 2)")
     assert main(["verify", str(tmp_path / "missing.json")]) == 2
 
 
