@@ -1,0 +1,134 @@
+"""The layout of docs/architecture.md holds: one-way imports, no circle, no variant in the engine."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from caishen import variants
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+ROOT = SRC / "caishen"
+LOW = ("caishen.engine", "caishen.shapes")
+HIGH = ("caishen.variants", "caishen.table", "caishen.scenario", "caishen.bots", "caishen.env",
+        "caishen.simulate", "caishen.server", "caishen.terminal", "caishen.commands", "caishen.cli")
+# The rules core: standard library only, no function-level imports.
+CORE = ("caishen.tiles", "caishen.hand", "caishen.notation", "caishen.fair", "caishen.errors",
+        "caishen.ruleset", "caishen.shapes", "caishen.engine", "caishen.variants", "caishen.table")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for p in ROOT.rglob("*.py"):
+        rel = p.relative_to(SRC).with_suffix("")
+        out[".".join(rel.parts[:-1] if rel.parts[-1] == "__init__" else rel.parts)] = p
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    for m, p in mods.items():
+        pkg = m if p.name == "__init__.py" else m.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = pkg.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+                targets = [base] + [f"{base}.{a.name}" for a in node.names]
+            for t in targets:
+                while t and t not in mods:
+                    t = t.rsplit(".", 1)[0] if "." in t else ""
+                if t and t != m and t != "caishen" and not m.startswith(t + "."):
+                    edges[m].add(t)
+    return edges
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on: set[str] = set()
+    stack: list[str] = []
+    out: list[list[str]] = []
+    counter = 0
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(edges[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_no_import_circle() -> None:
+    assert _cycles(_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+
+
+def test_engine_and_shapes_import_nothing_above_them() -> None:
+    bad = [f"{m} -> {t}" for m, ts in _graph().items() if m.startswith(LOW) for t in ts if t.startswith(HIGH)]
+    assert bad == []
+
+
+def test_no_variant_name_in_the_engine_or_shapes() -> None:
+    words = [n for name in variants.names() for n in (name, name.replace("-", "_"), name.replace("-", " "))]
+    words += ["龙港", "洛阳", "杠次", "gangci"]
+    found = []
+    for sub in ("engine", "shapes"):
+        for p in (ROOT / sub).rglob("*.py"):
+            text = p.read_text(encoding="utf-8").lower()
+            found += [f"{p.name}: {w}" for w in words if w.lower() in text]
+    assert found == []
+    assert variants.names() == ("longgang", "luoyang-gangci")
+
+
+def test_the_rules_core_imports_only_the_standard_library_at_module_level() -> None:
+    mods = _modules()
+    third_party = {"fastapi", "sqlalchemy", "textual", "rich", "pydantic", "numpy", "ray", "cryptography"}
+    for m, p in mods.items():
+        if not m.startswith(CORE) or m.startswith(("caishen.table.signing",)):
+            continue
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+                assert inner == [], f"{m}: function-level import in {node.name}"
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                assert not any(n.split(".")[0] in third_party for n in names), f"{m} imports {names}"
