@@ -13,7 +13,7 @@ the hand, :func:`score_hand` a loser's own hand (L23) with the entries that coun
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
@@ -442,15 +442,37 @@ class Facts:
     own_flower: bool = False     # 坐花 held (winner) or used in a set (loser)
     void_wilds: int = 0          # loser: wilds in no set (L23.5)
     win_as: int | None = None    # the kind the winning tile stands for
-    sets: tuple[Group, ...] = field(init=False)
-    suits: frozenset[int] = field(init=False)
-    tiles: tuple[int, ...] = field(init=False)
+    # worked out on first use: a loser's items never need them (hot path of score_hand)
+    _sets: tuple[Group, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _suits: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _tiles: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        tiles = tuple(t for g in self.groups for t in g.tiles)
-        object.__setattr__(self, "sets", tuple(g for g in self.groups if g.kind is not GroupKind.PAIR))
-        object.__setattr__(self, "tiles", tiles)
-        object.__setattr__(self, "suits", frozenset(suit_of(t) for t in tiles if is_suited(t)))
+    @property
+    def sets(self) -> tuple[Group, ...]:
+        """The groups that are not the pair."""
+        sets = self._sets
+        if sets is None:
+            sets = tuple(g for g in self.groups if g.kind is not GroupKind.PAIR)
+            object.__setattr__(self, "_sets", sets)
+        return sets
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """Every tile of the groups, wilds as the kind they stand for."""
+        tiles = self._tiles
+        if tiles is None:
+            tiles = tuple(t for g in self.groups for t in g.tiles)
+            object.__setattr__(self, "_tiles", tiles)
+        return tiles
+
+    @property
+    def suits(self) -> frozenset[int]:
+        """The suits of the suited tiles."""
+        suits = self._suits
+        if suits is None:
+            suits = frozenset(suit_of(t) for t in self.tiles if is_suited(t))
+            object.__setattr__(self, "_suits", suits)
+        return suits
 
     @property
     def self_drawn(self) -> bool:
@@ -803,6 +825,30 @@ def _walk(f: Facts, entries: Sequence[ScoringItem]) -> list[Item]:
     return [e.item(f, s) for e in entries for s in e.subjects(f) if e.applies(f, s)]
 
 
+def _fu_tai(f: Facts, group_entries: Sequence[ScoringItem], indexes: Iterable[int],
+            hand_entries: Sequence[ScoringItem]) -> tuple[int, int]:
+    """The fu and tai the walks of :func:`_walk_groups` and :func:`_walk` would list, without
+    making their lines: readings are compared on these, and only the best one is itemised."""
+    fu = tai = 0
+    for i in indexes:
+        for e in group_entries:
+            if e.applies(f, i):
+                if e.unit is Unit.FU:
+                    fu += e.amount(f, i)
+                elif e.unit is Unit.TAI:
+                    tai += e.amount(f, i)
+    for e in hand_entries:
+        if e.unit is Unit.NOTE:
+            continue  # worth 0 whenever it applies
+        for s in e.subjects(f):
+            if e.applies(f, s):
+                if e.unit is Unit.FU:
+                    fu += e.amount(f, s)
+                else:
+                    tai += e.amount(f, s)
+    return fu, tai
+
+
 def _by_unit(items: Sequence[Item]) -> tuple[list[Item], list[Item], list[Item]]:
     """fu items, tai items and notes, each in table order."""
     return ([it for it in items if it.unit is Unit.FU], [it for it in items if it.unit is Unit.TAI],
@@ -907,42 +953,67 @@ def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
     return found
 
 
-def _score_placement(
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One placement of the winning tile in one arrangement, counted but not yet itemised."""
+
+    facts: Facts
+    arr: Arrangement
+    fu: int
+    tai: int
+    raw: int
+    total: int
+    limit: Limit | None
+    key: tuple[int, int, int]  # most chips for the winner: total + bonus, then tai, then fu (L13.1)
+
+
+def _read_placement(
     arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset
-) -> ScoreResult:
+) -> _Reading:
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
     f = Facts(
         True, ruleset, wi, _scoring_honours(ctx.seat), arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
-    fu_items, tai_items, notes = _by_unit(
-        _walk_groups(f, _WINNER_GROUP, range(len(arr.groups))) + _walk(f, _WINNER_HAND))
-    fu = sum(it.value for it in fu_items)
-    tai = sum(it.value for it in tai_items)
+    fu, tai = _fu_tai(f, _WINNER_GROUP, range(len(arr.groups)), _WINNER_HAND)
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
     limits = _limits(f, ctx.first_turn, ctx.seat)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
         limits.append(Limit.COUNTED)  # L22.1: 300 with 3 or more tai
     limit = limits[0] if limits else None
-    items = fu_items + tai_items + notes
     if limit is not None:
         total = ruleset.max_total
+    is_limit = limit is not None
+    key = (total + bonus_fu(bonus_tai(tai, is_limit), is_limit, ruleset), tai, fu)
+    return _Reading(f, arr, fu, tai, raw, total, limit, key)
+
+
+def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> Iterator[_Reading]:
+    """Every place of the winning tile in ``arr`` (L13.2), or none for a reading without groups."""
+    places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
+    for p in places or [None]:
+        yield _read_placement(arr, p, ctx, wi, ruleset)
+
+
+def _best(readings: Iterable[_Reading]) -> _Reading:
+    """The reading worth most to the winner; the first of equals (L13 就高不就低)."""
+    return max(readings, key=lambda r: r.key)
+
+
+def _itemise(r: _Reading, ctx: WinContext, ruleset: Ruleset) -> ScoreResult:
+    """The winner's result for the chosen reading, each line from the rule table."""
+    f, arr = r.facts, r.arr
+    fu_items, tai_items, notes = _by_unit(
+        _walk_groups(f, _WINNER_GROUP, range(len(arr.groups))) + _walk(f, _WINNER_HAND))
+    items = fu_items + tai_items + notes
+    limit = r.limit
+    if limit is not None:
         items.append(Item(limit.rule, limit.chinese, limit.english, ruleset.max_total, Unit.LIMIT))
     return ScoreResult(
-        True, ctx.seat, arr.groups, arr, tuple(items), fu, tai, ruleset.base_fu, raw, total, limit,
-        bonus_tai(tai, limit is not None), ctx.tile,
+        True, ctx.seat, arr.groups, arr, tuple(items), r.fu, r.tai, ruleset.base_fu, r.raw, r.total, limit,
+        bonus_tai(r.tai, limit is not None), ctx.tile,
     )
-
-
-def _chips_key(r: ScoreResult, ruleset: Ruleset) -> tuple[int, int, int]:
-    # most chips for the winner: total + bonus, then tai, then fu (L13.1)
-    return (r.total + bonus_fu(r.bonus_tai, r.limit is not None, ruleset), r.tai, r.fu)
-
-
-def _best(results: Iterable[ScoreResult], ruleset: Ruleset) -> ScoreResult:
-    """The result worth most to the winner; the first of equals (L13 就高不就低)."""
-    return max(results, key=lambda r: _chips_key(r, ruleset))
 
 
 def _check_context(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> None:
@@ -970,8 +1041,7 @@ def score_arrangement(hand: Hand, arr: Arrangement, ctx: WinContext, ruleset: Ru
     """Score one arrangement of the winning hand (``hand`` holds the winning tile), trying every
     place of the winning tile in it and keeping the best (L13.2)."""
     wi = _wild_info(hand, ctx.seat, ctx.indicator, ruleset)
-    places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
-    return _best((_score_placement(arr, p, ctx, wi, ruleset) for p in places or [None]), ruleset)
+    return _itemise(_best(_arrangement_readings(arr, ctx, wi, ruleset)), ctx, ruleset)
 
 
 def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> ScoreResult:
@@ -985,7 +1055,8 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
     if not arrs:
         raise NotAWinError(f"{format_hand(hand)} with {tile_name(ctx.tile)} is not a winning hand", rule="L13")
-    return _best((score_arrangement(full, arr, ctx, ruleset) for arr in arrs), ruleset)
+    best = _best(r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset))
+    return _itemise(best, ctx, ruleset)
 
 
 # ----------------------------------------------------------------------------- losers
@@ -1013,13 +1084,18 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
     # the melds and guest flowers count whatever the choice of the concealed sets
     base = _walk_groups(Facts(False, ruleset, wi, honours, meld_groups), _LOSER_GROUP, melds)
     base += _walk(Facts(False, ruleset, wi, honours, meld_groups), _LOSER_FLOWER)
+    base_fu = sum(it.value for it in base if it.unit is Unit.FU)
+    base_tai = sum(it.value for it in base if it.unit is Unit.TAI)
+    chosen_from = len(meld_groups)
 
-    # choices: per kind, 0-2 triplets (each with >= 1 real tile) or the one pair
+    # choices: per kind, 0-2 triplets (each with >= 1 real tile) or the one pair; each is
+    # counted, and only the best is itemised
     candidates = [k for k in range(NUM_NON_FLOWER) if counts[k]]
-    best: ScoreResult | None = None
+    best: Facts | None = None
+    best_key = (0, 0, 0)
 
     def finish(chosen: list[tuple[int, int]], pair: int | None) -> None:
-        nonlocal best
+        nonlocal best, best_key
         need = sum(_TRIPLET - n for _, n in chosen)
         # spend the wilds so as to earn the most tai: own flower first if that helps
         options = []
@@ -1043,15 +1119,12 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
             groups.append(Group(GroupKind.PAIR, (pair, pair)))
         f = Facts(False, ruleset, wi, honours, tuple(groups), true_wilds=z + (use_own if flower_indicator else 0),
                   own_flower=bool(use_own), void_wilds=len(wild_tiles) - need)
-        fu_items, tai_items, notes = _by_unit(
-            base + _walk_groups(f, _LOSER_GROUP, range(len(meld_groups), len(groups))) + _walk(f, _LOSER_HAND))
-        fu = sum(i.value for i in fu_items)
-        tai = sum(i.value for i in tai_items)
-        raw, total = _total(fu, tai, 0, ruleset)
-        r = ScoreResult(False, seat, tuple(groups), None, tuple(fu_items + tai_items + notes),
-                        fu, tai, 0, raw, total, None, bonus_tai(tai, False))
-        if best is None or (r.total, r.tai, r.fu) > (best.total, best.tai, best.fu):
-            best = r
+        fu, tai = _fu_tai(f, _LOSER_GROUP, range(chosen_from, len(groups)), _LOSER_HAND)
+        fu += base_fu
+        tai += base_tai
+        key = (_total(fu, tai, 0, ruleset)[1], tai, fu)
+        if best is None or key > best_key:
+            best, best_key = f, key
 
     def rec(i: int, chosen: list[tuple[int, int]], pair: int | None, wilds_left: int) -> None:
         if i == len(candidates):
@@ -1074,7 +1147,13 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
 
     rec(0, [], None, len(wild_tiles))
     assert best is not None
-    return best
+    fu_items, tai_items, notes = _by_unit(
+        base + _walk_groups(best, _LOSER_GROUP, range(chosen_from, len(best.groups))) + _walk(best, _LOSER_HAND))
+    fu = sum(i.value for i in fu_items)
+    tai = sum(i.value for i in tai_items)
+    raw, total = _total(fu, tai, 0, ruleset)
+    return ScoreResult(False, seat, best.groups, None, tuple(fu_items + tai_items + notes),
+                       fu, tai, 0, raw, total, None, bonus_tai(tai, False))
 
 
 def _meld_group(m: Meld) -> Group:
