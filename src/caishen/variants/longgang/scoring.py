@@ -362,7 +362,7 @@ def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int
                  ruleset: Ruleset) -> None:
     if seat not in SEATS or dealer not in SEATS:
         raise ScoringError("seat and dealer must be 0-3 (E S W N)", code="bad-seat")
-    in_play = set(ruleset.tile_kinds)
+    in_play = _counting(ruleset).in_play
     if indicator is not None:
         if indicator not in in_play or not ruleset.wild_indicator:
             raise ScoringError(f"the wild {tile_name(indicator)} is not in play in ruleset {ruleset.name}",
@@ -825,27 +825,86 @@ def _walk(f: Facts, entries: Sequence[ScoringItem]) -> list[Item]:
     return [e.item(f, s) for e in entries for s in e.subjects(f) if e.applies(f, s)]
 
 
-def _fu_tai(f: Facts, group_entries: Sequence[ScoringItem], indexes: Iterable[int],
-            hand_entries: Sequence[ScoringItem]) -> tuple[int, int]:
+_Counter = tuple[Check, int | None, Amount, bool, Callable[[Facts], Iterable[int]] | None]
+"""A rule-table entry as one ruleset counts it: predicate, value when fixed (int or switch,
+else None), amount, counts fu (else tai), its subjects (None: tested once, for the hand)."""
+
+
+def _counters(ruleset: Ruleset, entries: Iterable[ScoringItem]) -> tuple[_Counter, ...]:
+    """The entries that can add fu or tai under ``ruleset``: notes and entries this ruleset
+    sets to 0 never change a count."""
+    out: list[_Counter] = []
+    for e in entries:
+        if e.unit is not Unit.FU and e.unit is not Unit.TAI:
+            continue
+        v = e.value
+        fixed = v if isinstance(v, int) else v.of(ruleset) if isinstance(v, BySwitch) else None
+        if fixed == 0:
+            continue
+        out.append((e.applies, fixed, e.amount, e.unit is Unit.FU,
+                    None if e.scope is Scope.HAND else e.subjects))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Counting:
+    """The rule table's counting entries for one ruleset, made once (see :func:`_counting`)."""
+
+    winner_group: tuple[_Counter, ...]
+    winner_hand: tuple[_Counter, ...]
+    loser_group: tuple[_Counter, ...]
+    loser_hand: tuple[_Counter, ...]
+    in_play: frozenset[int]
+
+
+_COUNTING: Final[dict[int, tuple[Ruleset, _Counting]]] = {}
+_COUNTING_KEPT: Final = 64  # rulesets remembered; tests make many, a match uses one
+
+
+def _counting(ruleset: Ruleset) -> _Counting:
+    """The counting entries for ``ruleset``, remembered by identity (hashing a ruleset costs
+    more than the walk it saves)."""
+    hit = _COUNTING.get(id(ruleset))
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    c = _Counting(
+        _counters(ruleset, _WINNER_GROUP), _counters(ruleset, _WINNER_HAND),
+        _counters(ruleset, _LOSER_GROUP), _counters(ruleset, _LOSER_HAND),
+        frozenset(ruleset.tile_kinds),
+    )
+    if len(_COUNTING) >= _COUNTING_KEPT:
+        _COUNTING.clear()
+    _COUNTING[id(ruleset)] = (ruleset, c)
+    return c
+
+
+def _fu_tai(f: Facts, group_counters: Sequence[_Counter], indexes: Iterable[int],
+            hand_counters: Sequence[_Counter]) -> tuple[int, int]:
     """The fu and tai the walks of :func:`_walk_groups` and :func:`_walk` would list, without
     making their lines: readings are compared on these, and only the best one is itemised."""
     fu = tai = 0
     for i in indexes:
-        for e in group_entries:
-            if e.applies(f, i):
-                if e.unit is Unit.FU:
-                    fu += e.amount(f, i)
-                elif e.unit is Unit.TAI:
-                    tai += e.amount(f, i)
-    for e in hand_entries:
-        if e.unit is Unit.NOTE:
-            continue  # worth 0 whenever it applies
-        for s in e.subjects(f):
-            if e.applies(f, s):
-                if e.unit is Unit.FU:
-                    fu += e.amount(f, s)
+        for applies, fixed, amount, is_fu, _ in group_counters:
+            if applies(f, i):
+                v = amount(f, i) if fixed is None else fixed
+                if is_fu:
+                    fu += v
                 else:
-                    tai += e.amount(f, s)
+                    tai += v
+    for applies, fixed, amount, is_fu, subjects in hand_counters:
+        if subjects is None:
+            if not applies(f, 0):
+                continue
+            v = amount(f, 0) if fixed is None else fixed
+        else:
+            v = 0
+            for s in subjects(f):
+                if applies(f, s):
+                    v += amount(f, s) if fixed is None else fixed
+        if is_fu:
+            fu += v
+        else:
+            tai += v
     return fu, tai
 
 
@@ -968,7 +1027,7 @@ class _Reading:
 
 
 def _read_placement(
-    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset
+    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, c: _Counting
 ) -> _Reading:
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
@@ -976,7 +1035,7 @@ def _read_placement(
         True, ruleset, wi, _scoring_honours(ctx.seat), arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
-    fu, tai = _fu_tai(f, _WINNER_GROUP, range(len(arr.groups)), _WINNER_HAND)
+    fu, tai = _fu_tai(f, c.winner_group, range(len(arr.groups)), c.winner_hand)
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
     limits = _limits(f, ctx.first_turn, ctx.seat)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
@@ -991,9 +1050,10 @@ def _read_placement(
 
 def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> Iterator[_Reading]:
     """Every place of the winning tile in ``arr`` (L13.2), or none for a reading without groups."""
+    c = _counting(ruleset)
     places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
     for p in places or [None]:
-        yield _read_placement(arr, p, ctx, wi, ruleset)
+        yield _read_placement(arr, p, ctx, wi, ruleset, c)
 
 
 def _best(readings: Iterable[_Reading]) -> _Reading:
@@ -1087,6 +1147,7 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
     base_fu = sum(it.value for it in base if it.unit is Unit.FU)
     base_tai = sum(it.value for it in base if it.unit is Unit.TAI)
     chosen_from = len(meld_groups)
+    counting = _counting(ruleset)
 
     # choices: per kind, 0-2 triplets (each with >= 1 real tile) or the one pair; each is
     # counted, and only the best is itemised
@@ -1119,7 +1180,7 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
             groups.append(Group(GroupKind.PAIR, (pair, pair)))
         f = Facts(False, ruleset, wi, honours, tuple(groups), true_wilds=z + (use_own if flower_indicator else 0),
                   own_flower=bool(use_own), void_wilds=len(wild_tiles) - need)
-        fu, tai = _fu_tai(f, _LOSER_GROUP, range(chosen_from, len(groups)), _LOSER_HAND)
+        fu, tai = _fu_tai(f, counting.loser_group, range(chosen_from, len(groups)), counting.loser_hand)
         fu += base_fu
         tai += base_tai
         key = (_total(fu, tai, 0, ruleset)[1], tai, fu)
