@@ -1152,8 +1152,35 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
     # choices: per kind, 0-2 triplets (each with >= 1 real tile) or the one pair; each is
     # counted, and only the best is itemised
     candidates = [k for k in range(NUM_NON_FLOWER) if counts[k]]
-    best: Facts | None = None
+    best: tuple[tuple[Group, ...], tuple[int, bool, int]] | None = None
     best_key = (0, 0, 0)
+    # A loser's hand items look only at the wilds used and left void and the own flower
+    # (L21.2, L21.4, L21.7, L23.5), so each such use is counted once.
+    hand_counts: dict[tuple[int, bool, int], tuple[int, int]] = {}
+
+    def hand_count(used: tuple[int, bool, int]) -> tuple[int, int]:
+        hit = hand_counts.get(used)
+        if hit is None:
+            hit = _fu_tai(loser_facts(meld_groups, used), (), (), counting.loser_hand)
+            hand_counts[used] = hit
+        return hit
+
+    def loser_facts(groups: tuple[Group, ...], used: tuple[int, bool, int]) -> Facts:
+        true_wilds, own_flower, void_wilds = used
+        return Facts(False, ruleset, wi, honours, groups, true_wilds=true_wilds, own_flower=own_flower,
+                     void_wilds=void_wilds)
+    # A loser's chosen set or pair counts the same whatever else is chosen (L23.4-L23.8: the
+    # group items look at the group, the seat's honours and the wilds), so each is counted once.
+    chosen_groups: dict[tuple[int, tuple[tuple[int, int], ...] | None], tuple[Group, int, int]] = {}
+
+    def chosen_group(k: int, ws: tuple[tuple[int, int], ...] | None) -> tuple[Group, int, int]:
+        """A concealed triplet of ``k`` with wilds ``ws`` (``None``: the pair of ``k``), with its fu and tai."""
+        hit = chosen_groups.get((k, ws))
+        if hit is None:
+            g = Group(GroupKind.PAIR, (k, k)) if ws is None else Group(GroupKind.TRIPLET, (k, k, k), ws)
+            hit = (g, *_fu_tai(Facts(False, ruleset, wi, honours, (g,)), counting.loser_group, (0,), ()))
+            chosen_groups[(k, ws)] = hit
+        return hit
 
     def finish(chosen: list[tuple[int, int]], pair: int | None) -> None:
         nonlocal best, best_key
@@ -1173,19 +1200,24 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
         _, use_own, z = max(options)
         pool = ([own] if use_own else []) + others[:z]
         groups = list(meld_groups)
+        fu, tai = base_fu, base_tai
         for k, n in chosen:
-            ws = tuple(sorted((pool.pop(0), k) for _ in range(_TRIPLET - n)))
-            groups.append(Group(GroupKind.TRIPLET, (k, k, k), ws))
+            g, g_fu, g_tai = chosen_group(k, tuple(sorted((pool.pop(0), k) for _ in range(_TRIPLET - n))))
+            groups.append(g)
+            fu += g_fu
+            tai += g_tai
         if pair is not None:
-            groups.append(Group(GroupKind.PAIR, (pair, pair)))
-        f = Facts(False, ruleset, wi, honours, tuple(groups), true_wilds=z + (use_own if flower_indicator else 0),
-                  own_flower=bool(use_own), void_wilds=len(wild_tiles) - need)
-        fu, tai = _fu_tai(f, counting.loser_group, range(chosen_from, len(groups)), counting.loser_hand)
-        fu += base_fu
-        tai += base_tai
+            g, g_fu, g_tai = chosen_group(pair, None)
+            groups.append(g)
+            fu += g_fu
+            tai += g_tai
+        used = (z + (use_own if flower_indicator else 0), bool(use_own), len(wild_tiles) - need)
+        h_fu, h_tai = hand_count(used)
+        fu += h_fu
+        tai += h_tai
         key = (_total(fu, tai, 0, ruleset)[1], tai, fu)
         if best is None or key > best_key:
-            best, best_key = f, key
+            best, best_key = (tuple(groups), used), key
 
     def rec(i: int, chosen: list[tuple[int, int]], pair: int | None, wilds_left: int) -> None:
         if i == len(candidates):
@@ -1208,12 +1240,14 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
 
     rec(0, [], None, len(wild_tiles))
     assert best is not None
+    best_f = loser_facts(*best)
     fu_items, tai_items, notes = _by_unit(
-        base + _walk_groups(best, _LOSER_GROUP, range(chosen_from, len(best.groups))) + _walk(best, _LOSER_HAND))
+        base + _walk_groups(best_f, _LOSER_GROUP, range(chosen_from, len(best_f.groups)))
+        + _walk(best_f, _LOSER_HAND))
     fu = sum(i.value for i in fu_items)
     tai = sum(i.value for i in tai_items)
     raw, total = _total(fu, tai, 0, ruleset)
-    return ScoreResult(False, seat, best.groups, None, tuple(fu_items + tai_items + notes),
+    return ScoreResult(False, seat, best_f.groups, None, tuple(fu_items + tai_items + notes),
                        fu, tai, 0, raw, total, None, bonus_tai(tai, False))
 
 
