@@ -855,10 +855,15 @@ class _Counting:
     loser_group: tuple[_Counter, ...]
     loser_hand: tuple[_Counter, ...]
     in_play: frozenset[int]
+    # a loser's chosen set or pair and its (fu, tai), by (seat's honours, wild kinds, kind,
+    # wilds in it or None for the pair): see score_hand
+    loser_sets: dict[tuple[tuple[int, int, int], frozenset[int], int, tuple[tuple[int, int], ...] | None],
+                     tuple[Group, int, int]] = field(default_factory=dict)
 
 
 _COUNTING: Final[dict[int, tuple[Ruleset, _Counting]]] = {}
-_COUNTING_KEPT: Final = 64  # rulesets remembered; tests make many, a match uses one
+_COUNTING_KEPT: Final = 64
+_LOSER_SETS_KEPT: Final = 4096  # rulesets remembered; tests make many, a match uses one
 
 
 def _counting(ruleset: Ruleset) -> _Counting:
@@ -1027,7 +1032,8 @@ class _Reading:
 
 
 def _read_placement(
-    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, c: _Counting
+    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, c: _Counting,
+    group_counts: dict[int, tuple[int, int]],
 ) -> _Reading:
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
@@ -1035,7 +1041,14 @@ def _read_placement(
         True, ruleset, wi, _scoring_honours(ctx.seat), arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
-    fu, tai = _fu_tai(f, c.winner_group, range(len(arr.groups)), c.winner_hand)
+    fu, tai = _fu_tai(f, (), (), c.winner_hand)
+    for i in range(len(arr.groups)):
+        slot = ~i if i == place else i
+        hit = group_counts.get(slot)
+        if hit is None:
+            hit = group_counts[slot] = _fu_tai(f, c.winner_group, (i,), ())
+        fu += hit[0]
+        tai += hit[1]
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
     limits = _limits(f, ctx.first_turn, ctx.seat)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
@@ -1052,8 +1065,12 @@ def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset
     """Every place of the winning tile in ``arr`` (L13.2), or none for a reading without groups."""
     c = _counting(ruleset)
     places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
+    # A group counts the same in every placement but the one that puts the winning tile in it
+    # (L19.5, L20.8: the group items look at their group, the seat, the wilds and how the tile
+    # came), so each group is counted once as holding the tile and once not (keys i and ~i).
+    group_counts: dict[int, tuple[int, int]] = {}
     for p in places or [None]:
-        yield _read_placement(arr, p, ctx, wi, ruleset, c)
+        yield _read_placement(arr, p, ctx, wi, ruleset, c, group_counts)
 
 
 def _best(readings: Iterable[_Reading]) -> _Reading:
@@ -1142,8 +1159,8 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
     meld_groups = tuple(_meld_group(m) for m in hand.melds)
     melds = range(len(meld_groups))
     # the melds and guest flowers count whatever the choice of the concealed sets
-    base = _walk_groups(Facts(False, ruleset, wi, honours, meld_groups), _LOSER_GROUP, melds)
-    base += _walk(Facts(False, ruleset, wi, honours, meld_groups), _LOSER_FLOWER)
+    melds_facts = Facts(False, ruleset, wi, honours, meld_groups)
+    base = _walk_groups(melds_facts, _LOSER_GROUP, melds) + _walk(melds_facts, _LOSER_FLOWER)
     base_fu = sum(it.value for it in base if it.unit is Unit.FU)
     base_tai = sum(it.value for it in base if it.unit is Unit.TAI)
     chosen_from = len(meld_groups)
@@ -1170,16 +1187,20 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
         return Facts(False, ruleset, wi, honours, groups, true_wilds=true_wilds, own_flower=own_flower,
                      void_wilds=void_wilds)
     # A loser's chosen set or pair counts the same whatever else is chosen (L23.4-L23.8: the
-    # group items look at the group, the seat's honours and the wilds), so each is counted once.
-    chosen_groups: dict[tuple[int, tuple[tuple[int, int], ...] | None], tuple[Group, int, int]] = {}
+    # group items look at the group, the seat's honours and the wild kinds), so each is
+    # counted once per ruleset.
+    chosen_groups = counting.loser_sets
+    if len(chosen_groups) > _LOSER_SETS_KEPT:
+        chosen_groups.clear()
 
     def chosen_group(k: int, ws: tuple[tuple[int, int], ...] | None) -> tuple[Group, int, int]:
         """A concealed triplet of ``k`` with wilds ``ws`` (``None``: the pair of ``k``), with its fu and tai."""
-        hit = chosen_groups.get((k, ws))
+        key = (honours, wi.kinds, k, ws)
+        hit = chosen_groups.get(key)
         if hit is None:
             g = Group(GroupKind.PAIR, (k, k)) if ws is None else Group(GroupKind.TRIPLET, (k, k, k), ws)
             hit = (g, *_fu_tai(Facts(False, ruleset, wi, honours, (g,)), counting.loser_group, (0,), ()))
-            chosen_groups[(k, ws)] = hit
+            chosen_groups[key] = hit
         return hit
 
     def finish(chosen: list[tuple[int, int]], pair: int | None) -> None:
