@@ -13,7 +13,7 @@ the hand, :func:`score_hand` a loser's own hand (L23) with the entries that coun
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
@@ -363,7 +363,7 @@ def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int
                  ruleset: Ruleset) -> None:
     if seat not in SEATS or dealer not in SEATS:
         raise ScoringError("seat and dealer must be 0-3 (E S W N)", code="bad-seat")
-    in_play = set(ruleset.tile_kinds)
+    in_play = _counting(ruleset).in_play
     if indicator is not None:
         if indicator not in in_play or not ruleset.wild_indicator:
             raise ScoringError(f"the wild {tile_name(indicator)} is not in play in ruleset {ruleset.name}",
@@ -443,15 +443,37 @@ class Facts:
     own_flower: bool = False     # 坐花 held (winner) or used in a set (loser)
     void_wilds: int = 0          # loser: wilds in no set (L23.5)
     win_as: int | None = None    # the kind the winning tile stands for
-    sets: tuple[Group, ...] = field(init=False)
-    suits: frozenset[int] = field(init=False)
-    tiles: tuple[int, ...] = field(init=False)
+    # worked out on first use: a loser's items never need them (hot path of score_hand)
+    _sets: tuple[Group, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _suits: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _tiles: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        tiles = tuple(t for g in self.groups for t in g.tiles)
-        object.__setattr__(self, "sets", tuple(g for g in self.groups if g.kind is not GroupKind.PAIR))
-        object.__setattr__(self, "tiles", tiles)
-        object.__setattr__(self, "suits", frozenset(suit_of(t) for t in tiles if is_suited(t)))
+    @property
+    def sets(self) -> tuple[Group, ...]:
+        """The groups that are not the pair."""
+        sets = self._sets
+        if sets is None:
+            sets = tuple(g for g in self.groups if g.kind is not GroupKind.PAIR)
+            object.__setattr__(self, "_sets", sets)
+        return sets
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """Every tile of the groups, wilds as the kind they stand for."""
+        tiles = self._tiles
+        if tiles is None:
+            tiles = tuple(t for g in self.groups for t in g.tiles)
+            object.__setattr__(self, "_tiles", tiles)
+        return tiles
+
+    @property
+    def suits(self) -> frozenset[int]:
+        """The suits of the suited tiles."""
+        suits = self._suits
+        if suits is None:
+            suits = frozenset(suit_of(t) for t in self.tiles if is_suited(t))
+            object.__setattr__(self, "_suits", suits)
+        return suits
 
     @property
     def self_drawn(self) -> bool:
@@ -804,6 +826,94 @@ def _walk(f: Facts, entries: Sequence[ScoringItem]) -> list[Item]:
     return [e.item(f, s) for e in entries for s in e.subjects(f) if e.applies(f, s)]
 
 
+_Counter = tuple[Check, int | None, Amount, bool, Callable[[Facts], Iterable[int]] | None]
+"""A rule-table entry as one ruleset counts it: predicate, value when fixed (int or switch,
+else None), amount, counts fu (else tai), its subjects (None: tested once, for the hand)."""
+
+
+def _counters(ruleset: Ruleset, entries: Iterable[ScoringItem]) -> tuple[_Counter, ...]:
+    """The entries that can add fu or tai under ``ruleset``: notes and entries this ruleset
+    sets to 0 never change a count."""
+    out: list[_Counter] = []
+    for e in entries:
+        if e.unit is not Unit.FU and e.unit is not Unit.TAI:
+            continue
+        v = e.value
+        fixed = v if isinstance(v, int) else v.of(ruleset) if isinstance(v, BySwitch) else None
+        if fixed == 0:
+            continue
+        out.append((e.applies, fixed, e.amount, e.unit is Unit.FU,
+                    None if e.scope is Scope.HAND else e.subjects))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Counting:
+    """The rule table's counting entries for one ruleset, made once (see :func:`_counting`)."""
+
+    winner_group: tuple[_Counter, ...]
+    winner_hand: tuple[_Counter, ...]
+    loser_group: tuple[_Counter, ...]
+    loser_hand: tuple[_Counter, ...]
+    in_play: frozenset[int]
+    # a loser's chosen set or pair and its (fu, tai), by (seat's honours, wild kinds, kind,
+    # wilds in it or None for the pair): see score_hand
+    loser_sets: dict[tuple[tuple[int, int, int], frozenset[int], int, tuple[tuple[int, int], ...] | None],
+                     tuple[Group, int, int]] = field(default_factory=dict)
+
+
+_COUNTING: Final[dict[int, tuple[Ruleset, _Counting]]] = {}
+_COUNTING_KEPT: Final = 64
+_LOSER_SETS_KEPT: Final = 4096  # rulesets remembered; tests make many, a match uses one
+
+
+def _counting(ruleset: Ruleset) -> _Counting:
+    """The counting entries for ``ruleset``, remembered by identity (hashing a ruleset costs
+    more than the walk it saves)."""
+    hit = _COUNTING.get(id(ruleset))
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    c = _Counting(
+        _counters(ruleset, _WINNER_GROUP), _counters(ruleset, _WINNER_HAND),
+        _counters(ruleset, _LOSER_GROUP), _counters(ruleset, _LOSER_HAND),
+        frozenset(ruleset.tile_kinds),
+    )
+    if len(_COUNTING) >= _COUNTING_KEPT:
+        _COUNTING.clear()
+    _COUNTING[id(ruleset)] = (ruleset, c)
+    return c
+
+
+def _fu_tai(f: Facts, group_counters: Sequence[_Counter], indexes: Iterable[int],
+            hand_counters: Sequence[_Counter]) -> tuple[int, int]:
+    """The fu and tai the walks of :func:`_walk_groups` and :func:`_walk` would list, without
+    making their lines: readings are compared on these, and only the best one is itemised."""
+    fu = tai = 0
+    for i in indexes:
+        for applies, fixed, amount, is_fu, _ in group_counters:
+            if applies(f, i):
+                v = amount(f, i) if fixed is None else fixed
+                if is_fu:
+                    fu += v
+                else:
+                    tai += v
+    for applies, fixed, amount, is_fu, subjects in hand_counters:
+        if subjects is None:
+            if not applies(f, 0):
+                continue
+            v = amount(f, 0) if fixed is None else fixed
+        else:
+            v = 0
+            for s in subjects(f):
+                if applies(f, s):
+                    v += amount(f, s) if fixed is None else fixed
+        if is_fu:
+            fu += v
+        else:
+            tai += v
+    return fu, tai
+
+
 def _by_unit(items: Sequence[Item]) -> tuple[list[Item], list[Item], list[Item]]:
     """fu items, tai items and notes, each in table order."""
     return ([it for it in items if it.unit is Unit.FU], [it for it in items if it.unit is Unit.TAI],
@@ -908,42 +1018,80 @@ def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
     return found
 
 
-def _score_placement(
-    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset
-) -> ScoreResult:
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One placement of the winning tile in one arrangement, counted but not yet itemised."""
+
+    facts: Facts
+    arr: Arrangement
+    fu: int
+    tai: int
+    raw: int
+    total: int
+    limit: Limit | None
+    key: tuple[int, int, int]  # most chips for the winner: total + bonus, then tai, then fu (L13.1)
+
+
+def _read_placement(
+    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, c: _Counting,
+    group_counts: dict[int, tuple[int, int]],
+) -> _Reading:
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
     f = Facts(
         True, ruleset, wi, _scoring_honours(ctx.seat), arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
-    fu_items, tai_items, notes = _by_unit(
-        _walk_groups(f, _WINNER_GROUP, range(len(arr.groups))) + _walk(f, _WINNER_HAND))
-    fu = sum(it.value for it in fu_items)
-    tai = sum(it.value for it in tai_items)
+    fu, tai = _fu_tai(f, (), (), c.winner_hand)
+    for i in range(len(arr.groups)):
+        slot = ~i if i == place else i
+        hit = group_counts.get(slot)
+        if hit is None:
+            hit = group_counts[slot] = _fu_tai(f, c.winner_group, (i,), ())
+        fu += hit[0]
+        tai += hit[1]
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
     limits = _limits(f, ctx.first_turn, ctx.seat)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
         limits.append(Limit.COUNTED)  # L22.1: 300 with 3 or more tai
     limit = limits[0] if limits else None
-    items = fu_items + tai_items + notes
     if limit is not None:
         total = ruleset.max_total
+    is_limit = limit is not None
+    key = (total + bonus_fu(bonus_tai(tai, is_limit), is_limit, ruleset), tai, fu)
+    return _Reading(f, arr, fu, tai, raw, total, limit, key)
+
+
+def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> Iterator[_Reading]:
+    """Every place of the winning tile in ``arr`` (L13.2), or none for a reading without groups."""
+    c = _counting(ruleset)
+    places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
+    # A group counts the same in every placement but the one that puts the winning tile in it
+    # (L19.5, L20.8: the group items look at their group, the seat, the wilds and how the tile
+    # came), so each group is counted once as holding the tile and once not (keys i and ~i).
+    group_counts: dict[int, tuple[int, int]] = {}
+    for p in places or [None]:
+        yield _read_placement(arr, p, ctx, wi, ruleset, c, group_counts)
+
+
+def _best(readings: Iterable[_Reading]) -> _Reading:
+    """The reading worth most to the winner; the first of equals (L13 就高不就低)."""
+    return max(readings, key=lambda r: r.key)
+
+
+def _itemise(r: _Reading, ctx: WinContext, ruleset: Ruleset) -> ScoreResult:
+    """The winner's result for the chosen reading, each line from the rule table."""
+    f, arr = r.facts, r.arr
+    fu_items, tai_items, notes = _by_unit(
+        _walk_groups(f, _WINNER_GROUP, range(len(arr.groups))) + _walk(f, _WINNER_HAND))
+    items = fu_items + tai_items + notes
+    limit = r.limit
+    if limit is not None:
         items.append(Item(limit.rule, limit.chinese, limit.english, ruleset.max_total, Unit.LIMIT))
     return ScoreResult(
-        True, ctx.seat, arr.groups, arr, tuple(items), fu, tai, ruleset.base_fu, raw, total, limit,
-        bonus_tai(tai, limit is not None), ctx.tile,
+        True, ctx.seat, arr.groups, arr, tuple(items), r.fu, r.tai, ruleset.base_fu, r.raw, r.total, limit,
+        bonus_tai(r.tai, limit is not None), ctx.tile,
     )
-
-
-def _chips_key(r: ScoreResult, ruleset: Ruleset) -> tuple[int, int, int]:
-    # most chips for the winner: total + bonus, then tai, then fu (L13.1)
-    return (r.total + bonus_fu(r.bonus_tai, r.limit is not None, ruleset), r.tai, r.fu)
-
-
-def _best(results: Iterable[ScoreResult], ruleset: Ruleset) -> ScoreResult:
-    """The result worth most to the winner; the first of equals (L13 就高不就低)."""
-    return max(results, key=lambda r: _chips_key(r, ruleset))
 
 
 def _check_context(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> None:
@@ -971,8 +1119,7 @@ def score_arrangement(hand: Hand, arr: Arrangement, ctx: WinContext, ruleset: Ru
     """Score one arrangement of the winning hand (``hand`` holds the winning tile), trying every
     place of the winning tile in it and keeping the best (L13.2)."""
     wi = _wild_info(hand, ctx.seat, ctx.indicator, ruleset)
-    places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
-    return _best((_score_placement(arr, p, ctx, wi, ruleset) for p in places or [None]), ruleset)
+    return _itemise(_best(_arrangement_readings(arr, ctx, wi, ruleset)), ctx, ruleset)
 
 
 def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> ScoreResult:
@@ -986,7 +1133,8 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
     if not arrs:
         raise NotAWinError(f"{format_hand(hand)} with {tile_name(ctx.tile)} is not a winning hand", rule="L13")
-    return _best((score_arrangement(full, arr, ctx, ruleset) for arr in arrs), ruleset)
+    best = _best(r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset))
+    return _itemise(best, ctx, ruleset)
 
 
 # ----------------------------------------------------------------------------- losers
@@ -1012,15 +1160,52 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
     meld_groups = tuple(_meld_group(m) for m in hand.melds)
     melds = range(len(meld_groups))
     # the melds and guest flowers count whatever the choice of the concealed sets
-    base = _walk_groups(Facts(False, ruleset, wi, honours, meld_groups), _LOSER_GROUP, melds)
-    base += _walk(Facts(False, ruleset, wi, honours, meld_groups), _LOSER_FLOWER)
+    melds_facts = Facts(False, ruleset, wi, honours, meld_groups)
+    base = _walk_groups(melds_facts, _LOSER_GROUP, melds) + _walk(melds_facts, _LOSER_FLOWER)
+    base_fu = sum(it.value for it in base if it.unit is Unit.FU)
+    base_tai = sum(it.value for it in base if it.unit is Unit.TAI)
+    chosen_from = len(meld_groups)
+    counting = _counting(ruleset)
 
-    # choices: per kind, 0-2 triplets (each with >= 1 real tile) or the one pair
+    # choices: per kind, 0-2 triplets (each with >= 1 real tile) or the one pair; each is
+    # counted, and only the best is itemised
     candidates = [k for k in range(NUM_NON_FLOWER) if counts[k]]
-    best: ScoreResult | None = None
+    best: tuple[tuple[Group, ...], tuple[int, bool, int]] | None = None
+    best_key = (0, 0, 0)
+    # A loser's hand items look only at the wilds used and left void and the own flower
+    # (L21.2, L21.4, L21.7, L23.5), so each such use is counted once.
+    hand_counts: dict[tuple[int, bool, int], tuple[int, int]] = {}
+
+    def hand_count(used: tuple[int, bool, int]) -> tuple[int, int]:
+        hit = hand_counts.get(used)
+        if hit is None:
+            hit = _fu_tai(loser_facts(meld_groups, used), (), (), counting.loser_hand)
+            hand_counts[used] = hit
+        return hit
+
+    def loser_facts(groups: tuple[Group, ...], used: tuple[int, bool, int]) -> Facts:
+        true_wilds, own_flower, void_wilds = used
+        return Facts(False, ruleset, wi, honours, groups, true_wilds=true_wilds, own_flower=own_flower,
+                     void_wilds=void_wilds)
+    # A loser's chosen set or pair counts the same whatever else is chosen (L23.4-L23.8: the
+    # group items look at the group, the seat's honours and the wild kinds), so each is
+    # counted once per ruleset.
+    chosen_groups = counting.loser_sets
+    if len(chosen_groups) > _LOSER_SETS_KEPT:
+        chosen_groups.clear()
+
+    def chosen_group(k: int, ws: tuple[tuple[int, int], ...] | None) -> tuple[Group, int, int]:
+        """A concealed triplet of ``k`` with wilds ``ws`` (``None``: the pair of ``k``), with its fu and tai."""
+        key = (honours, wi.kinds, k, ws)
+        hit = chosen_groups.get(key)
+        if hit is None:
+            g = Group(GroupKind.PAIR, (k, k)) if ws is None else Group(GroupKind.TRIPLET, (k, k, k), ws)
+            hit = (g, *_fu_tai(Facts(False, ruleset, wi, honours, (g,)), counting.loser_group, (0,), ()))
+            chosen_groups[key] = hit
+        return hit
 
     def finish(chosen: list[tuple[int, int]], pair: int | None) -> None:
-        nonlocal best
+        nonlocal best, best_key
         need = sum(_TRIPLET - n for _, n in chosen)
         # spend the wilds so as to earn the most tai: own flower first if that helps
         options = []
@@ -1037,22 +1222,24 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
         _, use_own, z = max(options)
         pool = ([own] if use_own else []) + others[:z]
         groups = list(meld_groups)
+        fu, tai = base_fu, base_tai
         for k, n in chosen:
-            ws = tuple(sorted((pool.pop(0), k) for _ in range(_TRIPLET - n)))
-            groups.append(Group(GroupKind.TRIPLET, (k, k, k), ws))
+            g, g_fu, g_tai = chosen_group(k, tuple(sorted((pool.pop(0), k) for _ in range(_TRIPLET - n))))
+            groups.append(g)
+            fu += g_fu
+            tai += g_tai
         if pair is not None:
-            groups.append(Group(GroupKind.PAIR, (pair, pair)))
-        f = Facts(False, ruleset, wi, honours, tuple(groups), true_wilds=z + (use_own if flower_indicator else 0),
-                  own_flower=bool(use_own), void_wilds=len(wild_tiles) - need)
-        fu_items, tai_items, notes = _by_unit(
-            base + _walk_groups(f, _LOSER_GROUP, range(len(meld_groups), len(groups))) + _walk(f, _LOSER_HAND))
-        fu = sum(i.value for i in fu_items)
-        tai = sum(i.value for i in tai_items)
-        raw, total = _total(fu, tai, 0, ruleset)
-        r = ScoreResult(False, seat, tuple(groups), None, tuple(fu_items + tai_items + notes),
-                        fu, tai, 0, raw, total, None, bonus_tai(tai, False))
-        if best is None or (r.total, r.tai, r.fu) > (best.total, best.tai, best.fu):
-            best = r
+            g, g_fu, g_tai = chosen_group(pair, None)
+            groups.append(g)
+            fu += g_fu
+            tai += g_tai
+        used = (z + (use_own if flower_indicator else 0), bool(use_own), len(wild_tiles) - need)
+        h_fu, h_tai = hand_count(used)
+        fu += h_fu
+        tai += h_tai
+        key = (_total(fu, tai, 0, ruleset)[1], tai, fu)
+        if best is None or key > best_key:
+            best, best_key = (tuple(groups), used), key
 
     def rec(i: int, chosen: list[tuple[int, int]], pair: int | None, wilds_left: int) -> None:
         if i == len(candidates):
@@ -1075,7 +1262,15 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
 
     rec(0, [], None, len(wild_tiles))
     assert best is not None
-    return best
+    best_f = loser_facts(*best)
+    fu_items, tai_items, notes = _by_unit(
+        base + _walk_groups(best_f, _LOSER_GROUP, range(chosen_from, len(best_f.groups)))
+        + _walk(best_f, _LOSER_HAND))
+    fu = sum(i.value for i in fu_items)
+    tai = sum(i.value for i in tai_items)
+    raw, total = _total(fu, tai, 0, ruleset)
+    return ScoreResult(False, seat, best_f.groups, None, tuple(fu_items + tai_items + notes),
+                       fu, tai, 0, raw, total, None, bonus_tai(tai, False))
 
 
 def _meld_group(m: Meld) -> Group:
