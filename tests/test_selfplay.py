@@ -92,7 +92,7 @@ def test_verify_bad_file_is_a_user_error(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["verify", str(p)]) == 2
     err = capsys.readouterr().err.strip()  # one line; a long path is shortened to 80 characters
     assert err.startswith("caishen verify: error: ") and "\n" not in err
-    assert err.endswith(": record: version 9 is not supported (this reads versions 1 and 2)")
+    assert err.endswith(" record: version 9 is not supported (this reads versions 1 and 2)")
     assert main(["verify", str(tmp_path / "missing.json")]) == 2
 
 
