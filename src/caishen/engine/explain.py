@@ -43,23 +43,54 @@ _RULE: Final = re.compile(r"\b([LG]\d+(?:\.\d+)?)\)")
 
 def why_illegal(game: GameState, seat: int, action: object) -> IllegalActionError:
     """The error for ``action`` by ``seat`` in ``game`` now: why it is illegal, with the rule
-    behind it when there is one. Anything that is not a valid :class:`Action` is refused too."""
-    if not isinstance(action, Action) or not _valid(action):
-        return IllegalActionError(f"not an action: {str(action)[:80]!r}", code="not-an-action")
+    behind it when there is one. Anything that is not a valid :class:`Action` is refused too,
+    with what is wrong with it (see :func:`action_problem`)."""
+    problem = action_problem(action)
+    if problem is not None:
+        return IllegalActionError(problem, code="not-an-action")
+    assert isinstance(action, Action)  # action_problem checked it
     msg = _reason(game, seat, action)
     found = _RULE.findall(msg)
     return IllegalActionError(msg, rule=found[-1] if found else None)
 
 
-def _valid(a: Action) -> bool:
-    """An action with a real kind and integer tiles in range (no bools, floats or strings)."""
-    if type(a.kind) is not ActionKind or type(a.tile) is not int or type(a.chow_low) is not int:
-        return False
-    if a.kind is ActionKind.WIN or a.kind is ActionKind.PASS:
-        return a.tile == -1 and a.chow_low == -1
-    if not 0 <= a.tile < NUM_KINDS:
-        return False
-    return a.kind is ActionKind.CHOW or a.chow_low == -1
+def action_problem(action: object) -> str | None:
+    """What makes ``action`` not a valid :class:`Action` value, or ``None`` if it is one: a
+    real :class:`ActionKind` and plain ``int`` tiles in range. ``True``, ``3.0`` and ``"3"``
+    are refused even where Python would compare them equal to ``1`` or ``3``. Checked before
+    any comparison with the legal actions, and without calling the value's own methods."""
+    if not isinstance(action, Action):
+        return f"not an action: {_show(action)}"
+    kind, tile, low = action.kind, action.tile, action.chow_low
+    if type(kind) is not ActionKind:
+        return f"not an action kind: {type(kind).__name__} {_show(kind)} (an ActionKind is needed)"
+    for field, value in (("tile", tile), ("chow_low", low)):
+        if type(value) is not int:
+            return f"{kind.name.lower()}: {field} must be an int, not {type(value).__name__} {_show(value)}"
+    if kind is ActionKind.WIN or kind is ActionKind.PASS:
+        if tile != -1 or low != -1:
+            return f"{kind.name.lower()} takes no tile (tile and chow_low must be -1, not {tile} and {low})"
+        return None
+    if not 0 <= tile < NUM_KINDS:
+        return f"{kind.name.lower()}: no tile kind {tile} (0-{NUM_KINDS - 1})"
+    if kind is ActionKind.CHOW:
+        if not 0 <= low < NUM_KINDS:
+            return f"chow: no tile kind {low} for chow_low (0-{NUM_KINDS - 1})"
+    elif low != -1:
+        return f"{kind.name.lower()} takes no chow_low (must be -1, not {low})"
+    return None
+
+
+def _show(value: object) -> str:
+    """A short repr of a value from outside, for a message: plain values as they are (at most
+    40 characters), anything else by its type only, so no foreign ``__repr__`` runs."""
+    if type(value) in _PLAIN:
+        r = repr(value)
+        return r if len(r) <= 40 else r[:37] + "..."
+    return f"<{type(value).__name__}>"
+
+
+_PLAIN: Final = (int, float, bool, str, bytes, type(None))
 
 
 def _name(k: int) -> str:

@@ -29,7 +29,7 @@ from caishen.engine.actions import (
     ActionKind,
     IllegalActionError,
 )
-from caishen.engine.explain import why_illegal
+from caishen.engine.explain import action_problem, why_illegal
 from caishen.engine.observation import Observation, Phase
 from caishen.engine.outcome import DrawReason, Outcome, WinHow
 from caishen.engine.rules import GameRules
@@ -323,7 +323,8 @@ class Game:
             if a is action:
                 break
         else:
-            if not isinstance(action, Action) or action not in legal:
+            # Types first: True == 1 and 3.0 == 3, so `in` alone would take them for tiles.
+            if action_problem(action) is not None or action not in legal:
                 raise why_illegal(self, seat, action)
             action = legal[legal.index(action)]  # the shared instance: checks below use `is`
         self.move_stack.append((seat, action))

@@ -103,6 +103,7 @@ def mask_of(legal: tuple[Action, ...] | list[Action]) -> list[int]:
 # ---------------------------------------------------------------- observation vector
 
 PHASES: Final = (Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.SEA_FLOOR, Phase.OVER)
+_WINDOWS: Final = (Phase.CLAIM, Phase.ROB)  # a discard or kong is being decided on
 
 # (name, length) of each block of the observation vector, in order. Seats in the per-seat
 # blocks are relative: 0 = the observer, 1 = next in turn order (right), 2 = opposite, 3 = left.
@@ -115,11 +116,11 @@ OBS_BLOCKS: Final = (
     ("concealed_kongs", 4 * N),    # each seat's concealed kongs per kind (0/1)
     ("discards", 4 * N),           # tiles in each seat's discards on the table per kind (0-4)
     ("open_flowers", 4 * 4),       # each seat's flowers laid open 客花 (0/1)
-    ("last_discard", N),           # the discard or kong tile being decided on (one-hot)
+    ("last_discard", N),           # the discard or kong tile being decided on, if asked (one-hot)
     ("current", 4),                # the seat whose turn it is / who discarded (one-hot)
     ("dealer", 4),                 # the dealer (one-hot)
     ("seat_wind", 4),              # the observer's absolute seat E S W N (one-hot)
-    ("phase", len(PHASES)),        # phase (one-hot)
+    ("phase", len(PHASES)),        # phase (one-hot); claim/rob only for a seat asked
     ("concealed_counts", 4),       # tiles each seat holds concealed / 17
     ("live_tiles", 1),             # wall tiles left before the sea floor / 100
     ("sea_floor_tiles", 1),        # sea-floor tiles left / 4
@@ -129,8 +130,16 @@ OBS_HIGH: Final = 4.0
 
 
 def encode(obs: Observation) -> list[float]:
-    """The observation vector of one seat (length :data:`OBS_SIZE`, values in [0, 4])."""
+    """The observation vector of one seat (length :data:`OBS_SIZE`, values in [0, 4]).
+
+    Only a seat asked about a discard or a kong learns that it is being decided on: for a seat
+    with nothing to decide while others may claim or rob, the phase reads as the discarder's
+    (or kong-maker's) turn and ``last_discard`` is empty, exactly as when no one can claim. The
+    discard itself is public and is already in the ``discards`` block."""
     v: list[float] = []
+    unasked = obs.phase in _WINDOWS and not obs.legal_actions  # who may claim is hidden
+    phase = Phase.TURN if unasked else obs.phase
+    last_discard = None if unasked else obs.last_discard
     me = obs.seat
     rel = [(me + j) % 4 for j in range(4)]
     own = [0.0] * N
@@ -163,13 +172,13 @@ def encode(obs: Observation) -> list[float]:
             oflowers[j * 4 + f - N] = 1.0
     v += melds + ckongs + discards + oflowers
     last = [0.0] * N
-    if obs.last_discard is not None and obs.last_discard < N:
-        last[obs.last_discard] = 1.0
+    if last_discard is not None and last_discard < N:
+        last[last_discard] = 1.0
     v += last
     v += [1.0 if obs.current == s else 0.0 for s in rel]
     v += [1.0 if obs.dealer == s else 0.0 for s in rel]
     v += [1.0 if me == s else 0.0 for s in range(4)]
-    v += [1.0 if obs.phase == p else 0.0 for p in PHASES]
+    v += [1.0 if phase == p else 0.0 for p in PHASES]
     v += [min(1.0, obs.concealed_counts[s] / 17) for s in rel]
     v.append(min(1.0, obs.live_tiles / 100))
     v.append(min(1.0, obs.sea_floor_tiles / 4))

@@ -7,7 +7,13 @@ discard is being decided on, every seat with a claim acts in turn (the engine ho
 choices until all are in, then resolves them by L10 priority). An episode is one hand;
 when it ends every agent is terminated and gets the chips it won or lost in that hand
 (L24, no going-broke limits) as its reward. Seeding follows Gymnasium: ``reset(seed=s)``
-re-seeds the environment's generator, from which each hand's 32-byte seed is drawn.
+re-seeds the environment's generator, from which each hand's 32-byte seed is drawn; when
+the hand ends, every agent's ``infos`` carries it as ``"hand_seed"`` (hex).
+
+Only a seat asked about a discard or a kong learns that it is being decided on: ``observe``
+for any other seat shows the discarder's (kong-maker's) turn, as when no one can claim (see
+:func:`caishen.env.encoding.encode`). Note that ``agent_selection`` is public in the AEC
+API: code that reads it for another agent learns who is asked.
 
 Needs the ``rl`` extra: ``pip install 'caishen[rl]'``.
 """
@@ -24,6 +30,7 @@ from pettingzoo.utils import wrappers
 
 from caishen.engine.game import Game
 from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_of, encode, mask_of
+from caishen.simulate import hand_chips
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 AGENTS = tuple(f"player_{s}" for s in range(4))
@@ -109,15 +116,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo naming c
         self.game.step(seat, action_of(int(action)))
         self.rewards = {a: 0.0 for a in AGENTS}
         if self.game.is_over:
-            from caishen.simulate import hand_chips
-
             out = self.game.outcome
             assert out is not None
             chips = hand_chips(out, self.ruleset)
             for s, a in enumerate(AGENTS):
                 self.rewards[a] = float(chips[s])
                 self.terminations[a] = True
-                self.infos[a] = {"winner": -1 if out.winner is None else out.winner}
+                # The hand is over: its seed (which rebuilds the wall) is safe to give now.
+                self.infos[a] = {"winner": -1 if out.winner is None else out.winner, "hand_seed": self.hand_seed.hex()}
         else:
             self._select()
         self._accumulate_rewards()

@@ -10,6 +10,18 @@ episode is one hand; the reward, given when it ends, is the agent's chip change 
 hand (L24). Seeding follows Gymnasium: ``reset(seed=s)`` seeds the generator that deals
 every hand and the bots.
 
+``reset`` always returns a live decision point: the agent has at least one legal action.
+When the bots finish a hand before the agent's first move (a bot wins on the dealer's first
+discards; about 0.7% of hands for a non-dealer seat), that hand's result is delivered in
+``info["skipped_hands"]`` and the next hand is dealt, until one reaches the agent.
+``info["skipped_hands"]`` is always present: a tuple of :class:`SkippedHand` (the agent's
+reward, the winner, the hand seed), usually empty. Those rewards belong to no ``step``: an
+agent that sums its returns over hands adds them.
+
+Nothing in ``info`` lets the agent rebuild the wall: the hand seed (from which the wall and
+every hand follow) is given only once the hand is over, in the last ``step``'s
+``info["hand_seed"]`` (hex) and in each :class:`SkippedHand`.
+
 Needs the ``rl`` extra: ``pip install 'caishen[rl]'``.
 """
 
@@ -17,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
@@ -26,7 +39,21 @@ from gymnasium import spaces
 from caishen.bots import make_bot
 from caishen.engine.game import PASS, Game
 from caishen.env.encoding import ACTIONS, NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_index, encode, mask_of
+from caishen.simulate import hand_chips
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
+
+MAX_SKIPPED_HANDS = 1000
+"""``reset`` gives up (RuntimeError) after this many hands in a row end before the agent moves
+(with greedy bots the chance of even ten is about 1e-21)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedHand:
+    """A hand the bots finished before the agent's first move (see the module docstring)."""
+
+    reward: float   # the agent's chip change for the hand (L24)
+    winner: int     # the winning seat, -1 for a drawn hand
+    hand_seed: str  # the hand's 32-byte seed in hex (the hand is over: nothing left to hide)
 
 
 class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
@@ -64,6 +91,7 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self.bots: list[Any] = []
+        self._hand_seed = b""
 
     def _obs(self) -> dict[str, Any]:
         assert self.game is not None
@@ -85,13 +113,12 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
             s = bot_seats[0]
             g.step(s, self.bots[s].act(g.observation(s)))
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
-        hand_seed = bytes(self.np_random.integers(0, 256, size=32, dtype=np.uint8).tolist())
+    def _deal(self) -> None:
+        """Deal the next hand from the environment's generator and let the bots move until the
+        agent must act or the hand is over."""
+        self._hand_seed = bytes(self.np_random.integers(0, 256, size=32, dtype=np.uint8).tolist())
         bot_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.game = Game.from_seed(hand_seed, self.ruleset, self.dealer)
+        self.game = Game.from_seed(self._hand_seed, self.ruleset, self.dealer)
         names = list(self.opponents)
         self.bots = []
         for s in range(4):
@@ -100,7 +127,28 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
             else:
                 self.bots.append(make_bot(names.pop(0), random.Random(bot_seed + s), self.ruleset))
         self._run_bots()
-        return self._obs(), {"hand_seed": hand_seed.hex()}
+
+    def _result(self) -> tuple[float, int]:
+        """The agent's reward and the winner (-1: none) of the finished hand."""
+        assert self.game is not None
+        out = self.game.outcome
+        assert out is not None
+        return float(hand_chips(out, self.ruleset)[self.seat]), -1 if out.winner is None else out.winner
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        skipped: list[SkippedHand] = []
+        self._deal()
+        assert self.game is not None
+        while self.game.is_over:  # the bots ended it before the agent moved: next hand
+            if len(skipped) >= MAX_SKIPPED_HANDS:
+                raise RuntimeError(f"{MAX_SKIPPED_HANDS} hands in a row ended before seat {self.seat} moved")
+            reward, winner = self._result()
+            skipped.append(SkippedHand(reward, winner, self._hand_seed.hex()))
+            self._deal()
+        return self._obs(), {"skipped_hands": tuple(skipped)}
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         g = self.game
@@ -123,12 +171,8 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
         reward = 0.0
         terminated = g.is_over
         if terminated:
-            from caishen.simulate import hand_chips
-
-            out = g.outcome
-            assert out is not None
-            reward = float(hand_chips(out, self.ruleset)[self.seat])
-            info["winner"] = -1 if out.winner is None else out.winner
+            reward, info["winner"] = self._result()
+            info["hand_seed"] = self._hand_seed.hex()  # the hand is over: safe to reveal
         return self._obs(), reward, terminated, False, info
 
     def render(self) -> str | None:
