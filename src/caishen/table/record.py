@@ -230,6 +230,8 @@ class MatchRecord:
         if variant != VARIANT:
             raise RecordError(f"record.variant: {variant!r} records cannot be replayed yet (only {VARIANT!r})")
         rs = _obj(d.get("ruleset"), "record.ruleset")
+        if version == 1:
+            rs = _v1_ruleset(rs)
         try:
             ruleset = LONGGANG.replace(**rs)
         except RulesetError as exc:
@@ -260,6 +262,27 @@ class MatchRecord:
         except SignatureError as exc:
             raise RecordError(f"record.{exc}") from None
         return cls(ruleset, tuple(players), seed, hands, result, signature)
+
+
+# Switches of version 1 records that 0.2 removed: nothing read them (or, for the Gangci bases,
+# nothing played them), so a record holding these values replays the same without them.
+_V1_REMOVED: Final[dict[str, object]] = {
+    "round_wind_tai": False, "human_table_mode": False, "gangci": False,
+    "kong_base": 100, "bomb_base": 200, "kong_ci_base": 600,
+}
+
+
+def _v1_ruleset(rs: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 record's ruleset without the removed switches; one that set one of them to
+    anything but the value nothing read cannot be replayed faithfully and is refused."""
+    out = dict(rs)
+    for name, unread in _V1_REMOVED.items():
+        if name in out:
+            value = out.pop(name)
+            if type(value) is not type(unread) or value != unread:
+                raise RecordError(f"record.ruleset: {name} = {_short(value)} is a version 1 switch that "
+                                  f"caishen 0.2 removed; only {_short(unread)} replays")
+    return out
 
 
 def loads(text: str) -> MatchRecord:
