@@ -35,5 +35,5 @@ def test_version_1_record_replays_and_verifies(path: Path) -> None:
 def test_a_version_1_record_that_used_a_removed_switch_is_refused_with_one_line() -> None:
     data = json.loads(V1[1].read_text(encoding="utf-8"))
     data["ruleset"]["round_wind_tai"] = True
-    with pytest.raises(RecordError, match="round_wind_tai = true is a version 1 switch that caishen 0.2 removed"):
+    with pytest.raises(RecordError, match="round_wind_tai = True is a version 1 switch that caishen 0.2 removed"):
         loads(json.dumps(data))
