@@ -359,6 +359,8 @@ class Game:
         return 2 * self.ruleset.dead_wall_stacks + (self._ti & self._split)
 
     def _live(self) -> int:
+        if not self._split:  # no dead wall: head and tail meet, every tile left is live
+            return self._live_base - len(self.draws)
         ti = self._ti
         return self._live_base - self._hi - ti - (ti & self._split)
 
@@ -440,6 +442,8 @@ class Game:
         cases just before the sea floor (source (五)6e (I), (II)). False if 分张 began."""
         live = self._live()
         if (self._ti & self._split) or live >= 1 + self._split:
+            while not self._in_wall[self._tail[self._ti]]:  # where head and tail meet (no dead wall)
+                self._ti += 1
             self._drawn = self._take(seat, self._tail[self._ti])
             self._ti += 1
             self._drawn_tail = True
@@ -483,6 +487,8 @@ class Game:
             self._drawn_tail = False
             self._sea_next()
             return
+        while not self._in_wall[self._head[self._hi]]:  # where head and tail meet (no dead wall)
+            self._hi += 1
         self._drawn = self._take(seat, self._head[self._hi])
         self._hi += 1
         self._drawn_tail = False
