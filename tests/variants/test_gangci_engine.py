@@ -3,6 +3,8 @@ tile without wilds, no chow (G1.3), kongs recorded for payment (G2.2-G2.4, G2.11
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from caishen.engine.actions import ActionKind
 from caishen.engine.game import SEATS, Game, Phase
 from caishen.engine.wall import stack_of_count
@@ -78,3 +80,13 @@ def test_drawn_hands_keep_kong_payments() -> None:
                    for p in st.payments)
         assert sum(st.net) == 0
     assert seen[MeldKind.EXPOSED_KONG] > 0 and seen[MeldKind.CONCEALED_KONG] > 0
+
+
+def test_engine_and_shapes_name_no_variant() -> None:
+    """Issue 9: Gangci plays through hooks; the generic engine and shapes never name a variant."""
+    src = Path(__file__).resolve().parents[2] / "src" / "caishen"
+    for folder in ("engine", "shapes"):
+        for path in sorted((src / folder).rglob("*.py")):
+            text = path.read_text(encoding="utf-8").lower()
+            for name in ("longgang", "gangci", "luoyang", "龙港", "杠次"):
+                assert name not in text, f"{path.name} names {name}"
