@@ -122,10 +122,14 @@ def test_a_step_that_cannot_be_played_exits_2_with_the_reason(tmp_path: Path,
     assert code == 2 and ":8: steps[1] E discard 9s: " in err and "wild" in err
 
 
-def test_gangci_files_load_but_cannot_be_played_yet(capsys: pytest.CaptureFixture[str]) -> None:
-    path = Path(__file__).resolve().parent / "scenarios" / "luoyang-gangci" / "G5.1-tian-hu.toml"
-    code, _, err = run_cli(capsys, str(path))
-    assert code == 2 and err.strip().endswith(": variant luoyang-gangci cannot be played yet")
+def test_gangci_file_plays_with_its_payments(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).resolve().parent / "scenarios" / "luoyang-gangci" / "G5.4-zhi-ci-example-1.toml"
+    code, out, err = run_cli(capsys, str(path))
+    assert code == 0 and err == ""
+    assert "winner S by zhi_ci on 1p from E" in out
+    assert "G2.7" in out and "2 × 6000 + 1000" in out
+    assert "chips E -13000  S +19000  W -3000  N -3000" in out
+    assert "expectations: 1/1 hold" in out
 
 
 def test_error_is_a_value_error_with_line() -> None:

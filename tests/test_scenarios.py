@@ -1,6 +1,5 @@
 """Every scenario file under tests/scenarios/ (format: docs/scenarios.md) plays with all its
-expectations holding. Luoyang Gangci files load but cannot be played until the engine plays
-Gangci: they are expected to fail with that error (strict, so they flip when it lands)."""
+expectations holding, Longgang's and Luoyang Gangci's alike."""
 
 from __future__ import annotations
 
@@ -10,23 +9,19 @@ from pathlib import Path
 import pytest
 
 from caishen.commands.scenario import to_text
-from caishen.scenario import ScenarioError, load, loads, play
+from caishen.scenario import load, loads, play
 
 DIR = Path(__file__).resolve().parent / "scenarios"
 FILES = sorted(DIR.rglob("*.toml"))
-GANGCI_PENDING = "variant luoyang-gangci cannot be played yet"
 
 
 def _param(path: Path) -> object:
-    rel = path.relative_to(DIR).as_posix()
-    if path.parent.name == "luoyang-gangci":
-        return pytest.param(path, id=rel, marks=pytest.mark.xfail(raises=ScenarioError, strict=True,
-                                                                  reason=GANGCI_PENDING))
-    return pytest.param(path, id=rel)
+    return pytest.param(path, id=path.relative_to(DIR).as_posix())
 
 
 def test_scenario_files_exist() -> None:
     assert len([f for f in FILES if f.parent.name == "longgang"]) >= 8
+    assert len([f for f in FILES if f.parent.name == "luoyang-gangci"]) == 17
 
 
 @pytest.mark.parametrize("path", [_param(f) for f in FILES])
@@ -35,12 +30,7 @@ def test_scenario(path: Path) -> None:
     assert text.startswith("# "), "a comment quoting the rule's source comes first"
     scn = load(path)
     assert scn.expects, "a scenario checks something"
-    try:
-        run = play(scn)
-    except ScenarioError as exc:
-        if scn.variant == "luoyang-gangci":
-            assert GANGCI_PENDING in str(exc)
-        raise
+    run = play(scn)
     assert run.failures == []
 
 

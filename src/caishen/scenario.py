@@ -29,18 +29,17 @@ from caishen.tiles import NUM_KINDS, SEAT_LETTERS, TileSet, is_flower, tile_name
 # isort: split
 # ---- the one block of engine, table and variant imports: port these lines after issue 8 ----
 from caishen.engine.game import PASS, Action, ActionKind, Game, Outcome, Phase
-from caishen.engine.wall import layout as wall_layout
 from caishen.fair import tile_set
 from caishen.ruleset import RulesetError
-from caishen.shapes.analysis import ShapeForms
 from caishen.table.match import Table
 from caishen.table.record import RecordError, action_text, parse_action
 from caishen.variants.longgang.outcome import HandScore
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import ScoreResult
-from caishen.variants.luoyang_gangci.adapter import SHAPES as GANGCI_SHAPES
+from caishen.variants.luoyang_gangci.payments import Statement
 from caishen.variants.luoyang_gangci.rules import DEFAULT as GANGCI_DEFAULT
 from caishen.variants.luoyang_gangci.rules import GangciRules, RulesError
+from caishen.variants.luoyang_gangci.settlement import statement as gangci_statement
 
 __all__ = [
     "DICE",
@@ -140,7 +139,7 @@ class Scenario:
     dealer: int
     indicator: str
     dice: tuple[int, ...]
-    ruleset: Ruleset | ShapeForms
+    ruleset: Ruleset | GangciRules
     gangci_rules: GangciRules | None
     deal: tuple[str, ...]  # per seat, "" for filler
     draws: str = ""
@@ -174,6 +173,7 @@ class Run:
     score: HandScore | None = None
     chips: tuple[int, ...] | None = None
     failures: list[str] = field(default_factory=list)
+    payments: Statement | None = None  # Gangci: every payment of the hand (G2), kongs included
 
 
 # ---------------------------------------------------------------- tiles and the stacked wall
@@ -198,7 +198,7 @@ class WallOptions(TypedDict, total=False):
     tail: str
     dealer: int
     dice: tuple[int, int, int, int]
-    ruleset: Ruleset
+    ruleset: Ruleset | GangciRules
     head_at: Mapping[int, str] | None
 
 
@@ -218,7 +218,7 @@ def stacked_wall(hands: Sequence[str], **options: Unpack[WallOptions]) -> tuple[
     dice = options.get("dice", DICE)
     ruleset = options.get("ruleset", LONGGANG)
     head_at = options.get("head_at")
-    lay = wall_layout(dice, dealer, ruleset.wall_size, ruleset.wild_indicator)
+    lay = ruleset.wall_layout(dice, dealer, ruleset.wall_size)
     wall: list[int] = [-1] * ruleset.wall_size
     left = [0] * NUM_KINDS
     for k in tile_set(ruleset):
@@ -243,13 +243,20 @@ def stacked_wall(hands: Sequence[str], **options: Unpack[WallOptions]) -> tuple[
             raise ValueError(f"seat {SEAT_LETTERS[s]} must be dealt {want} tiles, got {len(h)}")
     head = lay.head
     i = 0
-    for r in range(size // 4):
+    rounds = size // 4
+    for r in range(rounds):
         for j in range(SEATS):
             s = (dealer + j) % SEATS
             for t in range(4):
                 if hand_tiles[s]:
                     put(head[i], hand_tiles[s][4 * r + t])
                 i += 1
+    for j in range(SEATS):  # 13-tile hands: one more each (G3.3), as the engine deals
+        s = (dealer + j) % SEATS
+        for t in range(4 * rounds, size):
+            if hand_tiles[s]:
+                put(head[i], hand_tiles[s][t])
+            i += 1
     if hand_tiles[dealer]:
         put(head[i], hand_tiles[dealer][size])
     i += 1
@@ -384,11 +391,11 @@ def loads(text: str, source: str = "<scenario>") -> Scenario:
     dice = _dice(r, data.get("dice", list(GANGCI_DICE if gangci else DICE)), 2 if gangci else 4, line("dice"))
     overrides = r.table(data.get("ruleset", {}), "ruleset", line("ruleset"))
     gangci_rules: GangciRules | None = None
-    ruleset: Ruleset | ShapeForms
+    ruleset: Ruleset | GangciRules
     try:
         if gangci:
             gangci_rules = GANGCI_DEFAULT.replace(**overrides)
-            ruleset = GANGCI_SHAPES
+            ruleset = gangci_rules
         else:
             ruleset = LONGGANG.replace(**overrides)
     except (RulesetError, RulesError) as exc:
@@ -594,7 +601,10 @@ def _settle(run: Run) -> None:
         return
     run.outcome = out
     rs = run.scenario.ruleset
-    assert isinstance(rs, Ruleset)  # play() refuses other variants
+    if isinstance(rs, GangciRules):  # G2: kong payments during the hand, then the win
+        run.payments = gangci_statement(out, rs)
+        run.chips = run.payments.net
+        return
     result = Table(rs, SEATS).settle(out)
     run.score = result.score
     run.chips = result.chips
@@ -603,11 +613,10 @@ def _settle(run: Run) -> None:
 def play(scn: Scenario) -> Run:
     """Play a scenario's steps and check its expectations. Raises :class:`ScenarioError` when a
     step cannot be played (not that seat's move, or not legal: the message says why) or the
-    variant cannot be played yet; a failed expectation is listed in :attr:`Run.failures`."""
-    if scn.variant != "longgang":
-        raise ScenarioError(scn.source, f"variant {scn.variant} cannot be played yet")
-    assert isinstance(scn.ruleset, Ruleset)
-    dice = (scn.dice[0], scn.dice[1], scn.dice[2], scn.dice[3])
+    a failed expectation is listed in :attr:`Run.failures`."""
+    # Gangci throws two dice (G3.1); the engine's games carry four, the pair twice.
+    d = scn.dice if len(scn.dice) == 4 else scn.dice * 2
+    dice = (d[0], d[1], d[2], d[3])
     try:
         if scn.layout is not None:
             wall = scn.layout
@@ -673,7 +682,7 @@ def _outcome_problems(run: Run, ex: Expect) -> list[str]:
         if got != ex.winner:
             problems.append(f"winner {_seat_name(got)}, expected {_seat_name(ex.winner)}")
     if ex.how is not None:
-        how = out.how.value if out.how is not None else f"draw ({out.draw_reason})"
+        how = out.win_type or (out.how.value if out.how is not None else f"draw ({out.draw_reason})")
         if how != ex.how:
             problems.append(f"how {how}, expected {ex.how}")
     w: ScoreResult | None = run.score.winner if run.score is not None else None

@@ -65,13 +65,15 @@ def to_text(r: Run) -> str:
     elif out.winner is None:
         lines.append(f"drawn hand ({out.draw_reason})")
     else:
-        how = out.how.value if out.how is not None else "-"
+        how = out.win_type or (out.how.value if out.how is not None else "-")
         tile = tile_name(out.tile) if out.tile is not None else "-"
         frm = "" if out.from_seat is None else f" from {SEAT_LETTERS[out.from_seat]}"
         lines.append(f"winner {SEAT_LETTERS[out.winner]} by {how} on {tile}{frm}: "
                      f"{format_hand(out.hands[out.winner])}")
     if r.score is not None:
         lines.append(r.score.winner.table())
+    if r.payments is not None:
+        lines.append(r.payments.table())
     if r.chips is not None:
         lines.append("chips " + "  ".join(f"{SEAT_LETTERS[s]} {c:+d}" for s, c in enumerate(r.chips)))
     n = len(r.scenario.expects)
@@ -87,7 +89,7 @@ def to_json(r: Run) -> dict[str, object]:
     if out is not None:
         outcome = {
             "winner": None if out.winner is None else SEAT_LETTERS[out.winner],
-            "how": None if out.how is None else out.how.value,
+            "how": out.win_type or (None if out.how is None else out.how.value),
             "tile": tile_name(out.tile) if out.tile is not None else None,
             "from": None if out.from_seat is None else SEAT_LETTERS[out.from_seat],
             "draw": out.draw_reason,
@@ -107,6 +109,7 @@ def to_json(r: Run) -> dict[str, object]:
         ],
         "outcome": outcome,
         "score": None if r.score is None else r.score.winner.to_dict(),
+        "payments": None if r.payments is None else r.payments.to_dict(),
         "chips": None if r.chips is None else {SEAT_LETTERS[s]: c for s, c in enumerate(r.chips)},
         "expectations": len(r.scenario.expects),
         "failures": list(r.failures),

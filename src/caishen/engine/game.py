@@ -31,9 +31,9 @@ from caishen.engine.actions import (
 )
 from caishen.engine.explain import action_problem, why_illegal
 from caishen.engine.observation import Observation, Phase
-from caishen.engine.outcome import DrawReason, Outcome, WinHow
+from caishen.engine.outcome import Claim, DrawReason, Outcome, WinHow
 from caishen.engine.rules import GameRules
-from caishen.engine.wall import WallLayout, layout
+from caishen.engine.wall import WallLayout
 from caishen.hand import Hand, Meld, MeldKind, pack
 from caishen.shapes.analysis import is_win as _is_win
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, WINDS, is_flower, tile_name
@@ -84,7 +84,7 @@ class Game:
         self.wall: Final = tuple(wall)
         self.dice: Final = (dice[0], dice[1], dice[2], dice[3])
         self.dealer: Final = dealer
-        self.layout: Final[WallLayout] = layout(self.dice, dealer, len(wall), ruleset.wild_indicator)
+        self.layout: Final[WallLayout] = ruleset.wall_layout(self.dice, dealer, len(wall))
         lay = self.layout
         # The turned tile (None without one); -1 inside, where ints keep the hot paths plain.
         self._ind = wall[lay.indicator_pos] if lay.indicator_pos >= 0 else -1
@@ -92,6 +92,12 @@ class Game:
         self._head = lay.head
         self._tail = lay.tail
         self._live_base = len(lay.head) - 2 * ruleset.dead_wall_stacks - ruleset.sea_floor_tiles
+        # L6: with a dead wall, the single left of a split tail stack is dead; without one
+        # (and without a sea floor) every tile but the turned one is drawn, head or tail.
+        self._split = 1 if ruleset.dead_wall_stacks else 0
+        self._decides = ruleset.decides_wins
+        self._claims: list[Claim] = []     # pongs and kongs made, in order (Outcome.claims)
+        self._pong_fed: dict[tuple[int, int], int] = {}  # (seat, kind) of a pong -> its discarder
         self._hi = 0
         self._ti = 0
         self._in_wall = bytearray(b"\x01" * len(wall))
@@ -351,11 +357,13 @@ class Game:
 
     def _dead(self) -> int:
         # L6: 10 stacks, plus the single left when the tail stack is split.
-        return 2 * self.ruleset.dead_wall_stacks + (self._ti & 1)
+        return 2 * self.ruleset.dead_wall_stacks + (self._ti & self._split)
 
     def _live(self) -> int:
+        if not self._split:  # no dead wall: head and tail meet, every tile left is live
+            return self._live_base - len(self.draws)
         ti = self._ti
-        return self._live_base - self._hi - ti - (ti & 1)
+        return self._live_base - self._hi - ti - (ti & self._split)
 
     def _take(self, seat: int, pos: int) -> int:
         self.draws.append((seat, pos))
@@ -434,7 +442,9 @@ class Game:
         """A replacement draw from the tail for a flower or kong (L6, L7), with the special
         cases just before the sea floor (source (五)6e (I), (II)). False if 分张 began."""
         live = self._live()
-        if (self._ti & 1) or live >= 2:
+        if (self._ti & self._split) or live >= 1 + self._split:
+            while not self._in_wall[self._tail[self._ti]]:  # where head and tail meet (no dead wall)
+                self._ti += 1
             self._drawn = self._take(seat, self._tail[self._ti])
             self._ti += 1
             self._drawn_tail = True
@@ -443,6 +453,9 @@ class Game:
         hi = self._hi
         head = self._head
         sea = self.ruleset.sea_floor_tiles
+        if not sea:  # no sea floor and no tile left to replace with: the hand is drawn (G7.2)
+            self._draw_game()
+            return False
         if live == 0 and not self.ruleset.sea_floor_kong_no_discard:
             # (I)(2): the replacement is the last sea-floor tile; the next seats share the rest.
             pos = head[hi + sea - 1]
@@ -475,6 +488,8 @@ class Game:
             self._drawn_tail = False
             self._sea_next()
             return
+        while not self._in_wall[self._head[self._hi]]:  # where head and tail meet (no dead wall)
+            self._hi += 1
         self._drawn = self._take(seat, self._head[self._hi])
         self._hi += 1
         self._drawn_tail = False
@@ -515,7 +530,7 @@ class Game:
         self._outcome = Outcome(
             winner=None, how=None, tile=None, from_seat=None, dealer=self.dealer,
             indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
-            wilds=self.wilds, draw_reason=reason,
+            wilds=self.wilds, draw_reason=reason, claims=tuple(self._claims),
         )
 
     # ------------------------------------------------------------------ win checks
@@ -582,7 +597,19 @@ class Game:
         return h
 
     def _can_self_win(self, seat: int) -> bool:
+        if self._decides:
+            return self._own_turn_win(seat) is not None
         return self._wins_with(seat, -1)
+
+    def _first_turn(self, seat: int) -> bool:
+        """The dealer's first 14 tiles, before any discard, claim or kong (天胡)."""
+        return seat == self.dealer and self._n_discards == 0 and self._n_claims == 0 and not self._kong_seats
+
+    def _own_turn_win(self, seat: int) -> str | None:
+        """The variant's win type for ``seat`` on its turn now (only when it decides wins)."""
+        if self._phase is not Phase.TURN or seat != self._turn or self._claimed:
+            return None
+        return self.ruleset.own_turn_win(self._win_hand(seat, -1), self.indicator, self._first_turn(seat))
 
     def _has_bulldozer(self, seat: int) -> bool:
         return self._tw[seat] >= self._bulldozer_need
@@ -592,6 +619,8 @@ class Game:
 
     def _may_win_on(self, seat: int, tile: int, robbing: bool) -> bool:
         """Win on another seat's discard (or robbed kong) is allowed and possible."""
+        if self._decides:  # the variant's discard wins only; no robbing a kong
+            return not robbing and self.ruleset.discard_win(self._win_hand(seat, -1), tile, self.indicator) is not None
         if self._pass_win[seat] or tile == self._last_discard[seat]:
             return False  # L11: 过水, and not on one's own discard of this go-round
         if self._single_wild_left(seat) and (
@@ -709,12 +738,14 @@ class Game:
             self._discard(seat, a.tile)
         elif kind is ActionKind.WIN:
             heavenly = seat == self.dealer and self._n_discards == 0 and self._n_claims == 0
+            win_type = self._own_turn_win(seat) if self._decides else None
             self._win(seat, WinHow.SELF_DRAW, self._drawn, None, heavenly=heavenly,
-                      after_kong=self._drawn_tail, last_live=self._last_live)
+                      after_kong=self._drawn_tail, last_live=self._last_live, win_type=win_type)
         elif kind is ActionKind.CONCEALED_KONG:
             k = a.tile
             self._add(seat, k, -4)
             self._melds[seat].append(Meld.kong(k, MeldKind.CONCEALED_KONG))
+            self._claims.append(Claim(seat, k, MeldKind.CONCEALED_KONG, None))
             self._after_kong(seat)
         elif kind is ActionKind.ADDED_KONG:
             self._added_kong(seat, a.tile)
@@ -805,14 +836,16 @@ class Game:
                 self._win(winner, WinHow.BULLDOZER, -1, d)
             else:
                 earthly = d == self.dealer and self._n_discards == 1 and self._n_claims == 0
+                win_type = (self.ruleset.discard_win(self._win_hand(winner, -1), tile, self.indicator)
+                            if self._decides else None)
                 self._win(winner, WinHow.DISCARD, tile, d, earthly=earthly,
-                          last_live=self._discard_last_live)
+                          last_live=self._discard_last_live, win_type=win_type)
             return
         if self._draw_after:
             self._draw_game(DrawReason(self._draw_after))
             return
         # Restrictions for what was passed (L11).
-        for s, opts in self._options.items():
+        for s, opts in (self._options.items() if self.ruleset.pass_bans else ()):
             passed = chosen[s]
             if WIN in opts and passed != WIN and not self._bulldozer_claim.get(s):
                 self._pass_win[s] = True
@@ -833,10 +866,13 @@ class Game:
         if a.kind is ActionKind.EXPOSED_KONG:
             self._add(seat, tile, -3)
             self._melds[seat].append(Meld.kong(tile, MeldKind.EXPOSED_KONG))
+            self._claims.append(Claim(seat, tile, MeldKind.EXPOSED_KONG, self._discarder))
         elif a.kind is ActionKind.PONG:
             self._add(seat, tile, -2)
             self._melds[seat].append(Meld.pong(tile))
             self._pongs[seat] |= 1 << tile
+            self._claims.append(Claim(seat, tile, MeldKind.PONG, self._discarder))
+            self._pong_fed[(seat, tile)] = self._discarder
         else:
             low = a.chow_low
             for x in (low, low + 1, low + 2):
@@ -884,6 +920,7 @@ class Game:
                 break
         self._pongs[seat] &= ~(1 << k)
         self._add(seat, k, -1)
+        self._claims.append(Claim(seat, k, MeldKind.ADDED_KONG, self._pong_fed.get((seat, k))))
         self._rob_tile = -1
         self._after_kong(seat)
 
@@ -901,7 +938,7 @@ class Game:
     def _win(
         self, seat: int, how: WinHow, tile: int, from_seat: int | None, *, heavenly: bool = False,
         earthly: bool = False, after_kong: bool = False, sea_floor: bool = False,
-        last_live: bool = False,
+        last_live: bool = False, win_type: str | None = None,
     ) -> None:
         if how is WinHow.DISCARD or how is WinHow.ROB_KONG:
             self._add(seat, tile, 1)
@@ -917,7 +954,7 @@ class Game:
             wilds=self.wilds, heavenly=heavenly, earthly=earthly, after_kong=after_kong,
             human=(self.ruleset.human_win and not heavenly and not earthly and self._n_claims == 0
                    and not self._dealer_drew),
-            sea_floor=sea_floor, last_live_tile=last_live,
+            sea_floor=sea_floor, last_live_tile=last_live, win_type=win_type, claims=tuple(self._claims),
         )
         self._outcome = out
 

@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
-from caishen.hand import Hand
+from caishen.hand import Hand, MeldKind
 
 SEATS: Final = 4
 
@@ -30,6 +30,19 @@ class DrawReason(enum.StrEnum):
     WALL = "wall"              # the wall ran out (L17)
     FOUR_WINDS = "four_winds"  # 四风连打 (switch)
     FOUR_KONGS = "four_kongs"  # 四杠 by several players (switch)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A pong or kong made during the hand, in order: ``kind`` of the meld, the ``tile`` kind,
+    the ``seat`` that made it and ``fed_by``, the seat whose discard it took (for an added kong:
+    whose discard the pong took), ``None`` for a concealed kong. Variants that pay for kongs
+    during the hand settle these."""
+
+    seat: int
+    tile: int
+    kind: MeldKind
+    fed_by: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +67,8 @@ class Outcome:
     sea_floor: bool = False     # won on a sea-floor tile in 分张 海底捞月 (L17)
     last_live_tile: bool = False  # won on the last live tile or its discard 河底捞月
     draw_reason: DrawReason | None = None
+    win_type: str | None = None  # the variant's name of the win, when the variant decides wins
+    claims: tuple[Claim, ...] = ()  # pongs and kongs made during the hand, in order
 
     @property
     def is_draw(self) -> bool:

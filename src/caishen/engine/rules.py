@@ -1,13 +1,16 @@
 """What the engine reads of a variant's rules: the :class:`GameRules` protocol.
 
-A variant's rules dataclass has these attributes (data) and the :meth:`GameRules.wild_kinds`
-hook; the engine reads nothing else, so it never needs to know which variant it plays.
+A variant's rules dataclass has these attributes (data) and the hooks below (where the wall
+starts, which kinds are wild, and, for a variant that decides its own wins, which win a hand
+makes); the engine reads nothing else, so it never needs to know which variant it plays.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
+from caishen.engine.wall import WallLayout
+from caishen.hand import Hand
 from caishen.shapes.analysis import Forms
 
 
@@ -43,4 +46,26 @@ class GameRules(Forms, Protocol):
 
     def wild_kinds(self, indicator: int | None, seat: int) -> frozenset[int]:
         """The kinds wild 财神 for ``seat`` given the turned tile (``None``: none)."""
+        ...
+
+    def wall_layout(self, dice: tuple[int, int, int, int], dealer: int, wall_size: int) -> WallLayout:
+        """Where the deal starts, the turned tile's position and the tail, for these dice."""
+        ...
+
+    @property
+    def pass_bans(self) -> bool: ...               # passing a win or a pong restricts later claims (L11)
+    @property
+    def decides_wins(self) -> bool:
+        """True: wins are exactly what :meth:`own_turn_win` and :meth:`discard_win` say (no
+        robbing a kong); False: the engine's analyser with wilds decides (win type ``None``)."""
+        ...
+
+    def own_turn_win(self, hand: Hand, indicator: int | None, first_turn: bool) -> str | None:
+        """The win type ``hand`` (after its draw; ``first_turn``: the dealer's first 14 tiles)
+        makes on its owner's turn, ``None`` for none. Asked only when :attr:`decides_wins`."""
+        ...
+
+    def discard_win(self, hand: Hand, tile: int, indicator: int | None) -> str | None:
+        """The win type ``hand`` (before the claim) makes on another seat's discard ``tile``,
+        ``None`` for none. Asked only when :attr:`decides_wins`."""
         ...

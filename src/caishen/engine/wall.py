@@ -52,12 +52,18 @@ def stack_of_count(opener: int, count: int, stacks_per_side: int) -> tuple[int, 
 
 def layout(dice: tuple[int, int, int, int], dealer: int, wall_size: int, indicator: bool = True) -> WallLayout:
     """The draw order for these dice (L4). ``wall_size`` must be a multiple of 8."""
+    return layout_from(opener_of(dealer, dice[0] + dice[1]), sum(dice), wall_size, indicator)
+
+
+def layout_from(opener: int, count: int, wall_size: int, indicator: bool = True) -> WallLayout:
+    """The draw order when ``count`` stacks are counted clockwise from the right end of the
+    ``opener``'s wall: drawing starts at the next stack; the counted stack's top tile is the
+    turned tile (with ``indicator``) and the counted stacks are the tail, walked backwards."""
     if wall_size % (2 * SEATS):
         raise ValueError(f"wall size {wall_size} does not make 4 walls of 2-tile stacks")
     per_side = wall_size // (2 * SEATS)
     n_stacks = SEATS * per_side
-    opener = opener_of(dealer, dice[0] + dice[1])
-    s = sum(dice)
+    s = count
     # Stacks in draw order: count s+1, s+2, ... wrapping round to count s (the indicator's).
     order = []
     for j in range(n_stacks):

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from caishen import ruleset as rs
+from caishen.engine.wall import WallLayout, layout
+from caishen.hand import Hand
 from caishen.ruleset import RulesetError
 from caishen.tiles import FLOWERS, NUM_KINDS, WHITE, is_flower, seat_flower
 
@@ -135,6 +137,23 @@ class Ruleset:
         if seat is not None and self.own_flower_wild and self.has_flowers:
             out.add(seat_flower(seat))
         return frozenset(out)
+
+    # Engine hooks (caishen.engine.rules.GameRules): Longgang's wins are the engine's analyser
+    # with wilds (L8-L16); passing a win or a pong restricts later claims (L11).
+    pass_bans: ClassVar[bool] = True
+    decides_wins: ClassVar[bool] = False
+
+    def wall_layout(self, dice: tuple[int, int, int, int], dealer: int, wall_size: int) -> WallLayout:
+        """L4: the dealer's roll picks the opener, both rolls count the stacks."""
+        return layout(dice, dealer, wall_size, self.wild_indicator)
+
+    def own_turn_win(self, hand: Hand, indicator: int | None, first_turn: bool) -> str | None:
+        """Not asked (``decides_wins`` is False): the engine's analyser decides."""
+        return None
+
+    def discard_win(self, hand: Hand, tile: int, indicator: int | None) -> str | None:
+        """Not asked (``decides_wins`` is False): the engine's analyser decides."""
+        return None
 
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some switches changed (checked like a TOML override)."""

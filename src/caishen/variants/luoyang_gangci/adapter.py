@@ -10,10 +10,10 @@ from typing import Final
 
 from caishen.hand import Hand
 from caishen.shapes.analysis import ShapeForms, is_win, waits
-from caishen.variants.luoyang_gangci.rules import GangciRules
+from caishen.tiles import NUM_KINDS, is_flower
 
-#: The shape ruleset the analyser and the notation parser are told (13 tiles, White, no flowers).
-SHAPES: Final = ShapeForms(hand_size=GangciRules.hand_size, tile_kinds=GangciRules.tile_kinds)
+#: The shape ruleset the analyser and the notation parser are told (13 tiles, White, no flowers, G1).
+SHAPES: Final = ShapeForms(hand_size=13, tile_kinds=tuple(k for k in range(NUM_KINDS) if not is_flower(k)))
 _SHAPES: Final = SHAPES
 
 

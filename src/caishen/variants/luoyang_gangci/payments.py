@@ -12,12 +12,23 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 from caishen.tiles import SEAT_LETTERS
-from caishen.variants.luoyang_gangci.rules import GangciRules
 from caishen.variants.luoyang_gangci.wins import GangciWin
 
 SEATS = 4
+
+
+class Bases(Protocol):
+    """The three bases of a table (G2.1), as :class:`~caishen.variants.luoyang_gangci.rules.GangciRules` has them."""
+
+    @property
+    def gang_base(self) -> int: ...
+    @property
+    def bomb_base(self) -> int: ...
+    @property
+    def ci_base(self) -> int: ...
 
 
 class KongKind(StrEnum):
@@ -107,7 +118,7 @@ def _check_seats(payee: int, fed_by: int | None, needed: bool) -> None:
         raise ValueError("this payment has no feeding seat")
 
 
-def kong_payments(kind: KongKind, konger: int, rules: GangciRules, fed_by: int | None = None) -> tuple[Payment, ...]:
+def kong_payments(kind: KongKind, konger: int, rules: Bases, fed_by: int | None = None) -> tuple[Payment, ...]:
     """Payments for a kong declared during the hand that is not a 次 (G2.9): exposed, the
     discarder ``fed_by`` pays 1× 杠底 (G2.2); concealed, each other seat 2× 杠底 (G2.3); added,
     the player whose discard was ponged (``fed_by``) 1× 杠底 (G2.4, reading U3)."""
@@ -121,7 +132,7 @@ def kong_payments(kind: KongKind, konger: int, rules: GangciRules, fed_by: int |
     return (_pay(fed_by, konger, g, item, f"1 × {g}"),)
 
 
-def win_payments(how: GangciWin, winner: int, rules: GangciRules, fed_by: int | None = None) -> tuple[Payment, ...]:
+def win_payments(how: GangciWin, winner: int, rules: Bases, fed_by: int | None = None) -> tuple[Payment, ...]:
     """Payments for a win (G2.5-G2.8). ``fed_by``: the discarder for 直次, the player whose
     discard the winner ponged for 续次, else ``None``. The 次's own kong is inside these
     amounts and is not paid again (G2.9)."""
@@ -148,13 +159,13 @@ def win_payments(how: GangciWin, winner: int, rules: GangciRules, fed_by: int | 
     return tuple(out)
 
 
-def winner_gain(how: GangciWin, rules: GangciRules) -> int:
+def winner_gain(how: GangciWin, rules: Bases) -> int:
     """What the winner receives in all for a win of type ``how`` (G2.5-G2.8)."""
     fed_by = 1 if how in (GangciWin.ZHI_CI, GangciWin.XU_CI) else None
     return sum(p.amount for p in win_payments(how, 0, rules, fed_by))
 
 
-def best_win(types: Iterable[GangciWin], rules: GangciRules) -> GangciWin:
+def best_win(types: Iterable[GangciWin], rules: Bases) -> GangciWin:
     """G5.10: of the types one ``win`` qualifies for, the one that pays the winner most;
     ties go to the source's order (天胡, 天次, 暗次, 直次, 续次, 炸弹)."""
     order = list(GangciWin)
@@ -187,10 +198,10 @@ class Statement:
 
     def table(self) -> str:
         """The itemised explanation as a plain-text table."""
-        lines = [f"{'rule':<7}{_pad('item', 50)}{'from':<5}{'to':<5}{'amount':>8}  formula"]
+        lines = [f"{'rule':<7}{_pad('item', 54)}{'from':<5}{'to':<5}{'amount':>8}  formula"]
         for p in self.payments:
             label = f"{p.item.chinese} {p.item.english}"
-            lines.append(f"{p.rule:<7}{_pad(label, 50)}{SEAT_LETTERS[p.payer]:<5}"
+            lines.append(f"{p.rule:<7}{_pad(label, 54)}{SEAT_LETTERS[p.payer]:<5}"
                          f"{SEAT_LETTERS[p.payee]:<5}{p.amount:>8}  {p.formula}")
         lines.append("net: " + "  ".join(f"{SEAT_LETTERS[s]} {n:+d}" for s, n in enumerate(self.net)))
         return "\n".join(lines)

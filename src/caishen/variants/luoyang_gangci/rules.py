@@ -11,8 +11,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from caishen import ruleset as rs
+from caishen.engine.wall import SEATS, WallLayout, layout_from
+from caishen.hand import Hand
 from caishen.ruleset import RulesetError
-from caishen.tiles import NUM_KINDS, is_flower
+from caishen.variants.luoyang_gangci.adapter import SHAPES
+from caishen.variants.luoyang_gangci.payments import best_win
+from caishen.variants.luoyang_gangci.wins import GangciWin, own_turn_wins, zhi_ci
 
 _switch = rs.switch
 #: Largest base a table may set (a hand moves at most 3 × (2 × 杠次底 + 杠底) chips).
@@ -49,9 +53,58 @@ class GangciRules:
             raise RulesError(f"ci_base must be even (a 直次 bystander pays half of it), not {self.ci_base}")
 
     # Fixed by the game (G1), not switches: what the engine and the analyser are told.
-    hand_size: ClassVar[int] = 13
+    hand_size: ClassVar[int] = SHAPES.hand_size
+    sets_needed: ClassVar[int] = 4
     has_flowers: ClassVar[bool] = False
-    tile_kinds: ClassVar[tuple[int, ...]] = tuple(k for k in range(NUM_KINDS) if not is_flower(k))
+    tile_kinds: ClassVar[tuple[int, ...]] = SHAPES.tile_kinds
+    wall_size: ClassVar[int] = 136
+    allow_chow: ClassVar[bool] = False              # G1.3
+    wild_indicator: ClassVar[bool] = True           # the 次牌 is turned up (G4.1); it makes no wilds
+    dead_wall_stacks: ClassVar[int] = 0             # U5: every tile but the 次牌 is drawn
+    sea_floor_tiles: ClassVar[int] = 0
+    sea_floor_kong_no_discard: ClassVar[bool] = False
+    wild_single_wait_any_tile: ClassVar[bool] = False
+    rob_kong_with_wild_pair: ClassVar[bool] = False
+    human_win: ClassVar[bool] = False
+    draw_on_four_winds: ClassVar[bool] = False
+    draw_on_four_kongs: ClassVar[bool] = False
+    eight_and_half_pairs: ClassVar[bool] = False
+    seven_pairs: ClassVar[bool] = False
+    bulldozer: ClassVar[bool] = False
+    bulldozer_wilds: ClassVar[int] = 0
+    pass_bans: ClassVar[bool] = False               # G6.3: no 过水, passing forbids nothing
+    decides_wins: ClassVar[bool] = True             # G5: the win types below, 直次 the only discard win
+
+    # ---- engine hooks (caishen.engine.rules.GameRules)
+
+    def wild_kinds(self, indicator: int | None, seat: int) -> frozenset[int]:
+        """No wilds: the 次牌 is a face-up tile, not a wild indicator (G4.2)."""
+        return frozenset()
+
+    def opener(self, dice_sum: int, dealer: int) -> int:
+        """G3.1: the seat the dice sum counts to, the dealer counting 1 (U1: in turn order by
+        default, ``clockwise`` takes the source's literal wording)."""
+        step = 1 if self.seat_count == "turn_order" else -1
+        return (dealer + step * (dice_sum - 1)) % SEATS
+
+    def wall_layout(self, dice: tuple[int, int, int, int], dealer: int, wall_size: int) -> WallLayout:
+        """G3.1-G3.2, G4.1, G4.3: the first two dice pick the seat; the smaller counts stacks from
+        the right end of its wall; the deal starts at the next stack; the 次牌 is the top of the
+        last counted stack; replacements come from the tail behind it (U4)."""
+        return layout_from(self.opener(dice[0] + dice[1], dealer), min(dice[0], dice[1]), wall_size)
+
+    def own_turn_win(self, hand: Hand, indicator: int | None, first_turn: bool) -> str | None:
+        """G5.1-G5.3, G5.5, G5.6 and G5.10: the best win type ``hand`` makes on its owner's turn."""
+        if indicator is None:  # pragma: no cover - a Gangci wall always turns the 次牌
+            return None
+        types = own_turn_wins(hand, indicator, first_turn)
+        return best_win(types, self).value if types else None
+
+    def discard_win(self, hand: Hand, tile: int, indicator: int | None) -> str | None:
+        """G5.4, G5.8: 直次 is the only win on a discard."""
+        if indicator is None or not zhi_ci(hand, tile, indicator):
+            return None
+        return GangciWin.ZHI_CI.value
 
     def replace(self, **changes: object) -> GangciRules:
         """A copy with some switches changed, checked like the constructor."""
