@@ -73,7 +73,7 @@ CASES: list[tuple[Any, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("action", "words"), CASES, ids=[repr(c[0])[:40] for c in CASES])
+@pytest.mark.parametrize(("action", "words"), CASES, ids=[f"{i}-{type(c[0]).__name__}" for i, c in enumerate(CASES)])
 @pytest.mark.parametrize("where", ["turn", "claim"])
 def test_malformed_action_is_refused_and_changes_nothing(action: Any, words: str, where: str) -> None:
     g, seat = _turn_game() if where == "turn" else _claim_game()
