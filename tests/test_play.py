@@ -173,6 +173,13 @@ def test_plain_pipe_plays_a_hand_on_suggested_moves(tmp_path: Path) -> None:
     assert "match over. standings:" in out
     saved = tmp_path / "caishen" / "play.json"
     assert verify(load(saved)).hands == 1
+    # the finished match is signed by this table's key (issue 13 item 4)
+    key = subprocess.run([sys.executable, "-m", "caishen.cli", "keys", "show"], capture_output=True, text=True,
+                         env=env, timeout=60).stdout.split()[-1]
+    ok = subprocess.run([sys.executable, "-m", "caishen.cli", "verify", "--key", key, str(saved)],
+                        capture_output=True, text=True, env=env, timeout=120)
+    assert ok.returncode == 0 and "OK" in ok.stdout, ok.stderr
+    assert json.loads(saved.read_text(encoding="utf-8"))["signature"]["key"] == key
 
 
 def test_demo_plays_the_match_and_exits_0(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ def test_toml_overrides(tmp_path: Path) -> None:
         ("eight_and_a_half = true\n", "unknown switch 'eight_and_a_half'"),
         ("hand_size = '16'\n", "hand_size must be int, not str"),
         ("hand_size = 14\n", "hand_size = 14 is not one of 13 | 16"),
+        ("table_fee = 1000\n", "table_fee = 1000 must be below start_chips = 100"),
         ("fu_per_chip = 0\n", r"fu_per_chip = 0 is out of range 1\.\.1000"),
         ("dead_wall_stacks = 100\n", r"dead_wall_stacks = 100 is out of range 7\.\.12"),
         ("limit_chips = [-1, 42]\n", r"limit_chips = \[-1, 42\] is out of range"),

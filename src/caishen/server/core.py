@@ -57,6 +57,7 @@ from caishen.table.record import (
 )
 from caishen.table.replay import verify
 from caishen.table.session import MatchSession, Move
+from caishen.table.signing import load_or_create_key, sign_record
 from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
 from caishen.variants.longgang.outcome import HandScore, score_outcome
 from caishen.variants.longgang.rules import LONGGANG, PRESETS, Ruleset
@@ -464,7 +465,9 @@ def record_of(session: MatchSession) -> MatchRecord:
 
 
 def record_text(session: MatchSession) -> str:
-    return record_of(session).dumps()
+    """The record as JSON; a finished match's is signed with the centre's key (docs/fairness.md)."""
+    text = record_of(session).dumps()
+    return sign_record(text, load_or_create_key()) if session.over else text
 
 
 def fairness(session: MatchSession) -> list[FairHandOut]:

@@ -17,6 +17,7 @@ from caishen.table.players import Player, player_rng
 from caishen.table.record import MatchRecord, RecordError, action_text, parse_action
 from caishen.table.replay import verify
 from caishen.table.session import MatchSession, Move
+from caishen.table.signing import load_or_create_key, sign_record
 from caishen.tiles import (
     NUM_KINDS,
     NUM_NON_FLOWER,
@@ -39,7 +40,7 @@ __all__ = [
     "Action", "ActionKind", "Hand", "HandScore", "IllegalActionError", "Item", "MatchError",
     "MatchRecord", "MatchSession", "Meld", "MeldKind", "Move", "Observation", "Phase", "Player",
     "RecordError", "Ruleset", "ScoreResult", "action_text", "chinese_name", "format_hand", "glyph", "hint_bot",
-    "is_flower", "is_honor", "load_ruleset", "make_seat_bot", "new_seed", "parse_action", "seed_from_text", "seat_flower",
+    "is_flower", "is_honor", "load_or_create_key", "load_ruleset", "make_seat_bot", "new_seed", "parse_action", "seed_from_text", "seat_flower", "sign_record",
     "shanten", "suit_of", "tile_name", "unseen_counts", "variant_names", "verify", "waits",
 ]
 

@@ -38,10 +38,12 @@ from caishen.terminal.core import (
     glyph,
     hint_bot,
     is_flower,
+    load_or_create_key,
     make_seat_bot,
     parse_action,
     seat_flower,
     shanten,
+    sign_record,
     tile_name,
     unseen_counts,
     waits,
@@ -219,15 +221,19 @@ class PlayState:
         """Write the record of the finished hands plus, in a ``play`` section, the bots and the
         moves of the hand in play (``null`` between hands): what :meth:`load` needs."""
         s = self.session
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(p.name + ".tmp")
+        if s.over:  # a finished match: the plain record, signed by this table (docs/fairness.md)
+            tmp.write_text(sign_record(s.record().dumps(), load_or_create_key()) + "\n", encoding="utf-8")
+            os.replace(tmp, p)
+            return
         data: dict[str, Any] = s.record().to_json()
         data[PLAY_KEY] = {
             "bots": list(self.settings.bots),
             "hint": self.settings.hint,
             "moves": None if s.hand_over else [[m.seat, action_text(m.action)] for m in s.moves],
         }
-        p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_name(p.name + ".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
         os.replace(tmp, p)
 

@@ -97,6 +97,8 @@ class Ruleset:
             raise RulesetError("seven_pairs needs hand_size 13")
         if self.eight_and_half_pairs and self.hand_size != 16:
             raise RulesetError("eight_and_half_pairs needs hand_size 16")
+        if self.table_fee >= self.start_chips:
+            raise RulesetError(f"table_fee = {self.table_fee} must be below start_chips = {self.start_chips}")
         if self.base_fu > self.max_total:
             raise RulesetError(f"base_fu = {self.base_fu} is above max_total = {self.max_total}")
         for name in ("base_fu", "max_total"):
