@@ -97,8 +97,13 @@ class _Scanner:
         return out
 
 
-def _check_kind(sc: _Scanner, k: int, pos: int, ruleset: TileSet | None) -> None:
-    if ruleset is not None and k not in ruleset.tile_kinds:
+def _in_play(ruleset: TileSet | None) -> frozenset[int] | None:
+    """The ruleset's kinds as a set, built once per parse (not once per tile)."""
+    return None if ruleset is None else frozenset(ruleset.tile_kinds)
+
+
+def _check_kind(sc: _Scanner, k: int, pos: int, ruleset: TileSet | None, kinds: frozenset[int] | None) -> None:
+    if ruleset is not None and kinds is not None and k not in kinds:
         raise sc.error(f"{tile_name(k)} ({chinese_name(k)}) is not in the {ruleset.name} tile set", pos)
 
 
@@ -111,7 +116,7 @@ def parse_tile(text: str, ruleset: TileSet | None = None) -> int:
     tiles = sc.tiles("")
     if sc.pos != len(s) or len(tiles) != 1:
         raise NotationError(text, 0, "expected exactly one tile, like 5p, 7z or f2")
-    _check_kind(sc, tiles[0][0], 0, ruleset)
+    _check_kind(sc, tiles[0][0], 0, ruleset, _in_play(ruleset))
     return tiles[0][0]
 
 
@@ -122,8 +127,9 @@ def parse_tiles(text: str, ruleset: TileSet | None = None) -> tuple[int, ...]:
     if sc.pos != len(sc.text):
         raise sc.error(f"unexpected {sc.text[sc.pos]!r}")
     seen = [0] * NUM_KINDS
+    kinds = _in_play(ruleset)
     for k, pos in tiles:
-        _check_kind(sc, k, pos, ruleset)
+        _check_kind(sc, k, pos, ruleset, kinds)
         seen[k] += 1
         if seen[k] > (1 if is_flower(k) else COPIES):
             raise sc.error(f"too many copies of {tile_name(k)}", pos)
@@ -140,9 +146,10 @@ def parse_hand(text: str, ruleset: TileSet | None = None) -> Hand:
     melds: list[Meld] = []
     seen = [0] * NUM_KINDS
     s = text
+    kinds = _in_play(ruleset)
 
     def count(k: int, pos: int) -> None:
-        _check_kind(sc, k, pos, ruleset)
+        _check_kind(sc, k, pos, ruleset, kinds)
         seen[k] += 1
         if is_flower(k) and seen[k] > 1:
             raise sc.error(f"second copy of flower {tile_name(k)} (each flower exists once)", pos)

@@ -7,7 +7,7 @@ description and the values it accepts; ``caishen rules longgang`` prints them al
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
@@ -91,8 +91,16 @@ class Ruleset:
     # Scoring extras
     eight_pairs_terminal_limits: bool = _switch(False, "L22", "八对半 of terminals/honours counts as 清老头/混老头 (some places)")
 
+    #: Tile kinds in play, computed once per ruleset (read for every parsed tile); not a
+    #: switch: no "rule" metadata, so :func:`caishen.ruleset.switches` skips it.
+    tile_kinds: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         rs.check(self)
+        object.__setattr__(self, "tile_kinds", tuple(
+            k for k in range(NUM_KINDS)
+            if (self.has_white or k != WHITE) and (self.has_flowers or not is_flower(k))
+        ))
         if self.seven_pairs and self.hand_size != 13:
             raise RulesetError("seven_pairs needs hand_size 13")
         if self.eight_and_half_pairs and self.hand_size != 16:
@@ -109,14 +117,6 @@ class Ruleset:
     def sets_needed(self) -> int:
         """Sets in a complete hand besides the pair: 5 for 16-tile, 4 for 13-tile (L13)."""
         return (self.hand_size - 1) // 3
-
-    @property
-    def tile_kinds(self) -> tuple[int, ...]:
-        """Tile kinds in play."""
-        return tuple(
-            k for k in range(NUM_KINDS)
-            if (self.has_white or k != WHITE) and (self.has_flowers or not is_flower(k))
-        )
 
     @property
     def wall_size(self) -> int:
