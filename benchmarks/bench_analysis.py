@@ -15,21 +15,35 @@ only the standard shape here (its seven pairs / thirteen orphans cannot fit 17
 tiles); ours also tries 八对半 when the standard shape fails.
 
 Run: ``python benchmarks/bench_analysis.py [--hands N]``.
+
+``--json`` prints instead one JSON object of speed ratios ours / ``mahjong`` (higher is
+faster for us), each timed interleaved, best of ``--repeats``, on ``--fair-hands`` seeded
+hands of a 13-tile, 34-kind, no-flower, no-wild ruleset with seven pairs (the shapes
+``mahjong`` knows; its thirteen orphans is the one it has and we lack):
+``is_win_random14`` and ``is_win_random17`` (random hands dealt from a shuffled wall),
+``is_win_nearwin`` (a random win minus one tile, plus the winning tile or a random
+tile, 50/50), ``is_win_nearwin_with_construction`` (the same, counting our ``Hand`` built
+from a list of kinds against its 34-count array built from the same list) and ``shanten``
+(random 13-tile hands, against ``Shanten.calculate_shanten``). The 17-tile hands use the
+16-tile form of the same ruleset (seven pairs off: it needs 13 tiles).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
+from collections.abc import Callable
 
 from mahjong.agari import Agari
+from mahjong.shanten import Shanten
 
 from caishen.hand import Hand
 from caishen.shapes.analysis import is_win, shanten, waits
 from caishen.tiles import NUM_NON_FLOWER, is_flower
-from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.wilds import wild_kinds
 
 SEED = 20261129
@@ -120,10 +134,117 @@ def rate(n: int, seconds: float) -> str:
     return f"{n / seconds:,.0f}/s ({seconds * 1e6 / n:.2f} µs each)"
 
 
+FAIR13 = LONGGANG.replace(hand_size=13, eight_and_half_pairs=False, seven_pairs=True, has_white=True,
+                          has_flowers=False)
+FAIR16 = FAIR13.replace(seven_pairs=False, hand_size=16)
+FAIR_SETS = [(k, k, k) for k in range(34)] + [(k, k + 1, k + 2) for k in range(27) if k % 9 <= 6]
+
+
+def random_hands(n: int, size: int, rng: random.Random) -> list[list[int]]:
+    wall = [k for k in range(34) for _ in range(4)]
+    return [rng.sample(wall, size) for _ in range(n)]
+
+
+def near_win_hands(n: int, rng: random.Random) -> list[list[int]]:
+    """14 tiles: a random standard win less one tile, plus that tile or a random one (50/50)."""
+    out: list[list[int]] = []
+    while len(out) < n:
+        tiles: list[int] = []
+        for s in rng.choices(FAIR_SETS, k=4):
+            tiles.extend(s)
+        p = rng.randrange(34)
+        tiles += [p, p]
+        if any(tiles.count(k) > 4 for k in set(tiles)):
+            continue
+        taken = tiles.pop(rng.randrange(14))
+        add = taken if rng.random() < 0.5 else rng.randrange(34)
+        if tiles.count(add) >= 4:
+            continue
+        out.append([*tiles, add])
+    return out
+
+
+def _array(tiles: list[int]) -> list[int]:
+    a = [0] * 34
+    for t in tiles:
+        a[t] += 1
+    return a
+
+
+def _best(repeats: int, ours: Callable[[], None], theirs: Callable[[], None]) -> float:
+    """Speed ratio ours / theirs: best time of each over interleaved repeats."""
+    best_ours = best_theirs = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        ours()
+        best_ours = min(best_ours, time.perf_counter() - t)
+        t = time.perf_counter()
+        theirs()
+        best_theirs = min(best_theirs, time.perf_counter() - t)
+    return best_theirs / best_ours
+
+
+def fair_ratios(n: int, repeats: int, seed: int = SEED) -> dict[str, float]:
+    """The ``--json`` figures (see the module docstring); results are checked equal first."""
+    rng = random.Random(seed)
+    r14, r17, near, r13 = (random_hands(n, 14, rng), random_hands(n, 17, rng), near_win_hands(n, rng),
+                           random_hands(n, 13, rng))
+    agari = Agari()
+    sh = Shanten()
+    out: dict[str, float] = {}
+    for key, lists, rules in (("is_win_random14", r14, FAIR13), ("is_win_random17", r17, FAIR16),
+                              ("is_win_nearwin", near, FAIR13)):
+        hands = [Hand(tuple(t), (), ()) for t in lists]
+        arrays = [_array(t) for t in lists]
+        if rules is not FAIR16:  # 17 tiles: Agari's seven-pairs test ignores the count
+            mismatch = [t for h, a, t in zip(hands, arrays, lists, strict=True)
+                        if is_win(h, rules) != agari.is_agari(a) and max(a) < 4 and sum(1 for c in a if c) > 7]
+            assert not mismatch, mismatch[:3]
+
+        def ours(hands: list[Hand] = hands, rules: Ruleset = rules) -> None:
+            for h in hands:
+                is_win(h, rules)
+
+        def theirs(arrays: list[list[int]] = arrays) -> None:
+            for a in arrays:
+                agari.is_agari(a)
+
+        out[key] = _best(repeats, ours, theirs)
+
+    def ours_built() -> None:
+        for t in near:
+            is_win(Hand(tuple(t), (), ()), FAIR13)
+
+    def theirs_built() -> None:
+        for t in near:
+            agari.is_agari(_array(t))
+
+    out["is_win_nearwin_with_construction"] = _best(repeats, ours_built, theirs_built)
+    h13 = [Hand(tuple(t), (), ()) for t in r13]
+    a13 = [_array(t) for t in r13]
+
+    def ours_sh() -> None:
+        for h in h13:
+            shanten(h, FAIR13)
+
+    def theirs_sh() -> None:
+        for a in a13:
+            sh.calculate_shanten(a)
+
+    out["shanten"] = _best(repeats, ours_sh, theirs_sh)
+    return {k: round(v, 3) for k, v in out.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=100_000)
+    ap.add_argument("--json", action="store_true", help="print only the JSON object of ratios (see the docstring)")
+    ap.add_argument("--fair-hands", type=int, default=5_000, help="hands per --json workload (default 5000)")
+    ap.add_argument("--repeats", type=int, default=5, help="interleaved repetitions per --json workload (best kept)")
     args = ap.parse_args(argv)
+    if args.json:
+        print(json.dumps(fair_ratios(args.fair_hands, args.repeats)))
+        return 0
     t0 = time.perf_counter()
     cases = make_hands(args.hands)
     print(f"python {sys.version.split()[0]}; {len(cases):,} hands (seed {SEED}) made in {time.perf_counter() - t0:.1f} s")
