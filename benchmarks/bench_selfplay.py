@@ -13,17 +13,34 @@ Measured in the same run:
 Prints hands/s of each and the ratios to rlcard (the anchor). Usage::
 
     python benchmarks/bench_selfplay.py [--hands N] [--rlcard-hands M] [--rounds R] [--seed S]
+
+``--json`` prints instead one JSON object of speed ratios ours / rlcard, each measured in the
+same run, rounds interleaved (short by default: 200 hands, 100 rlcard hands):
+
+* ``selfplay_bare``: the ``caishen engine`` hands/s above against rlcard's ``env.run``;
+* ``selfplay_with_observation``: hands/s when the deciding seat's observation is encoded
+  (:func:`caishen.env.encoding.encode`) and its action mask built (``mask_of``), both as numpy
+  arrays, at every decision, and a random legal action picked from the mask (a win taken),
+  as rlcard's ``env.run`` does with its state and legal actions; against ``env.run``;
+* ``pettingzoo_env``: env steps/s of the wrapped ``longgang_v0`` AEC env (``observe`` then
+  ``step`` with a random masked action) against steps/s of rlcard's ``env.step`` loop.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 
+import numpy as np
+
 from caishen import fair
+from caishen.engine.actions import ActionKind
 from caishen.engine.game import Game
+from caishen.env import longgang_v0
+from caishen.env.encoding import action_index, action_of, encode, mask_of
 from caishen.table.match import selfplay
 from caishen.table.play import play
 from caishen.table.players import RandomPlayer, player_rng
@@ -47,6 +64,84 @@ def bench_engine(hands: int, seed: bytes) -> tuple[float, int]:
     return hands / (time.perf_counter() - start), wins
 
 
+def bench_observed(hands: int, seed: bytes) -> float:
+    """Hands/s building the deciding seat's observation vector and action mask every decision."""
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for h in range(hands):
+        game = Game.from_seed(fair.hand_seed(seed, h), LONGGANG)
+        while not game.is_over:
+            seat = next(s for s in game.to_move() if game.legal_actions(s))
+            legal = game.legal_actions(seat)
+            np.asarray(encode(game.observation(seat)), dtype=np.float32)
+            mask = np.asarray(mask_of(legal), dtype=np.int8)
+            wins = [a for a in legal if a.kind is ActionKind.WIN]
+            index = action_index(wins[0]) if wins else int(rng.choice(np.flatnonzero(mask)))
+            game.step(seat, action_of(index))
+    return hands / (time.perf_counter() - start)
+
+
+def bench_pettingzoo(hands: int, seed: int) -> tuple[int, float]:
+    """Env steps and seconds of the wrapped PettingZoo env with random masked actions."""
+    e = longgang_v0.env()
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        e.reset(seed=seed * 100_003 + h)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
+def bench_rlcard_steps(hands: int, seed: int) -> tuple[int, float]:
+    """rlcard's env steps and seconds with random legal actions."""
+    import rlcard  # type: ignore[import-untyped]
+
+    env = rlcard.make("mahjong", config={"seed": seed})
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(hands):
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
+def json_figures(hands: int, rl_hands: int, rounds: int, seed: bytes) -> dict[str, float]:
+    """The ``--json`` ratios (see the module docstring), rounds interleaved."""
+    t_bare = t_obs = t_rl = 0.0
+    pz_steps = rl_steps = 0
+    pz_time = rl_time = 0.0
+    for r in range(rounds):
+        n = hands // rounds + (r < hands % rounds)
+        m = rl_hands // rounds + (r < rl_hands % rounds)
+        rseed = seed + b":%d" % r
+        t_bare += n / bench_engine(n, rseed)[0]
+        t_obs += n / bench_observed(n, rseed)
+        rl = bench_rlcard(m, r)
+        if rl is None:
+            raise SystemExit("rlcard is not installed (pip install rlcard): no ratios")
+        t_rl += m / rl
+        steps, seconds = bench_pettingzoo(max(1, m // 2), r)
+        pz_steps, pz_time = pz_steps + steps, pz_time + seconds
+        steps, seconds = bench_rlcard_steps(m, r)
+        rl_steps, rl_time = rl_steps + steps, rl_time + seconds
+    rl_hps = rl_hands / t_rl
+    return {
+        "selfplay_bare": round(hands / t_bare / rl_hps, 2),
+        "selfplay_with_observation": round(hands / t_obs / rl_hps, 2),
+        "pettingzoo_env": round((pz_steps / pz_time) / (rl_steps / rl_time), 2),
+    }
+
+
 def bench_match(hands: int, seed: bytes) -> float:
     start = time.perf_counter()
     played = 0
@@ -61,8 +156,8 @@ def bench_match(hands: int, seed: bytes) -> float:
 
 def bench_rlcard(hands: int, seed: int) -> float | None:
     try:
-        import rlcard
-        from rlcard.agents import RandomAgent
+        import rlcard  # type: ignore[import-untyped]
+        from rlcard.agents import RandomAgent  # type: ignore[import-untyped]
     except ImportError:
         return None
     env = rlcard.make("mahjong", config={"seed": seed})
@@ -76,13 +171,22 @@ def bench_rlcard(hands: int, seed: int) -> float | None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--hands", type=int, default=2000, help="caishen hands to play (default 2000; 100000 works)")
+    p.add_argument("--hands", type=int, default=None,
+                   help="caishen hands to play (default 2000, with --json 200; 100000 works)")
     p.add_argument("--rlcard-hands", type=int, default=None, help="rlcard hands (default: min(hands, 300))")
     p.add_argument("--rounds", type=int, default=4,
                    help="alternate the three measurements in this many rounds (evens out machine load)")
     p.add_argument("--seed", default="bench", help="match seed (default 'bench')")
+    p.add_argument("--json", action="store_true", help="print only the JSON object of ratios to rlcard")
     args = p.parse_args(argv)
     seed = fair.seed_from_text(args.seed)
+    if args.json:
+        hands = args.hands if args.hands is not None else 200
+        rl = args.rlcard_hands if args.rlcard_hands is not None else min(hands, 100)
+        print(json.dumps(json_figures(hands, rl, max(1, min(args.rounds, hands, rl)), seed)))
+        return 0
+    if args.hands is None:
+        args.hands = 2000
     rl_hands = args.rlcard_hands if args.rlcard_hands is not None else min(args.hands, 300)
     rounds = max(1, min(args.rounds, args.hands, rl_hands))
 
