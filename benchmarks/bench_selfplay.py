@@ -156,7 +156,7 @@ def bench_match(hands: int, seed: bytes) -> float:
 
 def bench_rlcard(hands: int, seed: int) -> float | None:
     try:
-        import rlcard  # type: ignore[import-untyped]
+        import rlcard
         from rlcard.agents import RandomAgent  # type: ignore[import-untyped]
     except ImportError:
         return None
