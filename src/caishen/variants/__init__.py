@@ -54,7 +54,8 @@ def load_rules(source: str | Path, variant: str | None = None) -> VariantRules:
                 return v.presets[text]
         if variant is not None and text == variant:
             return get(variant).presets[variant]
-        return get(variant or _LONGGANG.name).load_rules(source)  # names the presets in its error
+        presets = sorted(p for v in _REGISTRY.values() for p in v.presets)
+        raise RulesetError(f"{text[:80]}: not a preset ({', '.join(presets)}) nor a TOML file")
     data = rs.read_toml(path)
     name = data.get("variant")
     base = data.get("base")
