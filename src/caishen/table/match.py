@@ -2,7 +2,7 @@
 
 :class:`Table` is the bookkeeping of a match without players: who sits where, the chip
 :class:`~caishen.variants.longgang.settlement.Ledger`, when the match ends. :class:`Match` adds players (anything
-with ``act(observation, legal_actions) -> Action``, e.g. :class:`RandomPlayer` or the bots of
+with ``act(observation) -> Action``, :class:`~caishen.table.players.Player`: the random player or the bots of
 :mod:`caishen.bots`), deals every hand from a committed seed (:mod:`caishen.fair`) and writes a
 :class:`~caishen.table.record.MatchRecord`. Replaying a record (:mod:`caishen.table.record`) runs the same
 :class:`Table`, so a replay reproduces seating, scores and chips exactly.
