@@ -294,7 +294,7 @@ def test_replay_checks_seating(rec: MatchRecord) -> None:
         ('{"format": "x"}', "not a caishen record"),
         ('{"format": "caishen-record", "version": 3}', "version 3 is not supported"),
         ('{"format": "caishen-record", "version": true}', "version True is not supported"),
-        ('{"format": "caishen-record", "version": 2, "variant": "mars"}', "'mars' records cannot be replayed"),
+        ('{"format": "caishen-record", "version": 2, "variant": "mars"}', "record.variant: unknown variant 'mars'"),
         ('{"format": "caishen-record", "version": 1, "ruleset": {"bogus": 1}}', "unknown switch 'bogus'"),
     ],
 )

@@ -606,6 +606,7 @@ def _settle(run: Run) -> None:
         run.chips = run.payments.net
         return
     result = Table(rs, SEATS).settle(out)
+    assert isinstance(result.score, HandScore) or result.score is None
     run.score = result.score
     run.chips = result.chips
 

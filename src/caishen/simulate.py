@@ -34,7 +34,7 @@ from caishen.engine.outcome import Outcome, WinHow
 from caishen.errors import CaishenError
 from caishen.table.match import Table
 from caishen.table.play import play
-from caishen.variants.longgang.outcome import score_outcome
+from caishen.variants.longgang.outcome import HandScore, score_outcome
 from caishen.variants.longgang.rules import Ruleset
 from caishen.variants.longgang.settlement import settle
 
@@ -156,12 +156,15 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
             row = HandRow(game, h, fair.commitment(hseed), out.dealer, -1, -1, DRAW, "", 0,
                           (0, 0, 0, 0), seat_bots)
         else:
-            assert out.how is not None and result.score is not None
-            score = result.score.winner
+            assert out.how is not None
+            limit, tai = "", 0
+            if isinstance(result.score, HandScore):  # Longgang's 台 and limit hands (L21, L22)
+                score = result.score.winner
+                limit, tai = "" if score.limit is None else score.limit.value, score.tai
             row = HandRow(
                 game, h, fair.commitment(hseed), out.dealer, out.winner,
                 -1 if out.from_seat is None else out.from_seat,
-                out.how.value, "" if score.limit is None else score.limit.value, score.tai,
+                out.win_type or out.how.value, limit, tai,
                 (chips[0], chips[1], chips[2], chips[3]), seat_bots,
             )
         rows.append(row)

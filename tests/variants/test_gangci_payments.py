@@ -114,7 +114,7 @@ def test_G2_9_statement_kong_then_ci_itemised() -> None:
     assert lines[-2].split()[:2] == ["G2.7", "直次"]
     assert "13000  2 × 6000 + 1000" in st_.table()
     assert lines[-1] == "net: E -15000  S +25000  W -5000  N -5000"
-    assert st_.to_dict()["net"] == {"E": -15000, "S": 25000, "W": -5000, "N": -5000}
+    assert st_.to_json()["net"] == {"E": -15000, "S": 25000, "W": -5000, "N": -5000}
 
 
 def test_G2_feeding_seat_checked() -> None:

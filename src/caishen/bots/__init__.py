@@ -4,12 +4,15 @@ Every bot is a :class:`~caishen.table.players.Player`: ``act(observation) -> act
 ``observation.legal_actions``; each always takes a win when one is offered. Standard library only.
 """
 
-from caishen.bots.players import BOTS, GreedyBot, StrongBot, make_bot
+from caishen.bots.choose import BOTS, make_bot
+from caishen.bots.gangci import GangciStrongBot
+from caishen.bots.players import GreedyBot, StrongBot
 from caishen.bots.shape import shanten_counts
 from caishen.bots.view import View, from_observation
 
 __all__ = [
     "BOTS",
+    "GangciStrongBot",
     "GreedyBot",
     "StrongBot",
     "View",

@@ -12,7 +12,6 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
 
 from caishen.bots.shape import (
     ADD,
@@ -33,7 +32,6 @@ from caishen.hand import Hand, MeldKind
 
 # the analyser's own rule for which wilds are 正财神 (L5), so both count them alike
 from caishen.shapes.analysis import flower_wilds
-from caishen.table.players import Player, RandomPlayer
 from caishen.tiles import (
     GREEN,
     NUM_NON_FLOWER,
@@ -43,6 +41,7 @@ from caishen.tiles import (
     is_terminal,
     seat_wind,
 )
+from caishen.variants.base import VariantRules
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
 from caishen.variants.longgang.settlement import bonus_fu
@@ -300,7 +299,7 @@ class GreedyBot:
     name = "greedy"
     observes = True
 
-    def __init__(self, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> None:
+    def __init__(self, rng: random.Random | None = None, ruleset: VariantRules = LONGGANG) -> None:
         self.rng = rng or random.Random(0)
         self.ruleset = ruleset
 
@@ -524,6 +523,7 @@ class StrongBot(GreedyBot):
         drawn wins with the best of them."""
         view = ev.view
         rs = view.ruleset
+        assert isinstance(rs, Ruleset)  # the strong bot scores Longgang hands (L19-L24)
         wild_tiles = tuple(k for k in view.hand.concealed if k in view.wilds)
         before = Hand(
             tuple(k for k in range(NUM_NON_FLOWER) for _ in range(counts[k])) + wild_tiles,
@@ -650,17 +650,3 @@ class StrongBot(GreedyBot):
                 return (s0 - s1) * 10 + 1.0
         return None
 
-
-BOTS: Final = ("random", "greedy", "strong")
-
-
-def make_bot(name: str, rng: random.Random | None = None, ruleset: Ruleset = LONGGANG) -> Player:
-    """A bot by name (``random``, ``greedy``, ``strong``) for ``ruleset``, drawing its own
-    randomness from ``rng``; ValueError names the choices."""
-    if name == "random":
-        return RandomPlayer(rng)
-    if name == "greedy":
-        return GreedyBot(rng, ruleset)
-    if name == "strong":
-        return StrongBot(rng, ruleset)
-    raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")

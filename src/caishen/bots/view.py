@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from caishen.engine.observation import Observation
 from caishen.hand import Hand, Meld
 from caishen.tiles import NUM_NON_FLOWER, is_flower
-from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.base import VariantRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +21,7 @@ class View:
     hand: Hand
     wilds: frozenset[int]
     indicator: int | None
-    ruleset: Ruleset
+    ruleset: VariantRules
     discards: tuple[tuple[int, ...], ...]
     melds: tuple[tuple[Meld, ...], ...]
     flowers: tuple[tuple[int, ...], ...]
@@ -57,7 +57,7 @@ class View:
         return 4 - len(seen) if self.ruleset.has_flowers else 0
 
 
-def from_observation(observation: Observation, ruleset: Ruleset) -> View:
+def from_observation(observation: Observation, ruleset: VariantRules) -> View:
     """The view of a :class:`caishen.engine.game.Observation` (the only input a bot gets) under
     ``ruleset`` (the table's rules are public)."""
     o = observation

@@ -109,7 +109,7 @@ def to_json(r: Run) -> dict[str, object]:
         ],
         "outcome": outcome,
         "score": None if r.score is None else r.score.winner.to_dict(),
-        "payments": None if r.payments is None else r.payments.to_dict(),
+        "payments": None if r.payments is None else r.payments.to_json(),
         "chips": None if r.chips is None else {SEAT_LETTERS[s]: c for s, c in enumerate(r.chips)},
         "expectations": len(r.scenario.expects),
         "failures": list(r.failures),

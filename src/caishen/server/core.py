@@ -59,6 +59,7 @@ from caishen.table.replay import verify
 from caishen.table.session import MatchSession, Move
 from caishen.table.signing import load_or_create_key, sign_record
 from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
+from caishen.variants.base import VariantRules
 from caishen.variants.longgang.outcome import HandScore, score_outcome
 from caishen.variants.longgang.rules import LONGGANG, PRESETS, Ruleset
 from caishen.variants.longgang.scoring import ScoreResult
@@ -185,7 +186,7 @@ def check_bot(level: str) -> None:
 # ---------------------------------------------------------------- sessions
 
 
-def _players(ruleset: Ruleset, bots: Sequence[str | None], seed: bytes) -> list[Player | None]:
+def _players(ruleset: VariantRules, bots: Sequence[str | None], seed: bytes) -> list[Player | None]:
     return [None if b is None else make_bot(b, player_rng(seed, i), ruleset) for i, b in enumerate(bots)]
 
 
@@ -207,7 +208,7 @@ def resume_session(
     return MatchSession.resume(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, hands=moves)
 
 
-def stand_in(ruleset: Ruleset) -> Player:
+def stand_in(ruleset: VariantRules) -> Player:
     """The bot that plays a person's seat after a timeout."""
     return make_bot("greedy", random.Random(secrets.randbits(64)), ruleset)
 
@@ -320,7 +321,7 @@ def _unseen(obs: Observation, k: int) -> int:
     return max(n, 0)
 
 
-def _help(obs: Observation, ruleset: Ruleset) -> HelpView:
+def _help(obs: Observation, ruleset: VariantRules) -> HelpView:
     hand = Hand(obs.hand.concealed, obs.hand.melds, obs.hand.flowers)
     try:
         sh = shanten(hand, ruleset, obs.wilds)
@@ -423,9 +424,11 @@ def _items(r: ScoreResult | None) -> list[ScoreItemView]:
     ]
 
 
-def _scores(game: Game, ruleset: Ruleset) -> HandScore | None:
-    """The scored hands of a finished game (None: a draw)."""
-    return None if game.outcome is None else score_outcome(game.outcome, ruleset)
+def _scores(game: Game, ruleset: VariantRules) -> HandScore | None:
+    """The scored hands of a finished Longgang game (None: a draw)."""
+    if game.outcome is None or not isinstance(ruleset, Ruleset):
+        return None
+    return score_outcome(game.outcome, ruleset)
 
 
 def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[str]) -> HandEndView:

@@ -25,9 +25,8 @@ from caishen.table.play import play
 from caishen.table.players import Player, RandomPlayer, player_rng
 from caishen.table.record import HandRecord, MatchRecord, hand_from_game
 from caishen.table.results import HandResult, MatchResult
-from caishen.variants.longgang.outcome import score_outcome
-from caishen.variants.longgang.rules import Ruleset
-from caishen.variants.longgang.settlement import Ledger, Settlement, Transfer
+from caishen.variants import variant_of
+from caishen.variants.base import Ledger, VariantRules
 
 SEATS: Final = 4
 
@@ -59,58 +58,46 @@ def next_seating(
 
 
 class Table:
-    """Seating, dealer rotation and chips of a match of ``players`` (4-6) players, without
-    the players themselves. :meth:`settle` books one finished hand and returns its result
-    (the ``result`` of a hand record)."""
+    """Seating, dealer rotation and chips of a match of ``players`` players (4-6 for Longgang,
+    4 for Gangci), without the players themselves. The variant of ``rules`` keeps the chips
+    (its :class:`~caishen.variants.base.Ledger`); :meth:`settle` books one finished hand and
+    returns its result (the ``result`` of a hand record)."""
 
-    def __init__(self, ruleset: Ruleset, players: int) -> None:
+    def __init__(self, rules: VariantRules, players: int) -> None:
         if not 4 <= players <= 6:
             raise MatchError(f"a match has 4, 5 or 6 players, not {players}")
-        self.ruleset = ruleset
+        self.ruleset = rules
+        self.variant = variant_of(rules)
         self.players = players
-        self.ledger = Ledger(players, ruleset)
+        self.ledger: Ledger = self.variant.ledger(rules, players)
         self.seats: tuple[int, int, int, int] = (0, 1, 2, 3)
         self.waiting: tuple[int, ...] = tuple(range(SEATS, players))
         self.hands_played = 0
-        self.ended_by = ""
 
     @property
     def over(self) -> bool:
         return self.ledger.over
 
+    @property
+    def ended_by(self) -> str:
+        return self.ledger.ended_by
+
     def settle(self, outcome: Outcome) -> HandResult:
-        """Book a finished hand: chips through the ledger (L24, L25), then the seating of the
-        next hand (L2, L18)."""
+        """Book a finished hand: score and chips through the variant's ledger, then the
+        seating of the next hand (L2, L18; G8.1)."""
         if self.over:
             raise MatchError("the match is over")
-        hs = score_outcome(outcome, self.ruleset)
-        broke_before = len(self.ledger.broke_events)
-        if hs is None or outcome.winner is None:
-            self.ledger.record_draw()
-            chips: tuple[int, int, int, int] = (0, 0, 0, 0)
-            transfers: tuple[Transfer, ...] = ()
-        else:
-            w = hs.winner
-            st: Settlement = self.ledger.record(
-                self.seats, outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer,
-                limit=w.limit is not None,
-            )
-            chips = (st.net[0], st.net[1], st.net[2], st.net[3])
-            transfers = tuple(st.transfers)
-        result = HandResult(outcome, hs, chips, transfers, tuple(self.ledger.broke_events[broke_before:]),
-                            tuple(self.ledger.chips))
+        st = self.ledger.settle(self.seats, outcome)
+        result = HandResult(outcome, st.score, st.chips, st.transfers, st.broke, tuple(self.ledger.chips))
         self.hands_played += 1
-        if self.ledger.over:
-            self.ended_by = "broke" if len(self.ledger.broke_events) >= self.ledger.broke_to_end else "hands"
-        dealer_keeps = outcome.winner is not None and outcome.winner == outcome.dealer
-        self.seats, self.waiting = next_seating(self.seats, self.waiting, dealer_keeps)
+        self.seats, self.waiting = next_seating(self.seats, self.waiting, st.dealer_keeps)
         return result
 
     def result(self) -> MatchResult:
         """The match so far: hands played, why it ended, chips per player, fees, broke, loans."""
         lg = self.ledger
-        return MatchResult(self.hands_played, lg.over, self.ended_by, tuple(lg.chips), lg.fees,
-                           tuple(lg.broke_events), tuple((ln.lender, ln.borrower, ln.chips) for ln in lg.loans))
+        return MatchResult(self.hands_played, lg.over, lg.ended_by, tuple(lg.chips), lg.fees,
+                           tuple(lg.broke_events), lg.loan_list)
 
 
 # ---------------------------------------------------------------- the match
@@ -126,7 +113,7 @@ class Match:
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: VariantRules,
         players: Sequence[Player],
         *,
         seed: bytes | None = None,
@@ -213,7 +200,7 @@ class Match:
 
 
 def selfplay(
-    ruleset: Ruleset, seed: bytes | None, players: int = 4, hands: int | None = None
+    ruleset: VariantRules, seed: bytes | None, players: int = 4, hands: int | None = None
 ) -> MatchRecord:
     """A match of ``players`` :class:`RandomPlayer` s, seeded when ``seed`` is given (their
     randomness too). ``hands`` overrides ``ruleset.hands_per_match``."""

@@ -33,10 +33,11 @@ from caishen.table import strict_json
 from caishen.table.signing import Signature, SignatureError, signature_from_json
 from caishen.table.strict_json import StrictJSONError
 from caishen.tiles import tile_name
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.variants import get, variant_of
+from caishen.variants.base import VariantRules
 
 FORMAT: Final = "caishen-record"
-VARIANT: Final = LONGGANG.name  # the variant these records replay (version 1 records are all Longgang)
+V1_VARIANT: Final = "longgang"  # version 1 records are all Longgang
 VERSION: Final = 2  # 2: names its variant; version 1 records (Longgang) are still read
 
 
@@ -190,7 +191,7 @@ class MatchRecord:
     """A match: ruleset, player names, the master seed when the match was seeded (revealed
     with the record), the hands, and the match result (chips per player, why it ended)."""
 
-    ruleset: Ruleset
+    ruleset: VariantRules
     players: tuple[str, ...]
     seed: bytes | None
     hands: tuple[HandRecord, ...]
@@ -203,7 +204,7 @@ class MatchRecord:
             "format": FORMAT,
             "version": VERSION,
             "caishen": __version__,  # the writer, for bug reports (not checked)
-            "variant": VARIANT,
+            "variant": variant_of(self.ruleset).name,
             "ruleset": {sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in self.ruleset.switches()},
             "players": list(self.players),
             "seed": None if self.seed is None else self.seed.hex(),
@@ -226,18 +227,23 @@ class MatchRecord:
         version = d.get("version")
         if type(version) is not int or version not in (1, VERSION):
             raise RecordError(f"record: version {_short(version)} is not supported (this reads versions 1 and {VERSION})")
-        variant = d.get("variant", VARIANT) if version == 1 else d.get("variant")
-        if variant != VARIANT:
-            raise RecordError(f"record.variant: {variant!r} records cannot be replayed yet (only {VARIANT!r})")
+        name = d.get("variant", V1_VARIANT) if version == 1 else d.get("variant")
+        if not isinstance(name, str):
+            raise RecordError(f"record.variant: must be a variant's name, not {_short(name)}")
+        try:
+            variant = get(name)
+        except RulesetError as exc:
+            raise RecordError(f"record.variant: {exc}") from None
         rs = _obj(d.get("ruleset"), "record.ruleset")
         if version == 1:
             rs = _v1_ruleset(rs)
+        base = variant.presets[variant.name]
         try:
-            ruleset = LONGGANG.replace(**rs)
+            ruleset = base.replace(**rs)
         except RulesetError as exc:
             raise RecordError(f"record.ruleset: {exc}") from None
         # A record replays under exactly its own rules: nothing is filled in from today's preset.
-        missing = [sw.name for sw in LONGGANG.switches() if sw.name not in rs]
+        missing = [sw.name for sw in base.switches() if sw.name not in rs]
         if missing:
             more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
             raise RecordError(f"record.ruleset: missing {', '.join(missing[:3])}{more} (a record names every switch)")
@@ -415,7 +421,7 @@ def _check_draws(
 
 
 def replay_steps(
-    hand: HandRecord, ruleset: Ruleset, wall: tuple[int, ...], dice: tuple[int, int, int, int], fair_mode: bool
+    hand: HandRecord, ruleset: VariantRules, wall: tuple[int, ...], dice: tuple[int, int, int, int], fair_mode: bool
 ) -> Iterator[tuple[Game, Step | None]]:
     try:
         game = Game(ruleset, wall, dice, hand.dealer)
@@ -442,7 +448,7 @@ def replay_steps(
         raise ReplayError(hand.index, i, "draw", f"the record has {len(hand.draws)} draws, the engine made {len(game.draws)}")
 
 
-def iter_hand(hand: HandRecord, ruleset: Ruleset) -> Iterator[tuple[Game, Step | None]]:
+def iter_hand(hand: HandRecord, ruleset: VariantRules) -> Iterator[tuple[Game, Step | None]]:
     """Replay a hand on its recorded wall move by move: first ``(game, None)`` after the deal,
     then ``(game, step)`` after every action (the same game object, changed in place).
     Raises :class:`ReplayError` at the first illegal move or mismatched draw."""

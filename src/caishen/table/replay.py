@@ -16,7 +16,7 @@ from caishen import fair
 from caishen.table.match import Table
 from caishen.table.record import HandRecord, MatchRecord, ReplayError, VerifyError, last_game, replay_steps
 from caishen.tiles import tile_name
-from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.base import VariantRules
 
 __all__ = ["ReplaySummary", "replay", "verify"]
 
@@ -81,7 +81,7 @@ def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
     return ReplaySummary(len(record.hands), n_actions, n_draws, result)
 
 
-def _fair_parts(hand: HandRecord, ruleset: Ruleset) -> tuple[tuple[int, ...], tuple[int, int, int, int]]:
+def _fair_parts(hand: HandRecord, ruleset: VariantRules) -> tuple[tuple[int, ...], tuple[int, int, int, int]]:
     """Commitment, wall and dice recomputed from the revealed seed and compared (L4)."""
     if hand.seed is None:
         raise VerifyError(hand.index, None, "seed not revealed", "the hand's seed", "null")

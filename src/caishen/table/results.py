@@ -11,17 +11,16 @@ from dataclasses import dataclass
 from caishen.engine.outcome import Outcome
 from caishen.notation import format_hand
 from caishen.tiles import tile_name
-from caishen.variants.longgang.outcome import HandScore
-from caishen.variants.longgang.scoring import ScoreResult
-from caishen.variants.longgang.settlement import Transfer
+from caishen.variants.base import ScoreSheet, Transfer
 
 # The flags a record lists, in this order (人胡 is scored, not recorded: records v1 had no such flag).
 _RECORD_FLAGS = ("heavenly", "earthly", "after_kong", "sea_floor", "last_live_tile")
 
 
 def outcome_json(outcome: Outcome) -> dict[str, object]:
-    """The engine's outcome as JSON-ready data (winner, how, tile, final hands...)."""
-    return {
+    """The engine's outcome as JSON-ready data (winner, how, tile, final hands...; a
+    variant's ``win_type`` when it names one)."""
+    out: dict[str, object] = {
         "winner": outcome.winner,
         "draw": None if outcome.draw_reason is None else outcome.draw_reason.value,
         "how": None if outcome.how is None else outcome.how.value,
@@ -30,16 +29,9 @@ def outcome_json(outcome: Outcome) -> dict[str, object]:
         "flags": [f for f in _RECORD_FLAGS if getattr(outcome, f)],
         "hands": [format_hand(h) for h in outcome.hands],
     }
-
-
-def _score_json(r: ScoreResult) -> dict[str, object]:
-    return {
-        "fu": r.fu,
-        "tai": r.tai,
-        "total": r.total,
-        "bonus_tai": r.bonus_tai,
-        "limit": None if r.limit is None else r.limit.value,
-    }
+    if outcome.win_type is not None:
+        out["win_type"] = outcome.win_type
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +40,7 @@ class HandResult:
     the transfers behind them, players who went broke in it, and every player's chips after."""
 
     outcome: Outcome
-    score: HandScore | None
+    score: ScoreSheet | None
     chips: tuple[int, int, int, int]
     transfers: tuple[Transfer, ...]
     broke: tuple[int, ...]
@@ -56,12 +48,7 @@ class HandResult:
 
     def to_json(self) -> dict[str, object]:
         out = outcome_json(self.outcome)
-        hs = self.score
-        out["score"] = None if hs is None else {
-            "winner": _score_json(hs.winner),
-            "losers": {str(s): (None if r is None else _score_json(r)) for s, r in sorted(hs.losers.items())},
-            "loser_totals": {str(s): t for s, t in sorted(hs.loser_totals.items())},
-        }
+        out["score"] = None if self.score is None else self.score.to_json()
         out["chips"] = list(self.chips)
         out["transfers"] = [[t.payer, t.payee, t.chips, t.rule] for t in self.transfers]
         out["broke"] = list(self.broke)

@@ -23,7 +23,7 @@ from caishen.table.match import Match, MatchError
 from caishen.table.play import play
 from caishen.table.players import Player
 from caishen.table.record import HandRecord, MatchRecord
-from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.base import VariantRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ class MatchSession:
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: VariantRules,
         players: Sequence[Player | None],
         *,
         seed: bytes | None = None,
@@ -61,7 +61,7 @@ class MatchSession:
     # ------------------------------------------------------------------ state
 
     @property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> VariantRules:
         return self.match.ruleset
 
     @property
@@ -148,7 +148,7 @@ class MatchSession:
     @classmethod
     def resume(
         cls,
-        ruleset: Ruleset,
+        ruleset: VariantRules,
         players: Sequence[Player | None],
         *,
         seed: bytes,

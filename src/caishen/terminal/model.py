@@ -22,6 +22,7 @@ from caishen.terminal.core import (
     SEAT_LETTERS,
     Action,
     ActionKind,
+    HandScore,
     IllegalActionError,
     MatchRecord,
     MatchSession,
@@ -196,6 +197,8 @@ class PlayState:
             raise PlayError(f"{path}: not a match saved by caishen play (no {PLAY_KEY!r} section)")
         try:
             bots = tuple(str(b) for b in play["bots"])
+            if not isinstance(record.ruleset, Ruleset):
+                raise PlayError(f"{path}: a {record.ruleset.name} match; caishen play plays Longgang")
             settings = Settings(record.ruleset, bots, record.seed, str(play.get("hint", "greedy")))
             moves = play["moves"]
             current = None if moves is None else [
@@ -241,7 +244,9 @@ class PlayState:
 
     @property
     def ruleset(self) -> Ruleset:
-        return self.session.ruleset
+        rules = self.session.ruleset
+        assert isinstance(rules, Ruleset)  # the terminal plays Longgang (Settings)
+        return rules
 
     @property
     def me(self) -> int:
@@ -400,6 +405,7 @@ class PlayState:
         total = ""
         hand = ""
         hs = self.session.match.results[-1].score
+        assert hs is None or isinstance(hs, HandScore)
         if out.winner is None or hs is None:
             headline = f"hand {rec.index + 1}: draw 流局 ({out.draw_reason or 'wall'}), nobody pays"
         else:

@@ -13,17 +13,71 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from caishen.engine.outcome import Outcome
+from caishen.engine.rules import GameRules
 from caishen.ruleset import Switch
 
 
-class VariantRules(Protocol):
-    """What any variant's rules object offers besides its own switches."""
+class VariantRules(GameRules, Protocol):
+    """What any variant's rules object offers: the engine's data and hooks
+    (:class:`~caishen.engine.rules.GameRules`), its switches, and a checked copy."""
 
-    @property
-    def name(self) -> str: ...
     @property
     def hands_per_match(self) -> int: ...
     def switches(self) -> tuple[Switch, ...]: ...
+    def replace(self, **changes: object) -> VariantRules: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """``chips`` move from seat ``payer`` to seat ``payee``; ``rule`` cites the rule ID and
+    ``what`` names the item (结算)."""
+
+    payer: int
+    payee: int
+    chips: int
+    rule: str
+    what: str
+
+
+class ScoreSheet(Protocol):
+    """A finished hand's explained score, whatever the variant: JSON for records and an
+    itemised plain-text table (rule, item, amounts)."""
+
+    def to_json(self) -> dict[str, object]: ...
+    def table(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettlement:
+    """One finished hand booked by a :class:`Ledger`: its explained score (``None`` when
+    nothing is scored, e.g. a drawn Longgang hand), each seat's net chips, the transfers
+    behind them, the players who went broke in it, and whether the dealer keeps the deal."""
+
+    score: ScoreSheet | None
+    chips: tuple[int, int, int, int]
+    transfers: tuple[Transfer, ...]
+    broke: tuple[int, ...]
+    dealer_keeps: bool
+
+
+class Ledger(Protocol):
+    """A match's chips under one variant's settlement: players ``0..n-1``; each hand says who
+    sits in which seat (``seats[s]`` is the player in seat ``s``)."""
+
+    @property
+    def over(self) -> bool: ...
+    @property
+    def ended_by(self) -> str: ...           # "" while playing, then e.g. "hands" or "broke"
+    @property
+    def chips(self) -> list[int]: ...         # by player
+    @property
+    def fees(self) -> int: ...
+    @property
+    def broke_events(self) -> list[int]: ...  # players who went broke, in order
+    @property
+    def loan_list(self) -> tuple[tuple[int, int, int], ...]: ...  # (lender, borrower, chips)
+    def settle(self, seats: tuple[int, int, int, int], outcome: Outcome) -> HandSettlement: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +106,4 @@ class Variant(Protocol):
     def presets(self) -> Mapping[str, VariantRules]: ...
     def load_rules(self, source: str | Path) -> VariantRules: ...
     def rule_items(self, rules: VariantRules) -> tuple[RuleItem, ...]: ...
+    def ledger(self, rules: VariantRules, players: int) -> Ledger: ...

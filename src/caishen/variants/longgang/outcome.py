@@ -38,6 +38,28 @@ class HandScore:
     losers: dict[int, ScoreResult | None]
     loser_totals: dict[int, int]
 
+    def to_json(self) -> dict[str, object]:
+        """The ``score`` of a record's hand result (``docs/records.md``)."""
+        return {
+            "winner": _score_json(self.winner),
+            "losers": {str(s): (None if r is None else _score_json(r)) for s, r in sorted(self.losers.items())},
+            "loser_totals": {str(s): t for s, t in sorted(self.loser_totals.items())},
+        }
+
+    def table(self) -> str:
+        """The winner's itemised score (rule, item, 胡, 台) as plain text."""
+        return self.winner.table()
+
+
+def _score_json(r: ScoreResult) -> dict[str, object]:
+    return {
+        "fu": r.fu,
+        "tai": r.tai,
+        "total": r.total,
+        "bonus_tai": r.bonus_tai,
+        "limit": None if r.limit is None else r.limit.value,
+    }
+
 
 _WIN_BY: Final = {
     WinHow.DISCARD: WinBy.DISCARD,

@@ -12,6 +12,7 @@ from typing import Final
 
 from caishen.errors import CaishenError
 from caishen.tiles import SEAT_LETTERS, SEATS
+from caishen.variants.base import Transfer
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 MIN_PLAYERS: Final = 4  # a match seats 4 and has up to 2 waiting players 替补 (L2)
@@ -37,17 +38,6 @@ class MatchOverError(LonggangError):
     """A hand recorded after the match has ended."""
 
     code = "match-over"
-
-
-@dataclass(frozen=True, slots=True)
-class Transfer:
-    """``chips`` move from seat ``payer`` to seat ``payee``; ``rule`` cites the rule ID."""
-
-    payer: int
-    payee: int
-    chips: int
-    rule: str
-    what: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from caishen.variants.base import RuleItem, VariantRules
+from caishen.variants.base import Ledger, RuleItem, VariantRules
+from caishen.variants.longgang.ledger import LonggangLedger
 from caishen.variants.longgang.rules import PRESETS, Ruleset, load_ruleset
 from caishen.variants.longgang.scoring import SCORING_ITEMS, Limit
 
@@ -36,6 +37,11 @@ class Longgang:
             for lim in Limit
         ]
         return tuple(items)
+
+    def ledger(self, rules: VariantRules, players: int) -> Ledger:
+        """Chips of a match of 4-6 players (L2, L24, L25)."""
+        assert isinstance(rules, Ruleset)
+        return LonggangLedger(rules, players)
 
 
 VARIANT: Final = Longgang()

@@ -94,7 +94,7 @@ class Payment:
     item: PaymentItem
     formula: str
 
-    def to_dict(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         return {"payer": SEAT_LETTERS[self.payer], "payee": SEAT_LETTERS[self.payee],
                 "amount": self.amount, "rule": self.rule, "item": self.item.value,
                 "chinese": self.item.chinese, "english": self.item.english, "formula": self.formula}
@@ -206,6 +206,6 @@ class Statement:
         lines.append("net: " + "  ".join(f"{SEAT_LETTERS[s]} {n:+d}" for s, n in enumerate(self.net)))
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, object]:
-        return {"payments": [p.to_dict() for p in self.payments],
+    def to_json(self) -> dict[str, object]:
+        return {"payments": [p.to_json() for p in self.payments],
                 "net": {SEAT_LETTERS[s]: n for s, n in enumerate(self.net)}}

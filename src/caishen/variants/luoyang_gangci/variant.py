@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Final
 
 from caishen import ruleset as rs
-from caishen.variants.base import RuleItem, VariantRules
+from caishen.variants.base import Ledger, RuleItem, VariantRules
 from caishen.variants.luoyang_gangci.payments import KongKind, Payment, kong_payments, win_payments
 from caishen.variants.luoyang_gangci.rules import DEFAULT, PRESETS, GangciRules
+from caishen.variants.luoyang_gangci.settlement import GangciLedger
 from caishen.variants.luoyang_gangci.wins import GangciWin
 
 
@@ -40,6 +41,11 @@ class LuoyangGangci:
                 p.item.value, p.rule, p.item.chinese, p.item.english, "chips", f"{p.amount} ({p.formula})",
                 "each payer"))
         return tuple(seen.values())
+
+    def ledger(self, rules: VariantRules, players: int) -> Ledger:
+        """Chips of a four-player match (G2, G8)."""
+        assert isinstance(rules, GangciRules)
+        return GangciLedger(rules, players)
 
 
 VARIANT: Final = LuoyangGangci()

@@ -1,0 +1,59 @@
+"""A Longgang match's chips as the table layer's :class:`~caishen.variants.base.Ledger`:
+each finished hand is scored (L19-L23) and settled in chips (L24-L25)."""
+
+from __future__ import annotations
+
+from caishen.engine.outcome import Outcome
+from caishen.variants.base import HandSettlement
+from caishen.variants.longgang.outcome import score_outcome
+from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.longgang.settlement import Ledger
+
+
+class LonggangLedger:
+    """Scores every hand and books it in a :class:`~caishen.variants.longgang.settlement.Ledger`."""
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        self.ruleset = ruleset
+        self.book = Ledger(players, ruleset)
+        self.ended_by = ""
+
+    @property
+    def over(self) -> bool:
+        return self.book.over
+
+    @property
+    def chips(self) -> list[int]:
+        return self.book.chips
+
+    @property
+    def fees(self) -> int:
+        return self.book.fees
+
+    @property
+    def broke_events(self) -> list[int]:
+        return self.book.broke_events
+
+    @property
+    def loan_list(self) -> tuple[tuple[int, int, int], ...]:
+        return tuple((ln.lender, ln.borrower, ln.chips) for ln in self.book.loans)
+
+    def settle(self, seats: tuple[int, int, int, int], outcome: Outcome) -> HandSettlement:
+        """Score and settle one finished hand; the dealer keeps the deal only by winning (L18)."""
+        hs = score_outcome(outcome, self.ruleset)
+        book = self.book
+        broke_before = len(book.broke_events)
+        if hs is None or outcome.winner is None:
+            book.record_draw()
+            chips: tuple[int, int, int, int] = (0, 0, 0, 0)
+            settled = HandSettlement(None, chips, (), (), False)
+        else:
+            w = hs.winner
+            st = book.record(seats, outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer,
+                             limit=w.limit is not None)
+            chips = (st.net[0], st.net[1], st.net[2], st.net[3])
+            settled = HandSettlement(hs, chips, tuple(st.transfers), tuple(book.broke_events[broke_before:]),
+                                     outcome.winner == outcome.dealer)
+        if book.over:
+            self.ended_by = "broke" if len(book.broke_events) >= book.broke_to_end else "hands"
+        return settled
