@@ -119,7 +119,7 @@ def test_cli_writes_identical_jsonl_and_parquet(tmp_path: Path, capsys: pytest.C
     assert sum(1 for r in a if r["game"] == 0) >= 1
     assert set(a[0]) == {
         "game", "hand", "commitment", "dealer", "winner", "discarder", "how", "limit", "tai",
-        "chips_0", "chips_1", "chips_2", "chips_3", "bot_0", "bot_1", "bot_2", "bot_3",
+        "chips_0", "chips_1", "chips_2", "chips_3", "bot_0", "bot_1", "bot_2", "bot_3", "win_type",
     }
     assert png.stat().st_size > 1000
 

@@ -16,8 +16,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from caishen import __version__
+from caishen import __version__, variants
 from caishen.errors import CaishenError
+from caishen.variants.base import VariantRules
 
 # One line per sub-command module; order is the order of ``caishen --help``.
 COMMANDS = (
@@ -53,6 +54,34 @@ def safe_text(text: str) -> str:
     """``text`` with control characters shown as escapes (``\\x1b``, ``\\n``): for names and
     any other text that comes from a file, so it cannot move the cursor or retitle a terminal."""
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+    """``--variant NAME`` and ``--ruleset PRESET|FILE`` (the variant's standard rules by default)."""
+    p.add_argument("--variant", default=None, choices=variants.names(),
+                   help="the game (default longgang, or the variant of --ruleset)")
+    p.add_argument("--ruleset", default=None,
+                   help="preset name or TOML file (default: the variant's standard rules)")
+
+
+def rules_from_arguments(args: argparse.Namespace) -> VariantRules:
+    """The rules ``--variant`` and ``--ruleset`` name; a ruleset of another variant is refused."""
+    variant: str | None = args.variant
+    if args.ruleset is None:
+        name = variant or "longgang"
+        return variants.get(name).presets[name]
+    rules = variants.load_rules(args.ruleset, variant)
+    got = variants.variant_of(rules).name
+    if variant is not None and got != variant:
+        raise CommandError(f"--ruleset {_shorten(str(args.ruleset))} is a {got} ruleset, not {variant}")
+    return rules
+
+
+def check_variant(args: argparse.Namespace, rules: VariantRules, what: str) -> None:
+    """With ``--variant NAME``, ``rules`` (of a record) must be of that variant."""
+    got = variants.variant_of(rules).name
+    if args.variant is not None and got != args.variant:
+        raise CommandError(f"{what} is a {got} record, not {args.variant}")
 
 
 def _shorten(text: str) -> str:

@@ -34,6 +34,8 @@ from caishen.engine.outcome import Outcome, WinHow
 from caishen.errors import CaishenError
 from caishen.table.match import Table
 from caishen.table.play import play
+from caishen.variants import variant_of
+from caishen.variants.base import VariantRules
 from caishen.variants.longgang.outcome import HandScore, score_outcome
 from caishen.variants.longgang.rules import Ruleset
 from caishen.variants.longgang.settlement import settle
@@ -79,7 +81,8 @@ def seating(players: Sequence[str], game: int) -> tuple[str, str, str, str]:
 class HandRow:
     """One hand of a simulation. ``winner``/``discarder`` are seats or -1; ``how`` is how the
     hand was won (:class:`~caishen.engine.outcome.WinHow`) or ``draw`` (流局); ``limit`` the limit
-    hand's name or ""; ``chips`` each seat's chip change; ``bots`` the bot at each seat."""
+    hand's name or ""; ``chips`` each seat's chip change; ``bots`` the bot at each seat;
+    ``win_type`` the variant's name for the win (Gangci's ``zha_dan``, ``an_ci``...) or ""."""
 
     game: int
     hand: int
@@ -92,11 +95,17 @@ class HandRow:
     tai: int
     chips: tuple[int, int, int, int]
     bots: tuple[str, str, str, str]
+    win_type: str = ""
+
+    @property
+    def ending(self) -> str:
+        """How the hand ended, in the variant's words: its win type, else ``how``."""
+        return self.win_type or self.how
 
 
 COLUMNS: Final = (
     "game", "hand", "commitment", "dealer", "winner", "discarder", "how", "limit", "tai",
-    "chips_0", "chips_1", "chips_2", "chips_3", "bot_0", "bot_1", "bot_2", "bot_3",
+    "chips_0", "chips_1", "chips_2", "chips_3", "bot_0", "bot_1", "bot_2", "bot_3", "win_type",
 )
 
 
@@ -111,6 +120,7 @@ def row_record(row: HandRow) -> dict[str, Any]:
         rec[f"chips_{s}"] = row.chips[s]
     for s in range(SEATS):
         rec[f"bot_{s}"] = row.bots[s]
+    rec["win_type"] = row.win_type
     return rec
 
 
@@ -122,7 +132,7 @@ class SimConfig:
     """Everything a worker needs to play a batch (picklable)."""
 
     players: tuple[str, ...]
-    ruleset: Ruleset
+    ruleset: VariantRules
     seed: str
     single_hand: bool = False
     duplicate: bool = False
@@ -153,8 +163,9 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
         chips = result.chips
         seat_bots = (names[seats[0]], names[seats[1]], names[seats[2]], names[seats[3]])
         if out.winner is None:
+            # a drawn hand may still have moved chips (Gangci's kongs stand, G2.11)
             row = HandRow(game, h, fair.commitment(hseed), out.dealer, -1, -1, DRAW, "", 0,
-                          (0, 0, 0, 0), seat_bots)
+                          (chips[0], chips[1], chips[2], chips[3]), seat_bots)
         else:
             assert out.how is not None
             limit, tai = "", 0
@@ -164,8 +175,8 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
             row = HandRow(
                 game, h, fair.commitment(hseed), out.dealer, out.winner,
                 -1 if out.from_seat is None else out.from_seat,
-                out.win_type or out.how.value, limit, tai,
-                (chips[0], chips[1], chips[2], chips[3]), seat_bots,
+                out.how.value, limit, tai,
+                (chips[0], chips[1], chips[2], chips[3]), seat_bots, out.win_type or "",
             )
         rows.append(row)
         h += 1
@@ -173,9 +184,12 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
             return rows
 
 
-def hand_chips(outcome: Outcome, ruleset: Ruleset) -> tuple[int, int, int, int]:
-    """Each seat's chip change for one finished hand on its own (L24; no match, so no
-    going-broke limits): what the RL environments pay as rewards."""
+def hand_chips(outcome: Outcome, ruleset: VariantRules) -> tuple[int, int, int, int]:
+    """Each seat's chip change for one finished hand on its own (Longgang L24: no match, so no
+    going-broke limits; other variants: their ledger's settlement of the hand, e.g. Gangci's
+    kong and win payments, G2): what the RL environments pay as rewards."""
+    if not isinstance(ruleset, Ruleset):
+        return variant_of(ruleset).ledger(ruleset, SEATS).settle((0, 1, 2, 3), outcome).chips
     hs = score_outcome(outcome, ruleset)
     if hs is None or outcome.winner is None:
         return (0, 0, 0, 0)
@@ -404,6 +418,7 @@ class Stats:
     games: int = 0
     hands: int = 0
     draws: int = 0
+    endings: dict[str, int] = field(default_factory=dict)  # hands by how they ended
     _game: int = -1
     _cluster: int = -1
 
@@ -427,6 +442,7 @@ class Stats:
             self.hands += 1
             if row.how == DRAW:
                 self.draws += 1
+            self.endings[row.ending] = self.endings.get(row.ending, 0) + 1
             by_bot: dict[str, list[int]] = {}
             for s, n in enumerate(row.bots):
                 by_bot.setdefault(n, []).append(s)
@@ -571,7 +587,7 @@ def check_settings(players: Sequence[str], games: int, workers: int, backend: st
 def simulate(
     players: Sequence[str],
     games: int,
-    ruleset: Ruleset,
+    ruleset: VariantRules,
     seed: str,
     workers: int = 1,
     backend: str = "local",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from caishen.cli import CommandError, read_input, safe_text
+from caishen import variants
+from caishen.cli import CommandError, check_variant, read_input, safe_text
 from caishen.notation import format_hand
 from caishen.table.record import HandRecord, MatchRecord, RecordError, action_text, iter_hand, loads
 from caishen.table.replay import replay
@@ -18,6 +19,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("file", help="a match record (JSON, see docs/records.md), or - for stdin")
     p.add_argument("--hand", type=int, default=None, help="print only this hand (0-based)")
     p.add_argument("--draws", action="store_true", help="also print every tile drawn")
+    p.add_argument("--variant", default=None, choices=variants.names(),
+                   help="the record must be of this variant (default: any)")
     p.set_defaults(func=run)
 
 
@@ -31,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
         record = loads(text)
     except RecordError as exc:
         raise RecordError(f"{name}: {exc}") from None
+    check_variant(args, record.ruleset, name)
     if args.hand is not None and not 0 <= args.hand < len(record.hands):
         raise CommandError(f"--hand {args.hand}: the record has hands 0-{len(record.hands) - 1}")
     # Check everything before printing anything: a forged record prints nothing but the error.
@@ -75,14 +79,16 @@ def _print_hand(console: Any, record: MatchRecord, hand: HandRecord, draws: bool
     res = hand.result
     if res["winner"] is None:
         reason = res.get("draw") or "wall"
-        console.print(f"[yellow]draw 流局 ({escape(str(reason))}): nobody pays (L17)[/]")
+        paid = "" if any(res["chips"]) else ": nobody pays"
+        console.print(f"[yellow]draw 流局 ({escape(str(reason))}){paid}[/]")
     else:
-        sc = res["score"]["winner"]
+        sc = (res["score"] or {}).get("winner")  # Longgang's 胡/台 score; Gangci lists payments
         console.print(
-            f"[bold green]{_who(record, hand, res['winner'])} wins[/] by {escape(str(res['how']))}"
+            f"[bold green]{_who(record, hand, res['winner'])} wins[/] by "
+            f"{escape(str(res.get('win_type') or res['how']))}"
             + (f" on {escape(str(res['tile']))}" if res["tile"] else "")
-            + f": fu {sc['fu']}, tai {sc['tai']}, total {sc['total']}"
-            + (f", limit {escape(str(sc['limit']))}" if sc["limit"] else "")
+            + ("" if sc is None else f": fu {sc['fu']}, tai {sc['tai']}, total {sc['total']}")
+            + (f", limit {escape(str(sc['limit']))}" if sc is not None and sc["limit"] else "")
         )
         console.print("  hands: " + escape(" | ".join(res["hands"])))
     console.print("  chips: " + "  ".join(f"{_who(record, hand, s)} {c:+d}" for s, c in enumerate(res["chips"])))

@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 from caishen import fair
-from caishen.cli import CommandError, safe_text
+from caishen.cli import CommandError, add_rules_arguments, rules_from_arguments, safe_text
 from caishen.table.match import selfplay
 from caishen.table.signing import load_or_create_key, sign_record
 from caishen.tiles import SEAT_LETTERS
-from caishen.variants.longgang.rules import load_ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,7 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--hands", type=int, default=None, help="hands in the match (default: the ruleset's hands_per_match)")
     p.add_argument("--seed", default=None, help="match seed S: every hand's seed is derived from it; default: fresh secret seeds")
     p.add_argument("--players", type=int, default=4, choices=(4, 5, 6), help="players rotating through the four seats (L2)")
-    p.add_argument("--ruleset", default="longgang", help="preset name or TOML file (default longgang)")
+    add_rules_arguments(p)
     p.add_argument("--record", metavar="FILE", default=None, help="write the match record (JSON) to FILE")
     p.add_argument("--indent", type=int, default=None, help="indent the JSON record by 0-8 spaces")
     p.add_argument("--key-file", default=None,
@@ -35,7 +34,7 @@ MAX_HANDS = 10_000
 
 
 def run(args: argparse.Namespace) -> int:
-    ruleset = load_ruleset(args.ruleset)
+    ruleset = rules_from_arguments(args)
     if args.hands is not None and not 1 <= args.hands <= MAX_HANDS:
         raise CommandError(f"--hands must be 1-{MAX_HANDS}, not {args.hands}")
     if args.indent is not None and not 0 <= args.indent <= 8:
@@ -70,9 +69,10 @@ def run(args: argparse.Namespace) -> int:
         if res["winner"] is None:
             what = "draw 流局"
         else:
-            sc = res["score"]["winner"]
-            limit = f" limit {sc['limit']}" if sc["limit"] else ""
-            what = f"{SEAT_LETTERS[res['winner']]} {res['how']} {res['tile'] or ''} total {sc['total']}{limit}"
+            what = f"{SEAT_LETTERS[res['winner']]} {res.get('win_type') or res['how']} {res['tile'] or ''}"
+            sc = res["score"].get("winner")
+            if sc is not None:  # Longgang: the winner's total in 胡 (L23)
+                what += f" total {sc['total']}" + (f" limit {sc['limit']}" if sc["limit"] else "")
         table.add_row(
             str(h.index), h.commitment[:16] + "…", " ".join(str(p) for p in h.seats), what,
             " ".join(f"{c:+d}" for c in res["chips"]),

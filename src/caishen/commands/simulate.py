@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from caishen.variants.longgang.rules import load_ruleset
+from caishen.cli import add_rules_arguments, rules_from_arguments
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--players", default="strong,greedy,greedy,random",
         help="four bots, comma-separated, one per seat (default strong,greedy,greedy,random)",
     )
-    p.add_argument("--ruleset", default="longgang", help="preset name or TOML file (default longgang)")
+    add_rules_arguments(p)
     p.add_argument("--seed", default="0", help="run seed (any text; default 0)")
     p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
-    ruleset = load_ruleset(args.ruleset)
+    ruleset = rules_from_arguments(args)
     check_settings(players, args.games, args.workers, args.backend)
     check_address(args.address)
     # Paths are checked before the run: a bad one must not cost hours of play.
@@ -146,7 +146,7 @@ def print_summary(stats: Any, args: argparse.Namespace, elapsed: float) -> None:
     rows = table_rows(stats)
     if args.json:
         out = {
-            "games": stats.games, "hands": stats.hands, "draws": stats.draws,
+            "games": stats.games, "hands": stats.hands, "draws": stats.draws, "endings": stats.endings,
             "seconds": round(elapsed, 3), "bots": [
                 {k: (None if isinstance(v, float) and math.isinf(v) else v) for k, v in r.items()} for r in rows
             ],
@@ -184,6 +184,9 @@ def print_summary(stats: Any, args: argparse.Namespace, elapsed: float) -> None:
     console.print(safe_text(title), highlight=False)
     console.print(table)
     console.print(caption, highlight=False)
+    n = max(stats.hands, 1)
+    endings = sorted(stats.endings.items(), key=lambda kv: (-kv[1], kv[0]))
+    console.print("hands ended by: " + ", ".join(f"{k} {v / n:.1%}" for k, v in endings), highlight=False)
 
 
 def plot(stats: Any, path: str) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from caishen.cli import read_input, safe_text
+from caishen import variants
+from caishen.cli import check_variant, read_input, safe_text
 from caishen.table.record import RecordError, ReplayError, VerifyError, loads
 from caishen.table.replay import verify
 from caishen.table.signing import SignatureError, parse_public_key, verify_signature
@@ -23,6 +24,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("file", help="a match record (JSON, see docs/records.md), or - for stdin")
     p.add_argument("--key", metavar="PUBKEY", default=None,
                    help="the table's public key (64 hex digits, from 'caishen keys show'): the record must carry its signature")
+    p.add_argument("--variant", default=None, choices=variants.names(),
+                   help="the record must be of this variant (default: any)")
     p.set_defaults(func=run)
 
 
@@ -35,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
         record = loads(text)
     except RecordError as exc:
         raise RecordError(f"{name}: {exc}") from None
+    check_variant(args, record.ruleset, name)
     signed = ""
     try:
         summary = verify(record)  # the walls first: its errors name the hand and draw

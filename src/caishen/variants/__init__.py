@@ -54,6 +54,9 @@ def load_rules(source: str | Path, variant: str | None = None) -> VariantRules:
                 return v.presets[text]
         if variant is not None and text == variant:
             return get(variant).presets[variant]
+        owner = next((v.name for v in _REGISTRY.values() if text in v.presets), None)
+        if owner is not None:
+            raise RulesetError(f"{text}: a {owner} preset, not {variant}")
         presets = sorted(p for v in _REGISTRY.values() for p in v.presets)
         raise RulesetError(f"{text[:80]}: not a preset ({', '.join(presets)}) nor a TOML file")
     data = rs.read_toml(path)
