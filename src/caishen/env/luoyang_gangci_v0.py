@@ -1,0 +1,29 @@
+"""``luoyang_gangci_v0``: one hand of Luoyang Gangci 洛阳杠次 as a PettingZoo AEC environment.
+
+Built by the one adapter of :mod:`caishen.env.aec` (its docstring describes agents,
+observations, the action index and rewards); only the name and the default rules differ.
+``from caishen.env import luoyang_gangci_v0; env = luoyang_gangci_v0.env()``. Needs ``pip install 'caishen[rl]'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from caishen.env.aec import AGENTS, HandEnv, wrap
+from caishen.variants.luoyang_gangci.rules import DEFAULT, GangciRules
+
+__all__ = ["AGENTS", "env", "raw_env"]
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment with PettingZoo's standard checks (illegal actions raise, order enforced)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(HandEnv):  # noqa: N801 - PettingZoo naming convention
+    """The unwrapped environment; ``ruleset`` defaults to the variant's standard rules."""
+
+    metadata = {**HandEnv.metadata, "name": "luoyang_gangci_v0"}
+
+    def __init__(self, ruleset: GangciRules = DEFAULT, dealer: int = 0, render_mode: str | None = None) -> None:
+        super().__init__(ruleset, dealer, render_mode)
