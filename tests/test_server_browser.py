@@ -175,3 +175,40 @@ def test_friend_joins_by_link_and_both_play(server: ServerProcess, browser: obje
     assert moved["a"] > 0 and moved["b"] > 0
     host.close()
     friend.close()
+
+
+def test_a_gangci_room_shows_the_ci_tile_and_the_payments(server: ServerProcess, browser: object) -> None:
+    """Issue 9: a Luoyang Gangci room from the lobby; the centre shows the 次牌 (no wilds), and
+    the hand's score table lists every G2 payment."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 860}, locale="zh-CN")  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.evaluate("localStorage.setItem('caishen.lang', 'zh')")
+    page.reload()
+    _name(page, "Lu")
+    page.select_option("#variant", "luoyang-gangci")
+    assert page.locator('#hands option[value="0"]').is_disabled()  # no 断筹 without going broke
+    assert page.locator("#sw-ci_base").input_value() == "600"
+    page.click("#rules summary")
+    _shot(page, "lobby-gangci.png")
+    page.select_option("#friends", "0")
+    page.fill("#timer", "0")
+    page.click("#roomform button[type=submit]")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    assert "次牌" in page.locator(".center").inner_text()
+    assert page.locator(".center .tile.wild").count() == 0
+    shot = False
+    while not _score_shown(page):
+        old = _state(page)
+        if not _play_one(page):
+            _wait_change(page, old)
+        elif not shot:
+            _shot(page, "table-gangci.png")
+            shot = True
+    table = page.locator("[data-testid=score-table]")
+    assert table.locator(".scoreseat").count() == 4
+    chips = [int(x.split()[-1]) for x in table.locator(".scoreseat .head span.pos, .scoreseat .head span.neg").all_inner_texts()]
+    pays = page.locator("[data-testid=payments] tr")
+    assert sum(chips) == 0 and (pays.count() > 1) == any(chips)  # a header row, then one row per payment
+    _shot(page, "score-gangci.png")
+    ctx.close()

@@ -32,6 +32,7 @@ from caishen.server.protocol import (
     HandEndView,
     HelpView,
     MeldView,
+    PaymentView,
     ReplayFrameOut,
     ScoreItemView,
     ScoreLineView,
@@ -61,7 +62,7 @@ from caishen.table.signing import load_or_create_key, sign_record
 from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
 from caishen.variants.base import VariantRules
 from caishen.variants.longgang.outcome import HandScore, score_outcome
-from caishen.variants.longgang.rules import LONGGANG, PRESETS, Ruleset
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import ScoreResult
 
 __all__ = [
@@ -112,7 +113,9 @@ _GROUPS: Final = (
     ("台数 (tai) and limits 腊子", ("L21", "L22")),
     ("Chips 筹码", ("L24", "L25")),
     ("Table 牌桌", ("L12",)),
-    ("Luoyang Gangci 杠次", ("G1", "G2")),
+    ("Bases 起底", ("G1", "G2", "G2.1")),
+    ("Dice and deal 掷骰", ("G3", "G3.1")),
+    ("Match 牌局", ("G8", "G8.1", "G8.2")),
 )
 _GROUP_OF: Final = {rule: title for title, rules in _GROUPS for rule in rules}
 # Not offered in a room: the name and the match length (its own control).
@@ -128,13 +131,13 @@ class RoomError(ValueError):
 
 def variants() -> list[VariantOut]:
     """Every registered variant with its switches, grouped by rule ID, each with its one-line
-    explanation and valid values. The table plays the variants the engine plays (Longgang)."""
+    explanation and valid values. The table plays every registered variant."""
     out: list[VariantOut] = []
     order = {title: i for i, (title, _) in enumerate(_GROUPS)}
     for name in registry.names():
         v = registry.get(name)
         rules = v.presets.get(name) or next(iter(v.presets.values()))
-        playable = isinstance(rules, Ruleset)
+        playable = True
         switches = [
             SwitchOut(
                 name=sw.name, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
@@ -145,23 +148,23 @@ def variants() -> list[VariantOut]:
         ]
         switches.sort(key=lambda x: order.get(x.group, len(order)))
         out.append(VariantOut(name=name, playable=playable,
-                              note="" if playable else "the table does not play this variant yet", switches=switches))
+                              note="", switches=switches, to_break=isinstance(rules, Ruleset)))
     return out
 
 
-def build_ruleset(variant: str, switches: dict[str, bool | int | list[int]], hands: int) -> Ruleset:
-    """The ruleset of a room: a preset, the switches changed, the match length (0: to 断筹)."""
-    base = PRESETS.get(variant)
-    if base is None:
-        known = registry.names()
-        if variant in known:
-            raise RoomError(f"{variant}: the table does not play this variant yet")
+def build_ruleset(variant: str, switches: dict[str, bool | int | list[int]], hands: int) -> VariantRules:
+    """The ruleset of a room: a preset, the switches changed, the match length (0: to 断筹,
+    Longgang only: the other variants have no going broke)."""
+    known = registry.names()
+    if variant not in known:
         raise RoomError(f"unknown variant {variant!r} (variants: {', '.join(known)})")
+    base = registry.get(variant).presets[variant]
     fixed = sorted(set(switches) & _FIXED)
     if fixed:
         raise RoomError(f"switch {fixed[0]!r} cannot be set for a room")
-    if hands not in (0, 8, 16, 24):
-        raise RoomError("hands must be 8, 16, 24, or 0 (play until 断筹)")
+    to_break = isinstance(base, Ruleset)
+    if hands not in ((0, 8, 16, 24) if to_break else (8, 16, 24)):
+        raise RoomError("hands must be 8, 16, 24" + (", or 0 (play until 断筹)" if to_break else f" for {variant}"))
     try:
         r = base.replace(**switches).replace(hands_per_match=hands or TO_BREAK)
     except RulesetError as exc:
@@ -169,13 +172,14 @@ def build_ruleset(variant: str, switches: dict[str, bool | int | list[int]], han
     return r
 
 
-def ruleset_json(r: Ruleset) -> str:
+def ruleset_json(r: VariantRules) -> str:
     return json.dumps({sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in r.switches()})
 
 
-def ruleset_from_json(text: str) -> Ruleset:
+def ruleset_from_json(text: str, variant: str = LONGGANG.name) -> VariantRules:
+    """A room's stored rules under its variant."""
     data: dict[str, Any] = json.loads(text)
-    return LONGGANG.replace(**data)
+    return registry.get(variant).presets[variant].replace(**data)
 
 
 def check_bot(level: str) -> None:
@@ -194,13 +198,13 @@ def new_seed() -> bytes:
     return fair.new_seed()
 
 
-def new_session(ruleset: Ruleset, bots: Sequence[str | None], seed: bytes, names: Sequence[str]) -> MatchSession:
+def new_session(ruleset: VariantRules, bots: Sequence[str | None], seed: bytes, names: Sequence[str]) -> MatchSession:
     """A match where ``bots[i]`` is player ``i``'s bot level, ``None`` for a person."""
     return MatchSession(ruleset, _players(ruleset, bots, seed), seed=seed, names=names)
 
 
 def resume_session(
-    ruleset: Ruleset, bots: Sequence[str | None], seed: bytes, names: Sequence[str],
+    ruleset: VariantRules, bots: Sequence[str | None], seed: bytes, names: Sequence[str],
     hands: Sequence[Sequence[tuple[int, str]]],
 ) -> MatchSession:
     """The session rebuilt from the stored moves of every hand started (the last may be unfinished)."""
@@ -449,9 +453,15 @@ def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[st
             limit=None if r is None or r.limit is None else r.limit.value,
             chips=int(res["chips"][s]), chips_after=int(res["chips_after"][p]),
         ))
+    score = res.get("score")
+    payments = score.get("payments", []) if isinstance(score, dict) else []  # Gangci's statement (G2)
     return HandEndView(
         index=hand.index, winner=res.get("winner"), how=res.get("how"), tile=res.get("tile"), draw=res.get("draw"),
         lines=lines, seed=hand.seed.hex() if hand.seed else "", commitment=hand.commitment,
+        win_type=res.get("win_type"),
+        payments=[PaymentView(rule=p["rule"], chinese=p["chinese"], english=p["english"],
+                              payer=WINDS.index(p["payer"]), payee=WINDS.index(p["payee"]),
+                              amount=p["amount"], formula=p["formula"]) for p in payments],
     )
 
 
@@ -521,7 +531,7 @@ def replay_frames(record_json: str, index: int, seat: int | None, code: str) -> 
         raise RoomError(f"no hand {index}")
     hand = rec.hands[index]
     people = SeatPeople(tuple(rec.players), tuple(None for _ in rec.players), frozenset(range(len(rec.players))))
-    extras = ViewExtras(code=code, variant=rec.ruleset.name, hands_total=rec.ruleset.hands_per_match)
+    extras = ViewExtras(code=code, variant=registry.variant_of(rec.ruleset).name, hands_total=rec.ruleset.hands_per_match)
     frames: list[ReplayFrameOut] = []
     for game, step in iter_hand(hand, rec.ruleset):
         view = _view(game, hand.seats, seat, people, extras, index, 0 if step is None else step.index + 1,

@@ -165,6 +165,18 @@ class ScoreLineView(BaseModel):
     chips_after: int
 
 
+class PaymentView(BaseModel):
+    """One payment of a Gangci hand (G2): ``amount`` from seat ``payer`` to seat ``payee``."""
+
+    rule: str
+    chinese: str
+    english: str
+    payer: int
+    payee: int
+    amount: int
+    formula: str
+
+
 class HandEndView(BaseModel):
     index: int
     winner: int | None
@@ -174,6 +186,8 @@ class HandEndView(BaseModel):
     lines: list[ScoreLineView]
     seed: str
     commitment: str
+    win_type: str | None = None          # the variant's name of the win (Gangci: zha_dan, an_ci...)
+    payments: list[PaymentView] = []     # Gangci: every payment of the hand, kongs first (G2)
 
 
 class StandingView(BaseModel):
@@ -251,6 +265,7 @@ class VariantOut(BaseModel):
     playable: bool
     note: str
     switches: list[SwitchOut]
+    to_break: bool = True  # a room may play until 断筹 (Longgang's going broke, L25)
 
 
 class RoomBody(_Strict):

@@ -254,7 +254,7 @@ class Tables:
 
     def start(self, room: RoomInfo) -> LiveTable:
         """Deal the first hand of a room that has just started playing."""
-        ruleset = core.ruleset_from_json(room.ruleset)
+        ruleset = core.ruleset_from_json(room.ruleset, room.variant)
         session = core.new_session(ruleset, room.bots, room.seed, room.names)
         stored = Stored()
         self.store.sync(room.code, session, stored)
@@ -265,7 +265,7 @@ class Tables:
         """Rebuild every unfinished match from its stored moves (after a restart)."""
         n = 0
         for room, hands in self.store.playing():
-            ruleset = core.ruleset_from_json(room.ruleset)
+            ruleset = core.ruleset_from_json(room.ruleset, room.variant)
             if not hands:
                 self.start(room)
                 n += 1

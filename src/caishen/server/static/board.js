@@ -37,7 +37,8 @@ function centerEl(view, opts) {
   const handLabel = view.hands_total ? t("handOf", view.hand + 1, view.hands_total) : t("hand", view.hand + 1);
   return h("div", { class: "center" },
     h("div", { text: handLabel }),
-    h("div", {}, t("indicator"), " ", view.indicator ? tileEl(view.indicator, { size: "sm" }) : "—"),
+    h("div", {}, view.variant === "luoyang-gangci" ? t("ciTile") : t("indicator"), " ",
+      view.indicator ? tileEl(view.indicator, { size: "sm" }) : "—"),
     view.wilds.length ? h("div", {}, t("wilds"), " ", view.wilds.map((w) => tileEl(w, { size: "sm", wild: true }))) : null,
     h("div", {}, t("wall"), " ", h("span", { class: "big", "data-testid": "wall", text: view.live_tiles }),
       view.sea_floor_tiles ? h("span", { class: "muted", text: ` +${view.sea_floor_tiles}` }) : null),
@@ -78,14 +79,25 @@ function scoreTableEl(end) {
   const box = h("div", { class: "scoretable", "data-testid": "score-table" });
   box.append(h("h2", { text: `${t("scoreTable")} · ${t("hand", end.index + 1)}` }));
   if (end.winner === null) box.append(h("p", { text: t("drawGame") + (end.draw ? ` (${end.draw})` : "") }));
-  else box.append(h("p", {}, `${t("winner")}: `, h("b", { text: end.lines[end.winner].name }), ` · ${howText(end.how)} `,
-    end.tile ? tileEl(end.tile, { size: "sm" }) : null));
+  else box.append(h("p", {}, `${t("winner")}: `, h("b", { text: end.lines[end.winner].name }),
+    ` · ${end.win_type ? t(end.win_type) : howText(end.how)} `, end.tile ? tileEl(end.tile, { size: "sm" }) : null));
+  const payments = end.payments || [];
+  if (payments.length) {  // Gangci: every payment of the hand, kongs first (G2)
+    box.append(h("table", { "data-testid": "payments" },
+      h("tr", {}, h("th", { text: t("rule") }), h("th", { text: t("item") }), h("th", { text: t("from") }),
+        h("th", { text: t("to") }), h("th", { class: "num", text: t("amount") })),
+      payments.map((p) => h("tr", {}, h("td", { text: p.rule }),
+        h("td", { text: LANG === "zh" ? p.chinese : `${p.english} ${p.chinese}` }),
+        h("td", { text: windName(p.payer) }), h("td", { text: windName(p.payee) }),
+        h("td", { class: "num", text: `${p.amount} (${p.formula})` })))));
+  }
   for (const line of end.lines) {
     const cls = line.chips > 0 ? "pos" : line.chips < 0 ? "neg" : "";
     box.append(h("div", { class: "scoreseat" + (line.winner ? " winner" : "") },
       h("div", { class: "head" }, h("span", { text: windName(line.seat) }), h("span", { text: line.name }),
         h("span", { class: "muted", text: line.hand }),
-        h("span", {}, `${line.fu}${t("fu")} ${line.tai}${t("tai")} → ${t("total")} ${line.total}`), line.limit ? h("span", { text: line.limit }) : null,
+        payments.length ? null : h("span", {}, `${line.fu}${t("fu")} ${line.tai}${t("tai")} → ${t("total")} ${line.total}`),
+        line.limit ? h("span", { text: line.limit }) : null,
         h("span", { class: cls, text: `${t("chipsWon")} ${line.chips > 0 ? "+" : ""}${line.chips}` }),
         h("span", { class: "muted", text: `${t("chipsAfter")} ${line.chips_after}` })),
       line.items.length ? h("table", {},

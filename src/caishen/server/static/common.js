@@ -28,6 +28,8 @@ const I18N = {
     backToLobby: "返回大厅", language: "English", winds: "东南西北", hidden: "暗",
     noMatches: "还没有对局。", selfDraw: "自摸", onDiscard: "点炮", robKong: "抢杠", bulldozer: "推土机",
     handsPlayed: "已打局数", created: "创建时间", rank: "名次", moves: "步", notPlayable: "暂不可玩",
+    ciTile: "次牌", payments: "支付", from: "付", to: "收", amount: "金额",
+    tian_hu: "天胡", tian_ci: "天次", an_ci: "暗次", zhi_ci: "直次", xu_ci: "续次", zha_dan: "炸弹",
   },
   en: {
     title: "caishen mahjong", lobby: "Lobby", name: "Name", save: "Save", playingAs: "Playing as ",
@@ -55,6 +57,9 @@ const I18N = {
     noMatches: "No matches yet.", selfDraw: "self-drawn", onDiscard: "on a discard", robKong: "robbing a kong",
     bulldozer: "bulldozer", handsPlayed: "Hands", created: "Created", rank: "Rank", moves: "moves",
     notPlayable: "not playable yet",
+    ciTile: "次牌 (ci tile)", payments: "Payments", from: "From", to: "To", amount: "Amount",
+    tian_hu: "heavenly win 天胡", tian_ci: "heavenly ci 天次", an_ci: "concealed-kong ci 暗次",
+    zhi_ci: "ci on a discard 直次", xu_ci: "added-kong ci 续次", zha_dan: "bomb 炸弹",
   },
 };
 

@@ -31,6 +31,10 @@ function renderSwitches() {
   const box = document.getElementById("switches");
   box.replaceChildren();
   if (!v) return;
+  // "until 断筹" only where the variant has going broke (Longgang, L25)
+  const toBreak = document.querySelector('#hands option[value="0"]');
+  toBreak.disabled = !v.to_break;
+  if (!v.to_break && document.getElementById("hands").value === "0") document.getElementById("hands").value = "16";
   const groups = new Map();
   for (const sw of v.switches) {
     if (!groups.has(sw.group)) groups.set(sw.group, []);
