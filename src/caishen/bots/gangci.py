@@ -36,6 +36,10 @@ DECLINE_WEIGHT: Final = 0.7
 #: Of another seat's draws of a tile we need, the share we expect to see discarded (直次).
 DISCARD_SHARE: Final = 0.5
 SEATS: Final = 4
+#: Penalty (in the greedy ranking's units: 100 = one step of shanten) on discarding one of two
+#: tiles of the 次牌's kind while the last one is unseen.
+CI_PAIR_KEEP: Final = 150.0
+ALWAYS_CONCEALED_KONG: Final = True
 
 
 class GangciStrongBot(GreedyBot):
@@ -109,16 +113,26 @@ class GangciStrongBot(GreedyBot):
         top = ranked[0][0]
         out: list[tuple[float, int]] = []
         for score, t in ranked:
+            if t == ci and counts[t] == 2 and ev.unseen[t]:
+                score -= CI_PAIR_KEEP  # two of the 次牌's kind: the last one is a 天次 (G5.2)
             if top - score < 100:  # the same shanten as the best: weigh the 次
                 if counts[t] == 3:
                     score -= 3.0  # keep a concealed triplet: its fourth tile makes a kong
                 if t == ci:
-                    score -= 2.0 * counts[t]  # keep the 次牌's kind: three of them are a 天次
+                    score -= 2.0 * counts[t]
                 chance = self.ci_chance(view, view.hand.without_tile(t))
                 score += 20.0 * chance
             out.append((score, t))
         out.sort(key=lambda x: -x[0])
         return out
+
+    def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
+        """A concealed kong is paid 2 × 杠底 by each other seat at once (G2.3): as much as a
+        炸弹 with the default bases, so it is always declared."""
+        for a in legal:
+            if a.kind == ActionKind.CONCEALED_KONG and ALWAYS_CONCEALED_KONG:
+                return a
+        return super().own_turn(ev, legal)
 
     def claim_score(self, ev: Evaluator, a: Action, s0: int, s1: int) -> float | None:
         if a.kind == ActionKind.PONG and a.tile == ev.view.indicator:
