@@ -91,7 +91,7 @@ def main() -> int:
     tmp = tempfile.mkdtemp(prefix="caishen-bench-")
     db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    proc = subprocess.Popen([sys.executable, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db],
+    proc = subprocess.Popen([sys.executable, *(["/tmp/profserve.py"] if os.environ.get("PROF") else ["-m", "caishen.cli"]), "serve", "--port", str(args.port), "--db", db],
                             env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
     try:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from caishen import fair
 from caishen.engine.actions import Action, ActionKind
 from caishen.engine.observation import Observation
-from caishen.table.match import Match, MatchError, Table, next_seating, selfplay
+from caishen.table.match import Match, MatchError, Table, next_seating, selfplay, sit_out
 from caishen.table.players import RandomPlayer, player_rng
 from caishen.table.record import MatchRecord
 from caishen.variants.longgang.rules import LONGGANG
@@ -46,7 +46,9 @@ def test_table_needs_4_to_6_players() -> None:
 
 @pytest.fixture(scope="module")
 def matches() -> list[MatchRecord]:
-    return [selfplay(LONGGANG, b"test-match-%d" % i, 4 + i % 3) for i in range(18)]
+    # half of them rooms of 16 hands (P1), half played until 断筹 as the sources do (L25.5)
+    return [selfplay(LONGGANG.replace(hands_per_match=16 * (i % 2)), b"test-match-%d" % i, 4 + i % 3)
+            for i in range(18)]
 
 
 def test_seating_follows_every_result(matches: list[MatchRecord]) -> None:
@@ -76,12 +78,40 @@ def test_match_ends_after_hands_per_match_or_broke(matches: list[MatchRecord]) -
         assert r["over"] is True and r["hands"] == len(m.hands)
         ends[r["ended_by"]] += 1
         if r["ended_by"] == "hands":
-            assert len(m.hands) == LONGGANG.hands_per_match == 16
+            assert len(m.hands) == m.ruleset.hands_per_match == 16
         else:
             # L25: the second player broke ends a 4- or 5-player match, the third a 6-player one
-            assert len(r["broke"]) == (3 if len(m.players) == 6 else 2)
-            assert len(m.hands) <= 16
+            need = 3 if len(m.players) == 6 else 2
+            assert len(r["broke"]) == len(set(r["broke"])) >= need  # two may go broke in one hand
+            assert len(r["broke"]) - len(m.hands[-1].result["broke"]) < need
+            assert m.ruleset.hands_per_match == 0 or len(m.hands) <= 16
     assert ends["hands"] > 0 and ends["broke"] > 0
+    # the source's default: no hand limit, the match ends on 断筹 only (L25.5)
+    assert LONGGANG.hands_per_match == 0
+
+
+def test_L25_5_without_rebuy_a_broke_player_sits_out_as_substitute() -> None:
+    """"其後如有一家再斷子，牌局結束，斷籌家可作替補": with 5 players and no rebuy, the first
+    player to go broke leaves his seat to the waiting player at once; the match ends when
+    another player goes broke (before: he kept his seat and ended it by going broke again)."""
+    rules = LONGGANG.replace(rebuy_on_broke=False)
+    checked = 0
+    for i in range(12):
+        m = selfplay(rules, b"sit-out-%d" % i, 5)
+        broke = m.result["broke"]
+        assert m.result["ended_by"] == "broke" and len(broke) == len(set(broke)) >= 2
+        first = next(h for h in m.hands if h.result["broke"])
+        if len(first.result["broke"]) == 1:  # one went broke: the match goes on without him
+            assert broke[0] not in m.hands[first.index + 1].seats
+            checked += 1
+        assert not m.result["loans"]
+    assert checked >= 5
+
+
+def test_sit_out_gives_the_chair_to_the_first_waiting_player() -> None:
+    assert sit_out((0, 1, 2, 3), (4,), (2,)) == ((0, 1, 4, 3), (2,))
+    assert sit_out((0, 1, 2, 3), (4, 5), (1,)) == ((0, 4, 2, 3), (5, 1))
+    assert sit_out((0, 1, 2, 3), (), (1,)) == ((0, 1, 2, 3), ())  # nobody waiting: he stays
 
 
 def test_L25_first_broke_player_is_topped_up(matches: list[MatchRecord]) -> None:

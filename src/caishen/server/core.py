@@ -74,7 +74,6 @@ __all__ = [
     "Observation",
     "RoomError",
     "Session",
-    "TO_BREAK",
     "action_of",
     "auto_action",
     "build_ruleset",
@@ -100,8 +99,6 @@ __all__ = [
 Session = MatchSession
 BOT_LEVELS: Final = tuple(BOTS)
 WINDS: Final = ("E", "S", "W", "N")
-# Hands for "play to 断筹" (L25): the match ends when the broke rules say so, well before this.
-TO_BREAK: Final = 999
 
 # Switch groups by rule ID (docs/rules/longgang.md), in the order the lobby shows them.
 _GROUPS: Final = (
@@ -166,7 +163,7 @@ def build_ruleset(variant: str, switches: dict[str, bool | int | list[int]], han
     if hands not in ((0, 8, 16, 24) if to_break else (8, 16, 24)):
         raise RoomError("hands must be 8, 16, 24" + (", or 0 (play until 断筹)" if to_break else f" for {variant}"))
     try:
-        r = base.replace(**switches).replace(hands_per_match=hands or TO_BREAK)
+        r = base.replace(**switches).replace(hands_per_match=hands)  # 0: until 断筹 (L25.5)
     except RulesetError as exc:
         raise RoomError(str(exc)) from None
     return r

@@ -54,6 +54,19 @@ def next_seating(
     return (seats[1], seats[2], seats[3], old_dealer), waiting
 
 
+def sit_out(
+    seats: tuple[int, int, int, int], waiting: tuple[int, ...], players: tuple[int, ...]
+) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
+    """Seating after ``players`` leave their seats: each seated one gives his chair to the first
+    waiting player and joins the back of the queue (L25.5, a broke player as 替补)."""
+    chairs = list(seats)
+    for p in players:
+        if p in chairs and waiting:
+            chairs[chairs.index(p)] = waiting[0]
+            waiting = (*waiting[1:], p)
+    return (chairs[0], chairs[1], chairs[2], chairs[3]), waiting
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -91,6 +104,7 @@ class Table:
         result = HandResult(outcome, st.score, st.chips, st.transfers, st.broke, tuple(self.ledger.chips))
         self.hands_played += 1
         self.seats, self.waiting = next_seating(self.seats, self.waiting, st.dealer_keeps)
+        self.seats, self.waiting = sit_out(self.seats, self.waiting, st.sit_out)
         return result
 
     def result(self) -> MatchResult:
@@ -105,7 +119,8 @@ class Table:
 
 class Match:
     """A match of 4-6 ``players`` (player ``i`` is ``players[i]``) under ``ruleset``, ending
-    after ``ruleset.hands_per_match`` hands or when the broke rules say so (L25).
+    when the broke rules say so (L25.5) or after ``ruleset.hands_per_match`` hands when that is
+    not 0.
 
     ``seed``: the match's master seed; hand ``i`` is dealt from
     ``fair.hand_seed(seed, i)``. Without it every hand gets a fresh ``fair.new_seed()``.

@@ -243,6 +243,12 @@ class PlayState:
     # ------------------------------------------------------------------ state
 
     @property
+    def hand_label(self) -> str:
+        """``3/16``, or ``3`` in a match played until 断筹 (L25.5)."""
+        n = self.ruleset.hands_per_match
+        return f"{self.session.hand_index + 1}" + (f"/{n}" if n else "")
+
+    @property
     def ruleset(self) -> Ruleset:
         rules = self.session.ruleset
         assert isinstance(rules, Ruleset)  # the terminal plays Longgang (Settings)
@@ -449,7 +455,7 @@ class PlayState:
         ind = tile_name(obs.indicator) if obs.indicator is not None else "none"
         wild = " ".join(tile_name(k) for k in sorted(obs.wilds))
         turn = "over" if s.hand_over else self.seat_name(obs.current)
-        return (f"hand {s.hand_index + 1}/{self.ruleset.hands_per_match} · dealer {self.seat_name(obs.dealer)} · "
+        return (f"hand {self.hand_label} · dealer {self.seat_name(obs.dealer)} · "
                 f"indicator {ind} → wild {wild} · wall {obs.live_tiles} · turn {turn}")
 
 

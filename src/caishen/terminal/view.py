@@ -111,7 +111,7 @@ def status_line(state: PlayState, style: TileStyle) -> Text:
     obs = state.observation()
     s = state.session
     t = Text()
-    t.append(f" hand {s.hand_index + 1}/{state.ruleset.hands_per_match} ", "bold reverse")
+    t.append(f" hand {state.hand_label} ", "bold reverse")
     t.append(f" 庄 {state.seat_name(obs.dealer)} ")
     if obs.indicator is not None:
         t.append(" 翻 ")

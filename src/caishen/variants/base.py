@@ -52,13 +52,15 @@ class ScoreSheet(Protocol):
 class HandSettlement:
     """One finished hand booked by a :class:`Ledger`: its explained score (``None`` when
     nothing is scored, e.g. a drawn Longgang hand), each seat's net chips, the transfers
-    behind them, the players who went broke in it, and whether the dealer keeps the deal."""
+    behind them, the players who went broke in it, whether the dealer keeps the deal, and
+    the players who must give their seat to a waiting player before the next hand."""
 
     score: ScoreSheet | None
     chips: tuple[int, int, int, int]
     transfers: tuple[Transfer, ...]
     broke: tuple[int, ...]
     dealer_keeps: bool
+    sit_out: tuple[int, ...] = ()  # players who leave their seat to a waiting player (替补)
 
 
 class Ledger(Protocol):

@@ -52,8 +52,10 @@ class LonggangLedger:
             st = book.record(seats, outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer,
                              limit=w.limit is not None)
             chips = (st.net[0], st.net[1], st.net[2], st.net[3])
-            settled = HandSettlement(hs, chips, tuple(st.transfers), tuple(book.broke_events[broke_before:]),
-                                     outcome.winner == outcome.dealer)
+            newly = tuple(book.broke_events[broke_before:])
+            # L25.5: without rebuy a broke player of 5 or 6 sits out as 替补 ("斷籌家可作替補")
+            out = newly if not self.ruleset.rebuy_on_broke and not book.over else ()
+            settled = HandSettlement(hs, chips, tuple(st.transfers), newly, outcome.winner == outcome.dealer, out)
         if book.over:
             self.ended_by = "broke" if len(book.broke_events) >= book.broke_to_end else "hands"
         return settled

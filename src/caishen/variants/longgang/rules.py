@@ -82,7 +82,8 @@ class Ruleset:
     start_chips: int = _switch(100, "L25", "Chips each player brings to a match", bounds=(1, MAX_CHIPS))
     table_fee: int = _switch(5, "L25", "Table fee 头钱 each player pays at the start", bounds=(0, MAX_CHIPS))
     rebuy_on_broke: bool = _switch(True, "L25", "The first player to go broke is topped up (4 players: 50, 5-6: 100) and play goes on")
-    hands_per_match: int = _switch(16, "L25", "Hands in a match (8, 16 or 24)", bounds=(1, 10_000))
+    hands_per_match: int = _switch(0, "P1", "Hands in a match: 0 plays until 断筹 as the sources do (L25.5); "
+                                   "8, 16 or 24 is a game-centre room (platform text)", bounds=(0, 10_000))
 
     # Table
     draw_on_four_winds: bool = _switch(False, "L17", "四风连打: four equal wind discards in the first go-round end the hand as a draw (some places)")

@@ -284,7 +284,8 @@ class Ledger:
         )
         for s, n in enumerate(st.net):
             self.chips[seat_players[s]] += n
-        newly = [seat_players[s] for s in sorted(st.broke)]
+        # L25.5: a player already broke (替补 playing on with nothing) does not go broke again
+        newly = [seat_players[s] for s in sorted(st.broke) if seat_players[s] not in self.broke_events]
         for p in newly:
             self.broke_events.append(p)
         if newly:
@@ -311,7 +312,7 @@ class Ledger:
 
     def _count_hand(self) -> None:
         self.hands += 1
-        if self.hands >= self.ruleset.hands_per_match:
+        if self.ruleset.hands_per_match and self.hands >= self.ruleset.hands_per_match:
             self.over = True
 
     def _check_open(self) -> None:
