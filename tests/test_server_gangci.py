@@ -83,4 +83,8 @@ def test_a_gangci_room_plays_to_the_end_with_payments_g2(app: FastAPI) -> None:
                 assert end["win_type"] in {"tian_hu", "tian_ci", "an_ci", "zhi_ci", "xu_ci", "zha_dan"}
         verdict = c.get(f"/api/matches/{code}/verify").json()
         assert verdict["ok"] is True, verdict
-        assert json.loads(c.get(f"/api/matches/{code}/record").text)["variant"] == "luoyang-gangci"
+        record = json.loads(c.get(f"/api/matches/{code}/record").text)
+        assert record["variant"] == "luoyang-gangci"
+        # the game centre seats its players by the seat draw 校位定莊 (L2), verified with the walls
+        draw = record["seat_draw"]
+        assert record["hands"][0]["seats"] == draw["seats"] and sorted(draw["tiles"]) == sorted("ESWN")

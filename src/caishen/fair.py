@@ -25,6 +25,10 @@ SEED_BYTES: Final = 32
 WALL_LABEL: Final = b"wall"
 DICE_LABEL: Final = b"dice"
 HAND_LABEL: Final = b"hand"
+SEATS_LABEL: Final = b"seats"
+#: The tiles of the seat draw 校位 (L2): East, South, West, North, then 中 and 发 for the
+#: fifth and sixth player (替补).
+SEAT_TILES: Final = ("E", "S", "W", "N", "中", "发")
 
 
 class SeedError(ValueError):
@@ -130,6 +134,23 @@ def dice(seed: bytes) -> tuple[int, int, int, int]:
     stream = _stream(seed, DICE_LABEL)
     a, b, c, d = (_below(stream, 6) + 1 for _ in range(4))
     return (a, b, c, d)
+
+
+def seat_draw(seed: bytes, players: int) -> tuple[tuple[int, ...], tuple[int, int]]:
+    """The seat draw 校位定莊 of a match (L2) from its master seed: ``tiles[p]`` is the index in
+    :data:`SEAT_TILES` of the tile player ``p`` draws (a Fisher-Yates shuffle of the first
+    ``players`` of them, as :func:`shuffled_wall` does), then the provisional East's two dice,
+    all from the ``b"seats"`` stream."""
+    _check_seed(seed)
+    if not 4 <= players <= len(SEAT_TILES):
+        raise SeedError(f"a seat draw is for 4-6 players, not {players}")
+    stream = _stream(seed, SEATS_LABEL)
+    tiles = list(range(players))
+    for i in range(players - 1, 0, -1):
+        j = _below(stream, i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    a, b = (_below(stream, 6) + 1 for _ in range(2))
+    return tuple(tiles), (a, b)
 
 
 def hand_seed(match_seed: bytes, index: int) -> bytes:

@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", default=None, help="match seed S: every hand's seed is derived from it; default: fresh secret seeds")
     p.add_argument("--players", type=int, default=4, choices=(4, 5, 6), help="players rotating through the four seats (L2)")
     add_rules_arguments(p)
+    p.add_argument("--seat-draw", action="store_true",
+                   help="seat the players by the draw of wind tiles and the dice (校位定莊, L2) instead of in order")
     p.add_argument("--record", metavar="FILE", default=None, help="write the match record (JSON) to FILE")
     p.add_argument("--indent", type=int, default=None, help="indent the JSON record by 0-8 spaces")
     p.add_argument("--key-file", default=None,
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--record {args.record}: no directory {out.parent}")
     key = load_or_create_key(args.key_file) if out is not None else None
     seed = None if args.seed is None else fair.seed_from_text(args.seed)
-    record = selfplay(ruleset, seed, args.players, args.hands)
+    record = selfplay(ruleset, seed, args.players, args.hands, args.seat_draw)
     if out is not None and key is not None:
         # The table signs the finished record (docs/fairness.md): the moves, not only the walls.
         signed = sign_record(record.dumps(), key)

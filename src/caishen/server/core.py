@@ -195,18 +195,22 @@ def new_seed() -> bytes:
     return fair.new_seed()
 
 
-def new_session(ruleset: VariantRules, bots: Sequence[str | None], seed: bytes, names: Sequence[str]) -> MatchSession:
-    """A match where ``bots[i]`` is player ``i``'s bot level, ``None`` for a person."""
-    return MatchSession(ruleset, _players(ruleset, bots, seed), seed=seed, names=names)
+def new_session(
+    ruleset: VariantRules, bots: Sequence[str | None], seed: bytes, names: Sequence[str], seat_draw: bool = False,
+) -> MatchSession:
+    """A match where ``bots[i]`` is player ``i``'s bot level, ``None`` for a person; with
+    ``seat_draw`` the players are seated by the draw 校位定莊 (L2)."""
+    return MatchSession(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, seat_draw=seat_draw)
 
 
 def resume_session(
     ruleset: VariantRules, bots: Sequence[str | None], seed: bytes, names: Sequence[str],
-    hands: Sequence[Sequence[tuple[int, str]]],
+    hands: Sequence[Sequence[tuple[int, str]]], seat_draw: bool = False,
 ) -> MatchSession:
     """The session rebuilt from the stored moves of every hand started (the last may be unfinished)."""
     moves = [[Move(s, Action.parse(t)) for s, t in h] for h in hands]
-    return MatchSession.resume(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, hands=moves)
+    return MatchSession.resume(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, hands=moves,
+                               seat_draw=seat_draw)
 
 
 def stand_in(ruleset: VariantRules) -> Player:

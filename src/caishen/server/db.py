@@ -15,7 +15,18 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Boolean, DateTime, Engine, ForeignKey, Integer, String, Text, create_engine, event
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -57,6 +68,8 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     record: Mapped[str | None] = mapped_column(Text, nullable=True)  # the whole record once over
+    # the match seats its players by the seat draw 校位定莊 (L2); rooms before 0002 did not
+    seat_draw: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Member(Base):

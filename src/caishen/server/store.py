@@ -51,6 +51,7 @@ class RoomInfo:
     status: str
     created: str
     record: str | None
+    seat_draw: bool = False  # seated by the draw 校位定莊 (L2)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -88,7 +89,7 @@ def _info(r: Room) -> RoomInfo:
         code=r.code, owner=r.owner, variant=r.variant, ruleset=r.ruleset, hands=r.hands,
         turn_seconds=r.turn_seconds, help_allowed=r.help_allowed, players=_slots(r.players),
         seed=bytes.fromhex(r.seed), status=r.status, created=r.created_at.isoformat(timespec="seconds"),
-        record=r.record,
+        record=r.record, seat_draw=r.seat_draw,
     )
 
 
@@ -165,7 +166,7 @@ class Store:
             room = Room(
                 code=code, owner=owner, variant=variant, ruleset=ruleset, hands=hands,
                 turn_seconds=turn_seconds, help_allowed=help_allowed, players=_slots_json(players),
-                seed=core.new_seed().hex(), status="waiting", created_at=now(),
+                seed=core.new_seed().hex(), status="waiting", created_at=now(), seat_draw=True,
             )
             db.add(room)
             db.flush()

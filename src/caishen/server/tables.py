@@ -255,7 +255,7 @@ class Tables:
     def start(self, room: RoomInfo) -> LiveTable:
         """Deal the first hand of a room that has just started playing."""
         ruleset = core.ruleset_from_json(room.ruleset, room.variant)
-        session = core.new_session(ruleset, room.bots, room.seed, room.names)
+        session = core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw)
         stored = Stored()
         self.store.sync(room.code, session, stored)
         t = self.live[room.code] = LiveTable(self.store, room, session, stored)
@@ -270,7 +270,7 @@ class Tables:
                 self.start(room)
                 n += 1
                 continue
-            session = core.resume_session(ruleset, room.bots, room.seed, room.names, hands)
+            session = core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw)
             stored = self.store.stored_state(room.code)
             # Bots may have moved on from the last stored move (a crash before the write).
             self.store.sync(room.code, session, stored)

@@ -25,6 +25,7 @@ from caishen.table.play import play
 from caishen.table.players import Player, RandomPlayer, player_rng
 from caishen.table.record import HandRecord, MatchRecord, hand_from_game
 from caishen.table.results import HandResult, MatchResult
+from caishen.table.seating import SeatDraw, draw_seats
 from caishen.variants import variant_of
 from caishen.variants.base import Ledger, VariantRules
 
@@ -76,15 +77,20 @@ class Table:
     (its :class:`~caishen.variants.base.Ledger`); :meth:`settle` books one finished hand and
     returns its result (the ``result`` of a hand record)."""
 
-    def __init__(self, rules: VariantRules, players: int) -> None:
+    def __init__(self, rules: VariantRules, players: int, seat_draw: SeatDraw | None = None) -> None:
         if not 4 <= players <= 6:
             raise MatchError(f"a match has 4, 5 or 6 players, not {players}")
         self.ruleset = rules
         self.variant = variant_of(rules)
         self.players = players
         self.ledger: Ledger = self.variant.ledger(rules, players)
+        # Player i sits in seat i unless a seat draw 校位定莊 placed them (L2).
         self.seats: tuple[int, int, int, int] = (0, 1, 2, 3)
         self.waiting: tuple[int, ...] = tuple(range(SEATS, players))
+        if seat_draw is not None:
+            if len(seat_draw.tiles) != players:
+                raise MatchError(f"a seat draw of {len(seat_draw.tiles)} players for a match of {players}")
+            self.seats, self.waiting = seat_draw.seats, seat_draw.waiting
         self.hands_played = 0
 
     @property
@@ -124,6 +130,8 @@ class Match:
 
     ``seed``: the match's master seed; hand ``i`` is dealt from
     ``fair.hand_seed(seed, i)``. Without it every hand gets a fresh ``fair.new_seed()``.
+    ``seat_draw``: seat the players by the draw 校位定莊 (L2, :mod:`caishen.table.seating`)
+    instead of player ``i`` in seat ``i``.
     Every hand's commitment is known before its first move (:attr:`next_commitment`)."""
 
     def __init__(
@@ -133,8 +141,11 @@ class Match:
         *,
         seed: bytes | None = None,
         names: Sequence[str] | None = None,
+        seat_draw: bool = False,
     ) -> None:
-        self.table = Table(ruleset, len(players))
+        # 校位定莊 (L2): the seat draw comes from the match seed (a fresh one without it).
+        self.seat_draw = draw_seats(seed or fair.new_seed(), len(players)) if seat_draw else None
+        self.table = Table(ruleset, len(players), self.seat_draw)
         self.ruleset = ruleset
         self.players = tuple(players)
         if names is None:
@@ -211,19 +222,21 @@ class Match:
             seed=self.seed,
             hands=tuple(self.hands),
             result=self.table.result().to_json(),
+            seat_draw=self.seat_draw,
         )
 
 
 def selfplay(
-    ruleset: VariantRules, seed: bytes | None, players: int = 4, hands: int | None = None
+    ruleset: VariantRules, seed: bytes | None, players: int = 4, hands: int | None = None, seat_draw: bool = False
 ) -> MatchRecord:
     """A match of ``players`` :class:`RandomPlayer` s, seeded when ``seed`` is given (their
-    randomness too). ``hands`` overrides ``ruleset.hands_per_match``."""
+    randomness too). ``hands`` overrides ``ruleset.hands_per_match``; ``seat_draw`` seats them
+    by the draw 校位定莊 (L2)."""
     if hands is not None:
         ruleset = ruleset.replace(hands_per_match=hands)
     ps = [RandomPlayer(player_rng(seed, i)) for i in range(players)]
     names = [f"random-{i}" for i in range(players)]
-    return Match(ruleset, ps, seed=seed, names=names).play()
+    return Match(ruleset, ps, seed=seed, names=names, seat_draw=seat_draw).play()
 
 
 __all__ = [

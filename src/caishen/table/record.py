@@ -30,6 +30,7 @@ from caishen.errors import CaishenError
 from caishen.notation import NotationError, parse_tile
 from caishen.ruleset import RulesetError
 from caishen.table import strict_json
+from caishen.table.seating import SeatDraw
 from caishen.table.signing import Signature, SignatureError, signature_from_json
 from caishen.table.strict_json import StrictJSONError
 from caishen.tiles import tile_name
@@ -198,6 +199,8 @@ class MatchRecord:
     result: dict[str, Any]
     # The table's Ed25519 signature over the record as written (caishen.table.signing), if any.
     signature: Signature | None = None
+    # The seat draw 校位定莊 that seated the first hand (L2); None: player i in seat i.
+    seat_draw: SeatDraw | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -211,6 +214,8 @@ class MatchRecord:
             "hands": [h.to_json() for h in self.hands],
             "result": self.result,
         }
+        if self.seat_draw is not None:
+            out["seat_draw"] = self.seat_draw.to_json()
         if self.signature is not None:
             out["signature"] = {"algorithm": "ed25519", "key": self.signature.key, "value": self.signature.value}
         return out
@@ -267,7 +272,7 @@ class MatchRecord:
             signature = None if d.get("signature") is None else signature_from_json(d["signature"])
         except SignatureError as exc:
             raise RecordError(f"record.{exc}") from None
-        return cls(ruleset, tuple(players), seed, hands, result, signature)
+        return cls(ruleset, tuple(players), seed, hands, result, signature, _seat_draw(d.get("seat_draw"), len(players)))
 
 
 # Switches of version 1 records that 0.2 removed: nothing read them (or, for the Gangci bases,
@@ -289,6 +294,25 @@ def _v1_ruleset(rs: dict[str, Any]) -> dict[str, Any]:
                 raise RecordError(f"record.ruleset: {name} = {_short(value)} is a version 1 switch that "
                                   f"caishen 0.2 removed; only {_short(unread)} replays")
     return out
+
+
+def _seat_draw(data: Any, players: int) -> SeatDraw | None:
+    """A record's ``seat_draw`` (L2): the tiles drawn and the dice; the seating must follow."""
+    if data is None:
+        return None
+    d = _obj(data, "record.seat_draw")
+    tiles, dice = d.get("tiles"), d.get("dice")
+    if not isinstance(tiles, list) or not all(t in fair.SEAT_TILES for t in tiles) or len(tiles) != players:
+        raise RecordError(f"record.seat_draw.tiles: {players} of {' '.join(fair.SEAT_TILES[:players])}, one each")
+    if not isinstance(dice, list) or len(dice) != 2 or not all(type(x) is int for x in dice):
+        raise RecordError("record.seat_draw.dice: two dice")
+    try:
+        draw = SeatDraw.from_draw(tuple(fair.SEAT_TILES.index(t) for t in tiles), (dice[0], dice[1]))
+    except ValueError as exc:
+        raise RecordError(f"record.seat_draw: {exc}") from None
+    if d.get("seats") != list(draw.seats) or d.get("waiting") != list(draw.waiting):
+        raise RecordError(f"record.seat_draw: these tiles and dice seat {list(draw.seats)}, waiting {list(draw.waiting)}")
+    return draw
 
 
 def loads(text: str) -> MatchRecord:

@@ -15,6 +15,7 @@ from typing import Any
 from caishen import fair
 from caishen.table.match import Table
 from caishen.table.record import HandRecord, MatchRecord, ReplayError, VerifyError, last_game, replay_steps
+from caishen.table.seating import draw_seats
 from caishen.tiles import tile_name
 from caishen.variants.base import VariantRules
 
@@ -53,7 +54,13 @@ class ReplaySummary:
 
 def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
     ruleset = record.ruleset
-    table = Table(ruleset, len(record.players))
+    draw = record.seat_draw
+    if fair_mode and draw is not None and record.seed is not None:
+        expected = draw_seats(record.seed, len(record.players))
+        if expected != draw:
+            raise VerifyError(0, None, "the seat draw is not the one the match seed gives (L2)",
+                              json.dumps(expected.to_json(), ensure_ascii=False), json.dumps(draw.to_json(), ensure_ascii=False))
+    table = Table(ruleset, len(record.players), draw)
     n_actions = n_draws = 0
     for hi, hand in enumerate(record.hands):
         if hand.index != hi:

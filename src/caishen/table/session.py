@@ -47,11 +47,12 @@ class MatchSession:
         *,
         seed: bytes | None = None,
         names: Sequence[str] | None = None,
+        seat_draw: bool = False,
     ) -> None:
         if names is None:
             names = [("player" if p is None else str(getattr(p, "name", type(p).__name__))) for p in players]
         # The Match keeps seating, chips, seeds and hand records; the session plays its hands.
-        self.match = Match(ruleset, [p or _PERSON for p in players], seed=seed, names=names)
+        self.match = Match(ruleset, [p or _PERSON for p in players], seed=seed, names=names, seat_draw=seat_draw)
         self.bots: tuple[Player | None, ...] = tuple(players)
         self.game: Game = self._deal()
         self.moves: list[Move] = []
@@ -154,11 +155,12 @@ class MatchSession:
         seed: bytes,
         names: Sequence[str],
         hands: Sequence[Sequence[Move]],
+        seat_draw: bool = False,
     ) -> MatchSession:
         """Rebuild a seeded session from the moves of every hand played so far (the last one
         may be unfinished): the same seats, chips and state as when the moves were made."""
         session = cls.__new__(cls)
-        session.match = Match(ruleset, [_PERSON for _ in players], seed=seed, names=names)
+        session.match = Match(ruleset, [_PERSON for _ in players], seed=seed, names=names, seat_draw=seat_draw)
         session.bots = tuple(None for _ in players)  # replay first: no bot may move on its own
         session.moves = []
         for i, moves in enumerate(hands):
