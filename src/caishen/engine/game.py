@@ -103,7 +103,8 @@ class Game:
         self._in_wall = bytearray(b"\x01" * len(wall))
         if lay.indicator_pos >= 0:
             self._in_wall[lay.indicator_pos] = 0
-        self.wilds: Final = tuple(ruleset.wild_kinds(self.indicator, s) for s in range(SEATS))
+        # Wilds by seat wind: the dealer is East whatever his seat number (L1, L2).
+        self.wilds: Final = tuple(ruleset.wild_kinds(self.indicator, (s - dealer) % SEATS) for s in range(SEATS))
         self._wild = [[k in self.wilds[s] for k in range(NUM_KINDS)] for s in range(SEATS)]
         # 正财神 for 推土机 (L8): the indicator's kind; with a flower indicator also the wild
         # flowers (docs/rules L5). Only a pre-filter and a hint: analysis.is_win decides.

@@ -122,12 +122,14 @@ class Ruleset:
     def wall_size(self) -> int:
         return len(self.tile_kinds) * 4 - (12 if self.has_flowers else 0)
 
-    def wild_kinds(self, indicator: int | None, seat: int | None) -> frozenset[int]:
-        """Kinds that are wild (财神) for one player.
+    def wild_kinds(self, indicator: int | None, wind: int | None) -> frozenset[int]:
+        """Kinds that are wild (财神) for the player at wind position ``wind`` (0 East = the
+        dealer, :func:`caishen.tiles.wind_of`; ``None``: no own flower).
 
         The indicator's kind (L4: the indicator itself is never drawn, the other copies
         are wild); if the indicator is a flower and ``flower_indicator_wilds``, every other
-        flower (花财神, L5); plus the seat's own flower 坐花 if ``own_flower_wild`` (L7).
+        flower (花财神, L5); plus the player's own flower 坐花 if ``own_flower_wild`` (L7):
+        春 for the dealer, whatever his seat number (L1, L2).
         """
         out: set[int] = set()
         if indicator is not None:
@@ -136,8 +138,8 @@ class Ruleset:
                     out.update(f for f in FLOWERS if f != indicator)
             else:
                 out.add(indicator)
-        if seat is not None and self.own_flower_wild and self.has_flowers:
-            out.add(seat_flower(seat))
+        if wind is not None and self.own_flower_wild and self.has_flowers:
+            out.add(seat_flower(wind))
         return frozenset(out)
 
     # Engine hooks (caishen.engine.rules.GameRules): Longgang's wins are the engine's analyser

@@ -41,6 +41,7 @@ from caishen.tiles import (
     seat_wind,
     suit_of,
     tile_name,
+    wind_of,
 )
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.settlement import (
@@ -174,6 +175,11 @@ class WinContext:
     dealer: int = 0
     indicator: int | None = None
     first_turn: FirstTurn = FirstTurn.NONE
+
+    @property
+    def wind(self) -> int:
+        """The winner's wind position, 0 East for the dealer (L1, L2): his wind and own flower."""
+        return wind_of(self.seat, self.dealer)
 
 
 class Unit(StrEnum):
@@ -321,9 +327,10 @@ def _total(fu: int, tai: int, base: int, ruleset: Ruleset) -> tuple[int, int]:
     return raw, min(ruleset.max_total, _roundup(raw, ruleset.fu_per_chip))
 
 
-def _scoring_honours(seat: int) -> tuple[int, int, int]:
-    """Kinds whose pair scores 2 fu and whose triplet scores 1 tai: seat wind, Red, Green."""
-    return (seat_wind(seat), RED, GREEN)
+def _scoring_honours(wind: int) -> tuple[int, int, int]:
+    """Kinds whose pair scores 2 fu and whose triplet scores 1 tai: the seat wind (by wind
+    position: East for the dealer, L1, L2), Red, Green."""
+    return (seat_wind(wind), RED, GREEN)
 
 
 def _natural(g: Group) -> list[int]:
@@ -347,14 +354,14 @@ class _Wilds:
     guest_flowers: tuple[int, ...]  # 客花 laid open (L20.3)
 
 
-def _wild_info(hand: Hand, seat: int, indicator: int | None, ruleset: Ruleset) -> _Wilds:
-    kinds = wild_kinds(indicator, seat, ruleset)
+def _wild_info(hand: Hand, wind: int, indicator: int | None, ruleset: Ruleset) -> _Wilds:
+    kinds = wild_kinds(indicator, wind, ruleset)
     conc_wild = sum(1 for t in hand.concealed if t in kinds)
     flower_wilds = [f for f in hand.flowers if f in kinds]
     true_count = conc_wild
     if indicator is not None and is_flower(indicator):
         true_count += len(flower_wilds)  # 花财神: every wild flower, own flower included (L5, L21.8)
-    own_held = ruleset.has_flowers and ruleset.own_flower_wild and seat_flower(seat) in hand.flowers
+    own_held = ruleset.has_flowers and ruleset.own_flower_wild and seat_flower(wind) in hand.flowers
     guests = tuple(f for f in hand.flowers if f not in kinds)
     return _Wilds(kinds, true_count, own_held, conc_wild + len(flower_wilds) > 0, guests)
 
@@ -386,7 +393,7 @@ def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int
                 code="too-many-copies", rule="L4" if k == indicator else "L1",
             )
     # a wild flower (坐花, 花财神) stays in the hand and takes a place in it (L7)
-    wild_flowers = wild_kinds(indicator, seat, ruleset)
+    wild_flowers = wild_kinds(indicator, wind_of(seat, dealer), ruleset)
     size = hand.size + sum(1 for f in hand.flowers if f in wild_flowers)
     if size != ruleset.hand_size:
         raise ScoringError(
@@ -963,7 +970,7 @@ _MIXED_WILDS: Final = 2  # wilds held that let a wild stand in a wind set (L22.6
 _COUNTED_LIMIT_TAI: Final = 3  # a total of 300 with this many tai is a limit (L22.1)
 
 
-def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
+def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
     """The limits the reading makes, in the order their name is chosen (L22.12)."""
     ruleset, wi, groups = f.ruleset, f.wilds, f.groups
     found: list[Limit] = []
@@ -977,7 +984,7 @@ def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
         found.append(Limit.HUMAN)
     if not groups:
         return found
-    own = seat_flower(seat)
+    own = seat_flower(wind)
     # 财神会: own flower + two 正财神 make one triplet (L22.10)
     for g in groups:
         if g.kind is GroupKind.TRIPLET and len(g.wilds) == _TRIPLET and wi.own_flower:
@@ -1039,7 +1046,7 @@ def _read_placement(
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
     f = Facts(
-        True, ruleset, wi, _scoring_honours(ctx.seat), arr.groups, arr.form, place, ctx.by,
+        True, ruleset, wi, _scoring_honours(ctx.wind), arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
     fu, tai = _fu_tai(f, (), (), c.winner_hand)
@@ -1051,7 +1058,7 @@ def _read_placement(
         fu += hit[0]
         tai += hit[1]
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
-    limits = _limits(f, ctx.first_turn, ctx.seat)
+    limits = _limits(f, ctx.first_turn, ctx.wind)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
         limits.append(Limit.COUNTED)  # L22.1: 300 with 3 or more tai
     limit = limits[0] if limits else None
@@ -1118,7 +1125,7 @@ def _check_context(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> None:
 def score_arrangement(hand: Hand, arr: Arrangement, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> ScoreResult:
     """Score one arrangement of the winning hand (``hand`` holds the winning tile), trying every
     place of the winning tile in it and keeping the best (L13.2)."""
-    wi = _wild_info(hand, ctx.seat, ctx.indicator, ruleset)
+    wi = _wild_info(hand, ctx.wind, ctx.indicator, ruleset)
     return _itemise(_best(_arrangement_readings(arr, ctx, wi, ruleset)), ctx, ruleset)
 
 
@@ -1128,7 +1135,7 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     (L13). Raises :class:`ScoringError` for wrong input, :class:`NotAWinError` if it does not win."""
     _check_tiles(hand, ctx.tile, ctx.indicator, ctx.seat, ctx.dealer, ruleset)
     full = hand.with_tile(ctx.tile)
-    wi = _wild_info(full, ctx.seat, ctx.indicator, ruleset)
+    wi = _wild_info(full, ctx.wind, ctx.indicator, ruleset)
     _check_context(ctx, wi, ruleset)
     arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
     if not arrs:
@@ -1146,9 +1153,10 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
     help (with at least one real tile, 財神賣兵 L23.5), at most one real pair of Red/Green/seat
     wind, guest flowers; tai L21.1, L21.2, L21.4, L21.7 only. The best choice is taken."""
     _check_tiles(hand, None, indicator, seat, dealer, ruleset)
-    wi = _wild_info(hand, seat, indicator, ruleset)
-    honours = _scoring_honours(seat)
-    own = seat_flower(seat)
+    wind = wind_of(seat, dealer)  # the dealer is East, his flower 春 (L1, L2)
+    wi = _wild_info(hand, wind, indicator, ruleset)
+    honours = _scoring_honours(wind)
+    own = seat_flower(wind)
     flower_indicator = indicator is not None and is_flower(indicator)
     wild_tiles = [t for t in hand.concealed if t in wi.kinds] + [f for f in hand.flowers if f in wi.kinds]
     own_held = wi.own_flower

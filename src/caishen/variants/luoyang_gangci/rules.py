@@ -77,7 +77,7 @@ class GangciRules:
 
     # ---- engine hooks (caishen.engine.rules.GameRules)
 
-    def wild_kinds(self, indicator: int | None, seat: int) -> frozenset[int]:
+    def wild_kinds(self, indicator: int | None, wind: int) -> frozenset[int]:
         """No wilds: the 次牌 is a face-up tile, not a wild indicator (G4.2)."""
         return frozenset()
 
