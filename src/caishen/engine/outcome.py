@@ -69,6 +69,9 @@ class Outcome:
     draw_reason: DrawReason | None = None
     win_type: str | None = None  # the variant's name of the win, when the variant decides wins
     claims: tuple[Claim, ...] = ()  # pongs and kongs made during the hand, in order
+    # per seat, the flowers that never got their replacement: laid open in 分张 (L17) or still
+    # held when the hand ended (L7); () when the variant has no flowers or none is left
+    unreplaced_flowers: tuple[tuple[int, ...], ...] = ()
 
     @property
     def is_draw(self) -> bool:

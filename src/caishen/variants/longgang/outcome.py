@@ -51,19 +51,22 @@ def _without(hand: Hand, k: int) -> Hand:
     return hand.without_tile(k)
 
 
-def _loser_score(hand: Hand, seat: int, dealer: int, indicator: int | None, ruleset: Ruleset) -> ScoreResult | None:
+def _loser_score(hand: Hand, seat: int, dealer: int, indicator: int | None, ruleset: Ruleset,
+                 unreplaced: tuple[int, ...] = ()) -> ScoreResult | None:
     """A loser's own count (L23). In 分张 (L17) a loser may hold one tile more (the sea-floor
     tile he took and may not discard): the best count without one of his concealed tiles
-    is used. A hand left short by a flower taken in 分张 (not replaced) cannot be counted: None
-    (counts 0). Both are our choices where the sources are silent (docs/records.md)."""
+    is used (our choice where the sources are silent, docs/records.md). A flower without its
+    replacement when another wins (taken in 分张) counts nothing (L20.3: "若別家已胡牌，自己
+    花牌未補槓，則不計胡數"); a hand left short by a flower still held cannot be counted: None
+    (counts 0)."""
     try:
-        return score_hand(hand, seat, dealer, indicator, ruleset)
+        return score_hand(hand, seat, dealer, indicator, ruleset, unreplaced)
     except ScoringError:
         pass
     best: ScoreResult | None = None
     for k in sorted(set(hand.concealed)):
         try:
-            r = score_hand(hand.without_tile(k), seat, dealer, indicator, ruleset)
+            r = score_hand(hand.without_tile(k), seat, dealer, indicator, ruleset, unreplaced)
         except ScoringError:
             continue
         if best is None or r.total > best.total:
@@ -99,7 +102,9 @@ def score_outcome(outcome: Outcome, ruleset: Ruleset) -> HandScore | None:
             by = _WIN_BY[how] if how is not None else WinBy.DISCARD
         ctx = WinContext(tile, by, w, outcome.dealer, indicator, first)
         winner = score_win(_without(full, tile), ctx, ruleset)
+    unreplaced = outcome.unreplaced_flowers or ((),) * SEATS
     losers: dict[int, ScoreResult | None] = {
-        s: _loser_score(outcome.hands[s], s, outcome.dealer, indicator, ruleset) for s in range(SEATS) if s != w
+        s: _loser_score(outcome.hands[s], s, outcome.dealer, indicator, ruleset, unreplaced[s])
+        for s in range(SEATS) if s != w
     }
     return HandScore(winner, losers, loser_totals(winner, losers))

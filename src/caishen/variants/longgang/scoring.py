@@ -351,10 +351,12 @@ class _Wilds:
     true_count: int       # 正财神 held (L21.2; with a flower indicator the own flower counts, L5)
     own_flower: bool      # 坐花 held and wild (L21.4)
     any_wild: bool
-    guest_flowers: tuple[int, ...]  # 客花 laid open (L20.3)
+    guest_flowers: tuple[int, ...]  # 客花 laid open and replaced (L20.3)
+    unreplaced: tuple[int, ...] = ()  # 客花 without a replacement when another won: count nothing (L20.3)
 
 
-def _wild_info(hand: Hand, wind: int, indicator: int | None, ruleset: Ruleset) -> _Wilds:
+def _wild_info(hand: Hand, wind: int, indicator: int | None, ruleset: Ruleset,
+               unreplaced: tuple[int, ...] = ()) -> _Wilds:
     kinds = wild_kinds(indicator, wind, ruleset)
     conc_wild = sum(1 for t in hand.concealed if t in kinds)
     flower_wilds = [f for f in hand.flowers if f in kinds]
@@ -362,8 +364,9 @@ def _wild_info(hand: Hand, wind: int, indicator: int | None, ruleset: Ruleset) -
     if indicator is not None and is_flower(indicator):
         true_count += len(flower_wilds)  # 花财神: every wild flower, own flower included (L5, L21.8)
     own_held = ruleset.has_flowers and ruleset.own_flower_wild and seat_flower(wind) in hand.flowers
-    guests = tuple(f for f in hand.flowers if f not in kinds)
-    return _Wilds(kinds, true_count, own_held, conc_wild + len(flower_wilds) > 0, guests)
+    guests = tuple(f for f in hand.flowers if f not in kinds and f not in unreplaced)
+    void = tuple(f for f in hand.flowers if f not in kinds and f in unreplaced)
+    return _Wilds(kinds, true_count, own_held, conc_wild + len(flower_wilds) > 0, guests, void)
 
 
 def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int, dealer: int,
@@ -763,6 +766,12 @@ _HAND_ITEMS: Final = _groups(
         lambda f, k: (f"客花 {chinese_name(k)}", f"guest flower {tile_name(k)}"),
     ),
     ScoringItem(
+        "unreplaced-flower", "L20.3", "花未补", "a guest flower not replaced when another won counts nothing",
+        Unit.NOTE, 0, lambda f, _: bool(f.wilds.unreplaced), who=Who.LOSER,
+        label=lambda f, _: ("花未补", "guest flower " + " ".join(tile_name(k) for k in f.wilds.unreplaced)
+                           + " not replaced when another won: no fu (若別家已胡牌，自己花牌未補槓，則不計胡數)"),
+    ),
+    ScoringItem(
         "kong-replacement-tai", "L21.10", "杠上开花", "win on a replacement draw (switch)", Unit.TAI, 1,
         lambda f, _: f.by is WinBy.KONG_REPLACEMENT and f.ruleset.kong_replacement_tai,
     ),
@@ -1148,13 +1157,13 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
 
 
 def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = None,
-               ruleset: Ruleset = LONGGANG) -> ScoreResult:
+               ruleset: Ruleset = LONGGANG, unreplaced: tuple[int, ...] = ()) -> ScoreResult:
     """Score a loser's own hand (L23.4-L23.8): declared melds, concealed triplets a wild may
     help (with at least one real tile, 財神賣兵 L23.5), at most one real pair of Red/Green/seat
-    wind, guest flowers; tai L21.1, L21.2, L21.4, L21.7 only. The best choice is taken."""
+    wind, guest flowers (``unreplaced`` ones count nothing, L20.3); tai L21.1, L21.2, L21.4, L21.7 only. The best choice is taken."""
     _check_tiles(hand, None, indicator, seat, dealer, ruleset)
     wind = wind_of(seat, dealer)  # the dealer is East, his flower 春 (L1, L2)
-    wi = _wild_info(hand, wind, indicator, ruleset)
+    wi = _wild_info(hand, wind, indicator, ruleset, unreplaced)
     honours = _scoring_honours(wind)
     own = seat_flower(wind)
     flower_indicator = indicator is not None and is_flower(indicator)
