@@ -835,6 +835,9 @@ class Game:
         order = [(d + j) % SEATS for j in range(1, SEATS)]
         chosen = self._chosen
         winner = -1
+        if self.ruleset.draw_on_three_wins and sum(1 for s in order if chosen.get(s) == WIN) == len(order):
+            self._draw_game(DrawReason.THREE_WINS)  # 一炮三響 / 三炮同響 (L17 switch)
+            return
         # L10 + source 胡牌規則1: a bulldozer declaration comes first, then wins in order.
         for s in order:
             if chosen.get(s) == WIN and self._bulldozer_claim.get(s):
@@ -969,7 +972,8 @@ class Game:
             human=(self.ruleset.human_win and not heavenly and not earthly and self._n_claims == 0
                    and not self._dealer_drew),
             sea_floor=sea_floor, last_live_tile=last_live, win_type=win_type, claims=tuple(self._claims),
-            unreplaced_flowers=self._unreplaced(),
+            unreplaced_flowers=self._unreplaced(), discards=tuple(tuple(d) for d in self._discards),
+            live_tiles=self.live_tiles,
         )
         self._outcome = out
 

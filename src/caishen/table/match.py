@@ -93,7 +93,7 @@ class Table:
             w = hs.winner
             st: Settlement = self.ledger.record(
                 self.seats, outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer,
-                limit=w.limit is not None,
+                limit=w.limit is not None, pays_all=hs.pays_all,
             )
             chips = (st.net[0], st.net[1], st.net[2], st.net[3])
             transfers = tuple(st.transfers)

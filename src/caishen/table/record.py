@@ -232,6 +232,8 @@ class MatchRecord:
         rs = _obj(d.get("ruleset"), "record.ruleset")
         if version == 1:
             rs = _v1_ruleset(rs)
+        # Switches added after a record was written: the values that play as it was played.
+        rs = {**{k: v for k, v in _ADDED_SWITCHES.items() if k not in rs}, **rs}
         try:
             ruleset = LONGGANG.replace(**rs)
         except RulesetError as exc:
@@ -269,6 +271,16 @@ class MatchRecord:
 _V1_REMOVED: Final[dict[str, object]] = {
     "round_wind_tai": False, "human_table_mode": False, "gangci": False,
     "kong_base": 100, "bomb_base": 200, "kong_ci_base": 600,
+}
+
+
+# Switches added by issue 10 (second Longgang pass), with the value that plays exactly as
+# caishen did before them: a record written earlier names none of them and replays with these.
+_ADDED_SWITCHES: Final[dict[str, object]] = {
+    "one_dragon_tai": False, "concealed_hand_tai": False, "all_claimed_tai": False,
+    "four_winds_wild_rule": True, "four_guardians_limit": False, "rare_limits": False,
+    "all_green_limit": False, "draw_on_three_wins": False, "discarder_pays_all": False,
+    "late_discard_tiles": 8,
 }
 
 

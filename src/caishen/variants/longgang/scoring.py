@@ -126,6 +126,13 @@ class Limit(StrEnum):
     TERMINALS_AND_HONOURS = "terminals-and-honours"
     FULL_FLUSH = "full-flush"
     EIGHT_PAIRS = "eight-and-half-pairs"
+    FOUR_GUARDIANS = "four-guardians"
+    FIVE_KONGS = "five-kongs"
+    FOUR_KONGS = "four-kongs"
+    FIVE_CONCEALED_TRIPLETS = "five-concealed-triplets"
+    FIVE_SHIFTED_TRIPLETS = "five-shifted-triplets"
+    FOUR_SAME_SEQUENCES = "four-same-sequences"
+    ALL_GREEN = "all-green"
     COUNTED = "counted"
 
     @property
@@ -154,6 +161,13 @@ _LIMIT_INFO: Final[dict[Limit, tuple[str, str, str]]] = {
     Limit.TERMINALS_AND_HONOURS: ("混老头", "all triplets of terminals and honours", "L22.9"),
     Limit.FULL_FLUSH: ("清一色", "one suit only", "L22.5"),
     Limit.EIGHT_PAIRS: ("八对半", "eight and a half pairs (switch)", "L22.11"),
+    Limit.FOUR_GUARDIANS: ("四金刚", "four honour triplets, or three and another honour pair (switch)", "L22.13"),
+    Limit.FIVE_KONGS: ("五杠子", "five kongs (switch rare_limits)", "L22.14"),
+    Limit.FOUR_KONGS: ("四杠子", "four kongs (switch rare_limits)", "L22.14"),
+    Limit.FIVE_CONCEALED_TRIPLETS: ("五暗刻", "five concealed triplets (switch rare_limits)", "L22.14"),
+    Limit.FIVE_SHIFTED_TRIPLETS: ("五连刻", "five triplets of one suit in a row (switch rare_limits)", "L22.14"),
+    Limit.FOUR_SAME_SEQUENCES: ("四连太宝", "four identical sequences (switch rare_limits)", "L22.14"),
+    Limit.ALL_GREEN: ("绿一色", "only 2 3 4 6 8 bamboo and Green (switch)", "L22.15"),
     Limit.COUNTED: ("腊子", "counted limit: 300 with 3 or more tai", "L22.1"),
 }
 
@@ -722,6 +736,23 @@ _EDGE_SINGLE_FU: Final = BySwitch(
     lambda r: r.closed_wait_fu if r.edge_single_wait_fu else 0,
 )
 
+def _one_dragon(f: Facts, _: int) -> bool:
+    """一條龍: 123, 456 and 789 of one suit among the sequences (L21.11)."""
+    lows = {g.tiles[0] for g in f.sets if g.kind is GroupKind.SEQUENCE}
+    return any({s * 9, s * 9 + 3, s * 9 + 6} <= lows for s in range(3))
+
+
+def _no_claimed_set(f: Facts) -> bool:
+    """門清: no chow, pong or exposed kong (a concealed kong keeps the hand concealed, L21.12)."""
+    return all(g.meld is None or g.meld.kind is MeldKind.CONCEALED_KONG for g in f.groups)
+
+
+def _all_claimed(f: Facts) -> bool:
+    """全求人: every set claimed from a discard, the pair completed by a single wait (L21.13)."""
+    return (f.form is Form.STANDARD and f.wait is Wait.SINGLE and all(
+        g.meld is not None and g.meld.kind is not MeldKind.CONCEALED_KONG for g in f.sets))
+
+
 _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "closed-wait", "L20.5", "卡张", "closed wait", Unit.FU,
@@ -802,6 +833,22 @@ _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "half-flush", "L21.6", "混一色", "one suit and honours", Unit.TAI, 1,
         lambda f, _: len(f.suits) == 1 and any(is_honor(t) for t in f.tiles),
+    ),
+    ScoringItem(
+        "one-dragon", "L21.11", "一条龙", "123 456 789 of one suit (switch one_dragon_tai)", Unit.TAI, 1,
+        lambda f, s: f.ruleset.one_dragon_tai and f.form is Form.STANDARD and _one_dragon(f, s),
+    ),
+    ScoringItem(
+        "concealed-hand", "L21.12", "门清", "no chow, pong or exposed kong (switch concealed_hand_tai)", Unit.TAI, 1,
+        lambda f, _: f.ruleset.concealed_hand_tai and f.form is not Form.BULLDOZER and _no_claimed_set(f),
+        label=lambda f, _: ("不求人", "concealed hand, self-drawn") if f.self_drawn else (
+            "门清", "concealed hand, won on a discard"),
+    ),
+    ScoringItem(
+        "all-claimed", "L21.13", "全求人", "every set claimed, single wait (switch all_claimed_tai)", Unit.TAI, 1,
+        lambda f, _: f.ruleset.all_claimed_tai and _all_claimed(f),
+        label=lambda f, _: ("半求人", "every set claimed, single wait self-drawn") if f.self_drawn else (
+            "全求人", "every set claimed, single wait on a discard"),
     ),
     ScoringItem(
         "wild-as-itself", "L16.2", "财神归位", "a wild stands for its own kind", Unit.NOTE, 0,
@@ -1019,7 +1066,7 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
             uses_wild = any(g.wilds for g in winds_groups)
             held = sum(len(g.wilds) for g in groups)
             others_wild = any(g.wilds for g in groups if not any(g is h for h in winds_groups))
-            if not uses_wild or (held >= _MIXED_WILDS and not others_wild):
+            if not uses_wild or not ruleset.four_winds_wild_rule or (held >= _MIXED_WILDS and not others_wild):
                 found.append(kind)
     terminal_ok = (f.form is Form.STANDARD and all_triplets) or (
         pairs_form and ruleset.eight_pairs_terminal_limits)
@@ -1031,6 +1078,48 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
         found.append(Limit.FULL_FLUSH)
     if pairs_form and ruleset.eight_and_half_pairs_limit:
         found.append(Limit.EIGHT_PAIRS)
+    if f.form is Form.STANDARD:
+        found.extend(_optional_limits(f))
+    return found
+
+
+_GREEN_KINDS: Final = frozenset({19, 20, 21, 23, 25, GREEN})  # 2 3 4 6 8 bamboo 条, Green 發
+_RARE_RUN: Final = 5      # 五连刻: five triplets in a row
+_FOUR: Final = 4
+
+
+def _optional_limits(f: Facts) -> list[Limit]:
+    """The limits of the switches 四金刚 (L22.13), the eighth 腊子 list (L22.14) and 绿一色
+    (L22.15), in that order."""
+    ruleset, sets = f.ruleset, f.sets
+    found: list[Limit] = []
+    triplets = [g for g in sets if g.kind in (GroupKind.TRIPLET, GroupKind.KONG)]
+    if ruleset.four_guardians_limit:
+        honour_sets = [g for g in triplets if is_honor(g.tiles[0])]
+        honour_pair = any(g.kind is GroupKind.PAIR and is_honor(g.tiles[0]) for g in f.groups)
+        if len(honour_sets) >= _FOUR or (len(honour_sets) == _FOUR - 1 and honour_pair):
+            found.append(Limit.FOUR_GUARDIANS)
+    if ruleset.rare_limits:
+        kongs = sum(1 for g in sets if g.kind is GroupKind.KONG)
+        if kongs >= _RARE_RUN:
+            found.append(Limit.FIVE_KONGS)
+        elif kongs == _FOUR:
+            found.append(Limit.FOUR_KONGS)
+        concealed = sum(
+            1 for i, g in enumerate(f.groups)
+            if (g.meld is None and g.kind is GroupKind.TRIPLET and not (i == f.place and not f.self_drawn))
+            or (g.meld is not None and g.meld.kind is MeldKind.CONCEALED_KONG)
+        )
+        if concealed >= _RARE_RUN:
+            found.append(Limit.FIVE_CONCEALED_TRIPLETS)
+        kinds = {g.tiles[0] for g in triplets if is_suited(g.tiles[0])}
+        if any(all(k + j in kinds and suit_of(k + j) == suit_of(k) for j in range(_RARE_RUN)) for k in kinds):
+            found.append(Limit.FIVE_SHIFTED_TRIPLETS)
+        lows = [g.tiles[0] for g in sets if g.kind is GroupKind.SEQUENCE]
+        if any(lows.count(k) >= _FOUR for k in set(lows)):
+            found.append(Limit.FOUR_SAME_SEQUENCES)
+    if ruleset.all_green_limit and all(t in _GREEN_KINDS for t in f.tiles):
+        found.append(Limit.ALL_GREEN)
     return found
 
 

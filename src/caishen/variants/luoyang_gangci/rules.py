@@ -68,6 +68,7 @@ class GangciRules:
     human_win: ClassVar[bool] = False
     draw_on_four_winds: ClassVar[bool] = False
     draw_on_four_kongs: ClassVar[bool] = False
+    draw_on_three_wins: ClassVar[bool] = False
     eight_and_half_pairs: ClassVar[bool] = False
     seven_pairs: ClassVar[bool] = False
     bulldozer: ClassVar[bool] = False
