@@ -137,8 +137,8 @@ def score_outcome(outcome: Outcome, ruleset: Ruleset) -> HandScore | None:
     full = outcome.hands[w]
     how = outcome.how
     first = FirstTurn.HEAVENLY if outcome.heavenly else (
-        FirstTurn.EARTHLY if outcome.earthly else FirstTurn.NONE
-    )
+        FirstTurn.EARTHLY if outcome.earthly else FirstTurn.HUMAN if outcome.human else FirstTurn.NONE
+    )  # 人胡 (L15): the engine sets outcome.human only with the human_win switch
     if how is WinHow.BULLDOZER:
         # 推土机 declared on another's discard (L8): the discard is not taken, the 16 tiles win
         # as they are. Scored as the bulldozer form of the hand held, on a discard.
