@@ -1403,13 +1403,14 @@ def settle_scores(
     *,
     after_broke: bool = False,
     chips: Iterable[int] | None = None,
+    pays_all: int | None = None,
 ) -> Settlement:
     """Chip transfers for one hand from the scored hands (L24), the losers counted by
-    :func:`loser_totals` (L23.9)."""
+    :func:`loser_totals` (L23.9); ``pays_all``: the discarder paying for all three (L24.8)."""
     return settle(
         winner.seat, winner.total, winner.bonus_tai, loser_totals(winner, losers), dealer, ruleset,
         limit=winner.limit is not None, after_broke=after_broke,
-        chips=None if chips is None else list(chips),
+        chips=None if chips is None else list(chips), pays_all=pays_all,
     )
 
 
@@ -1419,10 +1420,11 @@ def record_scores(
     winner: ScoreResult,
     losers: Mapping[int, ScoreResult | None],
     dealer: int,
+    pays_all: int | None = None,
 ) -> Settlement:
     """Record a scored hand in a match :class:`~caishen.variants.longgang.settlement.Ledger` (L24-L25),
-    the losers counted by :func:`loser_totals` (L23.9)."""
+    the losers counted by :func:`loser_totals` (L23.9); ``pays_all`` as in :func:`settle_scores`."""
     return ledger.record(
         tuple(seat_players), winner.seat, winner.total, winner.bonus_tai, loser_totals(winner, losers), dealer,
-        limit=winner.limit is not None,
+        limit=winner.limit is not None, pays_all=pays_all,
     )
