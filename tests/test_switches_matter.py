@@ -40,7 +40,6 @@ NO_SCENARIO_YET: dict[str, str] = {
     "limit_chips_after_broke": "match level (L24.7): only after a player of the match went broke",
     "draw_on_four_kongs": "four kongs by several players: issue 10 item 15 (engine play)",
     "sea_floor_kong_no_discard": "a replacement just before 分张: issue 10 item 1 (wall geometry)",
-    "rob_kong_with_wild_pair": "robbing an added kong with a lone wild: not written yet",
 }
 
 #: Not a rule: the ruleset's name.
