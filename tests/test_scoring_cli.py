@@ -70,3 +70,12 @@ def test_wrong_input_exits_2_with_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err and err.startswith("caishen score: error:")
+
+
+def test_dealer_is_east_whatever_his_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    """L1, L2 (issue 10, item 8): with the dealer in seat W, W's wind is East, so a pair of
+    East scores 2 for him; before, seat W's wind was West whatever the dealer."""
+    assert main(["score", "123m456m789m123p567s1z", "--win", "1z", "--seat", "W", "--dealer", "W", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["fu"] == 2
+    assert main(["score", "123m456m789m123p567s1z", "--win", "1z", "--seat", "W", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["fu"] == 0

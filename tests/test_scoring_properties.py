@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.shapes.analysis import arrangements
-from caishen.tiles import FLOWERS, WHITE, seat_flower
+from caishen.tiles import FLOWERS, WHITE, seat_flower, wind_of
 from caishen.variants.longgang.rules import LONGGANG
 from caishen.variants.longgang.scoring import WinBy, WinContext, score_arrangement, score_hand, score_win
 from caishen.variants.longgang.settlement import bonus_fu
@@ -32,6 +32,8 @@ def reference_total(fu: int, tai: int, limit: bool) -> int:
 @st.composite
 def winning_hands(draw):
     seat = draw(st.integers(0, 3))
+    dealer = draw(st.integers(0, 3))
+    wind = wind_of(seat, dealer)  # the dealer is East, his flower 春 (L1, L2)
     indicator = draw(st.sampled_from(KINDS + list(FLOWERS)))
     flower_wilds = [f for f in FLOWERS if f != indicator] if indicator in FLOWERS else []
     groups = []
@@ -65,13 +67,13 @@ def winning_hands(draw):
         if spare:  # 花财神 (L5)
             concealed.pop(i)
             flowers.append(draw(st.sampled_from(spare)))
-        elif draw(st.booleans()) and seat_flower(seat) not in flowers and seat_flower(seat) != indicator:
+        elif draw(st.booleans()) and seat_flower(wind) not in flowers and seat_flower(wind) != indicator:
             concealed.pop(i)
-            flowers.append(seat_flower(seat))
+            flowers.append(seat_flower(wind))
         else:
             assume(indicator not in FLOWERS)
             concealed[i] = indicator
-    guest_kinds = [f for f in FLOWERS if f != seat_flower(seat) and f != indicator and f not in flower_wilds]
+    guest_kinds = [f for f in FLOWERS if f != seat_flower(wind) and f != indicator and f not in flower_wilds]
     guests = draw(st.lists(st.sampled_from(guest_kinds), unique=True, max_size=3)) if guest_kinds else []
     flowers.extend(guests)
     counts = {}
@@ -80,7 +82,7 @@ def winning_hands(draw):
     assume(all(n <= 4 for n in counts.values()))
     assume(counts.get(indicator, 0) <= 2)  # at most 2 true wilds: keeps the arrangements few
     full = Hand(tuple(concealed), tuple(melds), tuple(flowers))
-    wilds = wild_kinds(indicator, seat, R)
+    wilds = wild_kinds(indicator, wind, R)
     candidates = sorted(set(concealed) | (wilds & set(flowers)))
     tile = draw(st.sampled_from(candidates))
     by = draw(st.sampled_from(list(WinBy)))
@@ -89,7 +91,6 @@ def winning_hands(draw):
         before = Hand(full.concealed, full.melds, tuple(f for f in flowers if f != tile))
     else:
         before = full.without_tile(tile)
-    dealer = draw(st.integers(0, 3))
     return before, WinContext(tile, by, seat, dealer, indicator)
 
 
@@ -104,7 +105,7 @@ def test_win_total_follows_items_and_best_arrangement_is_chosen(case):
     assert (fu, tai) == (r.fu, r.tai)
     assert r.total == reference_total(fu, tai, r.limit is not None)
     full = before.with_tile(ctx.tile)
-    arrs = arrangements(full, R, wild_kinds(ctx.indicator, ctx.seat, R))
+    arrs = arrangements(full, R, wild_kinds(ctx.indicator, ctx.wind, R))
     assert r.arrangement in arrs
     chips = r.total + bonus_fu(r.bonus_tai, r.limit is not None, R)
     for a in arrs:

@@ -316,3 +316,16 @@ def test_l25_4_five_players_rebuy_100_and_second_broke_ends():
 def test_settlement_table_lists_transfers():
     text = settle(S, 120, 2, {E: 0, W: 0, N: 0}, dealer=E).table()
     assert "E    S        33  L24.2" in text and text.endswith("net: E -33  S +75  W -21  N -21")
+
+
+def test_pays_for_all_three_moves_every_share_to_the_discarder() -> None:
+    """L24.8 包三家: the discarder pays each loser's share of the winner's chips; the losers'
+    differences are settled as usual ("遜家間另算")."""
+    plain = settle(1, 120, 2, {0: 0, 2: 20, 3: 40}, 0)
+    bao = settle(1, 120, 2, {0: 0, 2: 20, 3: 40}, 0, pays_all=3)
+    to_winner = sum(t.chips for t in plain.owed if t.payee == 1)
+    assert sum(t.chips for t in bao.owed if t.payee == 1 and t.payer == 3) == to_winner
+    assert [t for t in bao.owed if t.payee != 1] == [t for t in plain.owed if t.payee != 1]
+    assert bao.net[1] == plain.net[1] and sum(bao.net) == 0
+    with pytest.raises(SettlementError):
+        settle(1, 120, 2, {0: 0, 2: 20, 3: 40}, 0, pays_all=1)

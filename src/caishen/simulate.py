@@ -195,7 +195,7 @@ def hand_chips(outcome: Outcome, ruleset: VariantRules) -> tuple[int, int, int, 
         return (0, 0, 0, 0)
     w = hs.winner
     st = settle(outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer, ruleset,
-                limit=w.limit is not None)
+                limit=w.limit is not None, pays_all=hs.pays_all)
     return st.net
 
 

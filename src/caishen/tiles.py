@@ -98,14 +98,21 @@ def is_terminal_or_honor(k: int) -> bool:
     return is_honor(k) or is_terminal(k)
 
 
-def seat_wind(seat: int) -> int:
-    """The wind tile of a seat (坐风)."""
-    return EAST + seat
+def wind_of(seat: int, dealer: int) -> int:
+    """The wind position of ``seat`` when ``dealer`` deals: 0 East (the dealer is always East,
+    L2), 1 South, 2 West, 3 North, counted counter-clockwise from the dealer."""
+    return (seat - dealer) % 4
 
 
-def seat_flower(seat: int) -> int:
-    """The seat's own flower (坐花): 春 for East ... 冬 for North (L1)."""
-    return SPRING + seat
+def seat_wind(wind: int) -> int:
+    """The wind tile 坐风 of a wind position (0 East = the dealer's seat; see :func:`wind_of`)."""
+    return EAST + wind
+
+
+def seat_flower(wind: int) -> int:
+    """The own flower 坐花 of a wind position: 春 for East (the dealer) ... 冬 for North (L1).
+    Pass :func:`wind_of` (seat, dealer), not a seat number, when the dealer may not be seat 0."""
+    return SPRING + wind
 
 
 def tile_name(k: int) -> str:

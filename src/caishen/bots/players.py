@@ -40,6 +40,7 @@ from caishen.tiles import (
     is_honor,
     is_terminal,
     seat_wind,
+    wind_of,
 )
 from caishen.variants.base import VariantRules
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
@@ -473,7 +474,7 @@ class StrongBot(GreedyBot):
         return flush, off, pong_plan
 
     def value_kinds(self, ev: Evaluator) -> tuple[int, ...]:
-        return (seat_wind(ev.view.seat), RED, GREEN)
+        return (seat_wind(wind_of(ev.view.seat, ev.view.dealer)), RED, GREEN)
 
     def rank_discards(self, ev: Evaluator, tiles: Sequence[int]) -> list[tuple[float, int]]:
         """Score = log of (speed x value): each step of shanten costs a factor ~4, more
@@ -593,7 +594,7 @@ class StrongBot(GreedyBot):
             suits = {m.tile // 9 for m in melds if m.tile < 27}
             all_pongs = all(m.kind != MeldKind.CHOW for m in melds)
             honour_value = sum(
-                1 for m in melds if m.kind != MeldKind.CHOW and m.tile in (RED, GREEN, seat_wind(seat))
+                1 for m in melds if m.kind != MeldKind.CHOW and m.tile in (RED, GREEN, seat_wind(wind_of(seat, view.dealer)))
             )
             if len(suits) <= 1 or all_pongs or honour_value >= 2 or len(melds) >= 4:
                 out.append((seat, next(iter(suits)) if len(suits) == 1 else None))

@@ -12,7 +12,7 @@ from caishen.cli import CommandError
 from caishen.hand import Hand
 from caishen.notation import format_hand, format_meld, format_tiles, parse_hand, parse_tile
 from caishen.shapes.analysis import Arrangement, Form, arrangements, is_win, shanten, waits
-from caishen.tiles import SEAT_LETTERS, tile_name
+from caishen.tiles import SEAT_LETTERS, tile_name, wind_of
 from caishen.variants.longgang.rules import Ruleset, load_ruleset
 from caishen.variants.longgang.wilds import wild_kinds
 
@@ -48,6 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--indicator", metavar="TILE", help="the turned-up indicator (a flower makes the other flowers wild, L5)"
     )
     p.add_argument("--seat", choices=list(SEAT_LETTERS), help="the player's seat: its own flower is wild (L7)")
+    p.add_argument("--dealer", choices=list(SEAT_LETTERS), default="E",
+                   help="the dealer's seat (default E): the dealer is East and his flower 春 (L1, L2)")
     p.add_argument("--ruleset", default="longgang", help="preset name or TOML file (default longgang)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -59,7 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _wilds(args: argparse.Namespace, ruleset: Ruleset) -> frozenset[int]:
-    seat = SEAT_LETTERS.index(args.seat) if args.seat else None
+    seat = wind_of(SEAT_LETTERS.index(args.seat), SEAT_LETTERS.index(args.dealer)) if args.seat else None
     if args.wild:
         k = parse_tile(args.wild, ruleset)
         base = wild_kinds(None, seat, ruleset)

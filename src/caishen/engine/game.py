@@ -103,7 +103,8 @@ class Game:
         self._in_wall = bytearray(b"\x01" * len(wall))
         if lay.indicator_pos >= 0:
             self._in_wall[lay.indicator_pos] = 0
-        self.wilds: Final = tuple(ruleset.wild_kinds(self.indicator, s) for s in range(SEATS))
+        # Wilds by seat wind: the dealer is East whatever his seat number (L1, L2).
+        self.wilds: Final = tuple(ruleset.wild_kinds(self.indicator, (s - dealer) % SEATS) for s in range(SEATS))
         self._wild = [[k in self.wilds[s] for k in range(NUM_KINDS)] for s in range(SEATS)]
         # 正财神 for 推土机 (L8): the indicator's kind; with a flower indicator also the wild
         # flowers (docs/rules L5). Only a pre-filter and a hint: analysis.is_win decides.
@@ -155,6 +156,7 @@ class Game:
         self._rob_tile = -1
         self._rob_seat = -1
         self._sea: list[tuple[int, int]] = []  # 分张 queue: (seat, wall position)
+        self._sea_flowers: list[list[int]] = [[] for _ in range(SEATS)]  # laid open in 分张, unreplaced
         self._sea_i = 0
         self._outcome: Outcome | None = None
         self._version = 0
@@ -520,6 +522,7 @@ class Game:
                 # No replacement in 分张: the flower is laid open and the hand stays short.
                 self._add(seat, k, -1)
                 self._open_flowers[seat].append(k)
+                self._sea_flowers[seat].append(k)
                 continue
             self._phase = Phase.SEA_FLOOR
             if self._can_self_win(seat):
@@ -531,7 +534,18 @@ class Game:
             winner=None, how=None, tile=None, from_seat=None, dealer=self.dealer,
             indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
             wilds=self.wilds, draw_reason=reason, claims=tuple(self._claims),
+            unreplaced_flowers=self._unreplaced(),
         )
+
+    def _unreplaced(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the flowers without a replacement: laid open in 分张, or guest flowers
+        still held (a seat whose turn to replace had not come, L7)."""
+        out = tuple(
+            tuple(self._sea_flowers[s]) + tuple(
+                k for k in range(NUM_NON_FLOWER, NUM_KINDS) if self._cnt[s][k] and self._is_guest_flower(s, k))
+            for s in range(SEATS)
+        )
+        return out if any(out) else ()
 
     # ------------------------------------------------------------------ win checks
 
@@ -821,6 +835,9 @@ class Game:
         order = [(d + j) % SEATS for j in range(1, SEATS)]
         chosen = self._chosen
         winner = -1
+        if self.ruleset.draw_on_three_wins and sum(1 for s in order if chosen.get(s) == WIN) == len(order):
+            self._draw_game(DrawReason.THREE_WINS)  # 一炮三響 / 三炮同響 (L17 switch)
+            return
         # L10 + source 胡牌規則1: a bulldozer declaration comes first, then wins in order.
         for s in order:
             if chosen.get(s) == WIN and self._bulldozer_claim.get(s):
@@ -955,6 +972,8 @@ class Game:
             human=(self.ruleset.human_win and not heavenly and not earthly and self._n_claims == 0
                    and not self._dealer_drew),
             sea_floor=sea_floor, last_live_tile=last_live, win_type=win_type, claims=tuple(self._claims),
+            unreplaced_flowers=self._unreplaced(), discards=tuple(tuple(d) for d in self._discards),
+            live_tiles=self.live_tiles,
         )
         self._outcome = out
 

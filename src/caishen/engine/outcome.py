@@ -30,6 +30,7 @@ class DrawReason(enum.StrEnum):
     WALL = "wall"              # the wall ran out (L17)
     FOUR_WINDS = "four_winds"  # 四风连打 (switch)
     FOUR_KONGS = "four_kongs"  # 四杠 by several players (switch)
+    THREE_WINS = "three_wins"  # 一炮三響: three seats win on one discard (switch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,13 @@ class Outcome:
     draw_reason: DrawReason | None = None
     win_type: str | None = None  # the variant's name of the win, when the variant decides wins
     claims: tuple[Claim, ...] = ()  # pongs and kongs made during the hand, in order
+    # per seat, the flowers that never got their replacement: laid open in 分张 (L17) or still
+    # held when the hand ended (L7); () when the variant has no flowers or none is left
+    unreplaced_flowers: tuple[tuple[int, ...], ...] = ()
+    # per seat, the discards left in the river at the end (a discard won on or claimed is not
+    # there), and the live tiles left (L6): what a variant's payment rules may look at
+    discards: tuple[tuple[int, ...], ...] = ()
+    live_tiles: int = 0
 
     @property
     def is_draw(self) -> bool:

@@ -43,9 +43,12 @@ class GameRules(Forms, Protocol):
     def draw_on_four_winds(self) -> bool: ...
     @property
     def draw_on_four_kongs(self) -> bool: ...
+    @property
+    def draw_on_three_wins(self) -> bool: ...       # three wins on one discard: a draw (L17)
 
-    def wild_kinds(self, indicator: int | None, seat: int) -> frozenset[int]:
-        """The kinds wild 财神 for ``seat`` given the turned tile (``None``: none)."""
+    def wild_kinds(self, indicator: int | None, wind: int) -> frozenset[int]:
+        """The kinds wild 财神 for the seat at wind position ``wind`` (0: East, the dealer;
+        1-3 counter-clockwise from him) given the turned tile (``None``: none)."""
         ...
 
     def wall_layout(self, dice: tuple[int, int, int, int], dealer: int, wall_size: int) -> WallLayout:

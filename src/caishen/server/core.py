@@ -59,7 +59,7 @@ from caishen.table.record import (
 from caishen.table.replay import verify
 from caishen.table.session import MatchSession, Move
 from caishen.table.signing import load_or_create_key, sign_record
-from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name
+from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name, wind_of
 from caishen.variants.base import VariantRules
 from caishen.variants.longgang.outcome import HandScore, score_outcome
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
@@ -379,7 +379,7 @@ def _view(
         hands_total=extras.hands_total, phase=str(obs.phase), dealer=obs.dealer, current=obs.current,
         to_move=list(obs.to_move) if mine else [],
         indicator=None if obs.indicator is None else tile_name(obs.indicator),
-        wilds=_names(wilds), own_flower=tile_name(FLOWERS[seat]) if mine and seat is not None else None,
+        wilds=_names(wilds), own_flower=tile_name(FLOWERS[wind_of(seat, obs.dealer)]) if mine and seat is not None else None,
         live_tiles=obs.live_tiles, sea_floor_tiles=obs.sea_floor_tiles,
         tiles=_names(_held(obs)) if mine else [],
         all_tiles=[_names(_held(game.observation(s))) for s in range(4)] if above else None,

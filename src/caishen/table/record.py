@@ -243,6 +243,8 @@ class MatchRecord:
         if version == 1:
             rs = _v1_ruleset(rs)
         base = variant.presets[variant.name]
+        # Switches added after a record was written: the values that play as it was played.
+        rs = {**{k: v for k, v in _ADDED_SWITCHES.get(variant.name, {}).items() if k not in rs}, **rs}
         try:
             ruleset = base.replace(**rs)
         except RulesetError as exc:
@@ -281,6 +283,16 @@ _V1_REMOVED: Final[dict[str, object]] = {
     "round_wind_tai": False, "human_table_mode": False, "gangci": False,
     "kong_base": 100, "bomb_base": 200, "kong_ci_base": 600,
 }
+
+
+# Switches added by issue 10 (second Longgang pass), with the value that plays exactly as
+# caishen did before them: a record written earlier names none of them and replays with these.
+_ADDED_SWITCHES: Final[dict[str, dict[str, object]]] = {"longgang": {
+    "one_dragon_tai": False, "concealed_hand_tai": False, "all_claimed_tai": False,
+    "four_winds_wild_rule": True, "four_guardians_limit": False, "rare_limits": False,
+    "all_green_limit": False, "draw_on_three_wins": False, "discarder_pays_all": False,
+    "late_discard_tiles": 8,
+}}
 
 
 def _v1_ruleset(rs: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from caishen.tiles import (
     seat_flower,
     suit_of,
     tile_name,
+    wind_of,
 )
 from caishen.variants import names as variant_names
 from caishen.variants.longgang.outcome import HandScore
@@ -42,6 +43,7 @@ __all__ = [
     "RecordError", "Ruleset", "ScoreResult", "action_text", "chinese_name", "format_hand", "glyph", "hint_bot",
     "is_flower", "is_honor", "load_or_create_key", "load_ruleset", "make_seat_bot", "new_seed", "parse_action", "seed_from_text", "seat_flower", "sign_record",
     "shanten", "suit_of", "tile_name", "unseen_counts", "variant_names", "verify", "waits",
+    "wind_of",
 ]
 
 

@@ -48,6 +48,7 @@ from caishen.terminal.core import (
     tile_name,
     unseen_counts,
     waits,
+    wind_of,
 )
 
 PERSON: Final = 0  # the person is player 0: East in the first hand, then seats rotate (L2, L18)
@@ -293,7 +294,7 @@ class PlayState:
         return tuple(tiles), drawn
 
     def own_flower(self) -> int:
-        return seat_flower(self.me)
+        return seat_flower(wind_of(self.me, self.observation().dealer))
 
     def suggest(self) -> Action:
         """What the hint bot would play now (the person must be to move)."""

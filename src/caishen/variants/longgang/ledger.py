@@ -50,7 +50,7 @@ class LonggangLedger:
         else:
             w = hs.winner
             st = book.record(seats, outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer,
-                             limit=w.limit is not None)
+                             limit=w.limit is not None, pays_all=hs.pays_all)
             chips = (st.net[0], st.net[1], st.net[2], st.net[3])
             newly = tuple(book.broke_events[broke_before:])
             # L25.5: without rebuy a broke player of 5 or 6 sits out as 替补 ("斷籌家可作替補")

@@ -72,6 +72,15 @@ class Ruleset:
     kong_replacement_tai: bool = _switch(False, "L21", "杠上开花 scores 1 tai (some places)")
     single_wait_tai: bool = _switch(False, "L21", "单吊 scores 1 tai (some places)")
     loser_four_flowers_tai: int = _switch(2, "L21", "Tai of 四花 for a player who did not win (some places: 1)", choices=(1, 2))
+    one_dragon_tai: bool = _switch(False, "L21", "一條龍: 123 456 789 of one suit scores 1 tai (選用, some places)")
+    concealed_hand_tai: bool = _switch(False, "L21", "門清 / 不求人: no chow, pong or exposed kong scores 1 tai (appendix, 選用)")
+    all_claimed_tai: bool = _switch(False, "L21", "全求人 / 半求人: every set claimed, won on a single wait, scores 1 tai (appendix, 選用)")
+
+    # Limits (腊子)
+    four_winds_wild_rule: bool = _switch(True, "L22", "四喜 with a wild needs two or more wilds, none standing for another tile (off: no restriction, 现在习惯上不作此限制)")
+    four_guardians_limit: bool = _switch(False, "L22", "四金剛: four honour triplets, or three and a pair of another honour, is a limit (some places)")
+    rare_limits: bool = _switch(False, "L22", "The eighth 腊子 list: 五槓子, 四槓子, 五暗刻, 五連刻, 四連太寶 are limits (極難不常用之役)")
+    all_green_limit: bool = _switch(False, "L22", "綠一色: only 2 3 4 6 8 bamboo and Green is a limit (appendix, 選用)")
 
     # Chips
     fu_per_chip: int = _switch(10, "L24", "胡数 per chip", bounds=(1, 1000))
@@ -88,6 +97,11 @@ class Ruleset:
     # Table
     draw_on_four_winds: bool = _switch(False, "L17", "四风连打: four equal wind discards in the first go-round end the hand as a draw (some places)")
     draw_on_four_kongs: bool = _switch(False, "L17", "四杠: a fourth kong by different players ends the hand as a draw (some places)")
+    draw_on_three_wins: bool = _switch(False, "L17", "一炮三響 / 三炮同響: three players winning on one discard end the hand as a draw (some places)")
+
+    # Payments
+    discarder_pays_all: bool = _switch(True, "L24", "包三家: the discard that feeds a plain 四喜/字一色, or a late unseen 中/發, pays for all three losers")
+    late_discard_tiles: int = _switch(8, "L24", "包三家 for 中/發 applies with this many live tiles left or fewer (分张前幾張; 0: never)", bounds=(0, 100))
 
     # Scoring extras
     eight_pairs_terminal_limits: bool = _switch(False, "L22", "八对半 of terminals/honours counts as 清老头/混老头 (some places)")
@@ -123,12 +137,14 @@ class Ruleset:
     def wall_size(self) -> int:
         return len(self.tile_kinds) * 4 - (12 if self.has_flowers else 0)
 
-    def wild_kinds(self, indicator: int | None, seat: int | None) -> frozenset[int]:
-        """Kinds that are wild (财神) for one player.
+    def wild_kinds(self, indicator: int | None, wind: int | None) -> frozenset[int]:
+        """Kinds that are wild (财神) for the player at wind position ``wind`` (0 East = the
+        dealer, :func:`caishen.tiles.wind_of`; ``None``: no own flower).
 
         The indicator's kind (L4: the indicator itself is never drawn, the other copies
         are wild); if the indicator is a flower and ``flower_indicator_wilds``, every other
-        flower (花财神, L5); plus the seat's own flower 坐花 if ``own_flower_wild`` (L7).
+        flower (花财神, L5); plus the player's own flower 坐花 if ``own_flower_wild`` (L7):
+        春 for the dealer, whatever his seat number (L1, L2).
         """
         out: set[int] = set()
         if indicator is not None:
@@ -137,8 +153,8 @@ class Ruleset:
                     out.update(f for f in FLOWERS if f != indicator)
             else:
                 out.add(indicator)
-        if seat is not None and self.own_flower_wild and self.has_flowers:
-            out.add(seat_flower(seat))
+        if wind is not None and self.own_flower_wild and self.has_flowers:
+            out.add(seat_flower(wind))
         return frozenset(out)
 
     # Engine hooks (caishen.engine.rules.GameRules): Longgang's wins are the engine's analyser

@@ -41,6 +41,7 @@ from caishen.tiles import (
     seat_wind,
     suit_of,
     tile_name,
+    wind_of,
 )
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.settlement import (
@@ -125,6 +126,13 @@ class Limit(StrEnum):
     TERMINALS_AND_HONOURS = "terminals-and-honours"
     FULL_FLUSH = "full-flush"
     EIGHT_PAIRS = "eight-and-half-pairs"
+    FOUR_GUARDIANS = "four-guardians"
+    FIVE_KONGS = "five-kongs"
+    FOUR_KONGS = "four-kongs"
+    FIVE_CONCEALED_TRIPLETS = "five-concealed-triplets"
+    FIVE_SHIFTED_TRIPLETS = "five-shifted-triplets"
+    FOUR_SAME_SEQUENCES = "four-same-sequences"
+    ALL_GREEN = "all-green"
     COUNTED = "counted"
 
     @property
@@ -153,6 +161,13 @@ _LIMIT_INFO: Final[dict[Limit, tuple[str, str, str]]] = {
     Limit.TERMINALS_AND_HONOURS: ("混老头", "all triplets of terminals and honours", "L22.9"),
     Limit.FULL_FLUSH: ("清一色", "one suit only", "L22.5"),
     Limit.EIGHT_PAIRS: ("八对半", "eight and a half pairs (switch)", "L22.11"),
+    Limit.FOUR_GUARDIANS: ("四金刚", "four honour triplets, or three and another honour pair (switch)", "L22.13"),
+    Limit.FIVE_KONGS: ("五杠子", "five kongs (switch rare_limits)", "L22.14"),
+    Limit.FOUR_KONGS: ("四杠子", "four kongs (switch rare_limits)", "L22.14"),
+    Limit.FIVE_CONCEALED_TRIPLETS: ("五暗刻", "five concealed triplets (switch rare_limits)", "L22.14"),
+    Limit.FIVE_SHIFTED_TRIPLETS: ("五连刻", "five triplets of one suit in a row (switch rare_limits)", "L22.14"),
+    Limit.FOUR_SAME_SEQUENCES: ("四连太宝", "four identical sequences (switch rare_limits)", "L22.14"),
+    Limit.ALL_GREEN: ("绿一色", "only 2 3 4 6 8 bamboo and Green (switch)", "L22.15"),
     Limit.COUNTED: ("腊子", "counted limit: 300 with 3 or more tai", "L22.1"),
 }
 
@@ -174,6 +189,11 @@ class WinContext:
     dealer: int = 0
     indicator: int | None = None
     first_turn: FirstTurn = FirstTurn.NONE
+
+    @property
+    def wind(self) -> int:
+        """The winner's wind position, 0 East for the dealer (L1, L2): his wind and own flower."""
+        return wind_of(self.seat, self.dealer)
 
 
 class Unit(StrEnum):
@@ -321,9 +341,10 @@ def _total(fu: int, tai: int, base: int, ruleset: Ruleset) -> tuple[int, int]:
     return raw, min(ruleset.max_total, _roundup(raw, ruleset.fu_per_chip))
 
 
-def _scoring_honours(seat: int) -> tuple[int, int, int]:
-    """Kinds whose pair scores 2 fu and whose triplet scores 1 tai: seat wind, Red, Green."""
-    return (seat_wind(seat), RED, GREEN)
+def _scoring_honours(wind: int) -> tuple[int, int, int]:
+    """Kinds whose pair scores 2 fu and whose triplet scores 1 tai: the seat wind (by wind
+    position: East for the dealer, L1, L2), Red, Green."""
+    return (seat_wind(wind), RED, GREEN)
 
 
 def _natural(g: Group) -> list[int]:
@@ -344,19 +365,22 @@ class _Wilds:
     true_count: int       # 正财神 held (L21.2; with a flower indicator the own flower counts, L5)
     own_flower: bool      # 坐花 held and wild (L21.4)
     any_wild: bool
-    guest_flowers: tuple[int, ...]  # 客花 laid open (L20.3)
+    guest_flowers: tuple[int, ...]  # 客花 laid open and replaced (L20.3)
+    unreplaced: tuple[int, ...] = ()  # 客花 without a replacement when another won: count nothing (L20.3)
 
 
-def _wild_info(hand: Hand, seat: int, indicator: int | None, ruleset: Ruleset) -> _Wilds:
-    kinds = wild_kinds(indicator, seat, ruleset)
+def _wild_info(hand: Hand, wind: int, indicator: int | None, ruleset: Ruleset,
+               unreplaced: tuple[int, ...] = ()) -> _Wilds:
+    kinds = wild_kinds(indicator, wind, ruleset)
     conc_wild = sum(1 for t in hand.concealed if t in kinds)
     flower_wilds = [f for f in hand.flowers if f in kinds]
     true_count = conc_wild
     if indicator is not None and is_flower(indicator):
         true_count += len(flower_wilds)  # 花财神: every wild flower, own flower included (L5, L21.8)
-    own_held = ruleset.has_flowers and ruleset.own_flower_wild and seat_flower(seat) in hand.flowers
-    guests = tuple(f for f in hand.flowers if f not in kinds)
-    return _Wilds(kinds, true_count, own_held, conc_wild + len(flower_wilds) > 0, guests)
+    own_held = ruleset.has_flowers and ruleset.own_flower_wild and seat_flower(wind) in hand.flowers
+    guests = tuple(f for f in hand.flowers if f not in kinds and f not in unreplaced)
+    void = tuple(f for f in hand.flowers if f not in kinds and f in unreplaced)
+    return _Wilds(kinds, true_count, own_held, conc_wild + len(flower_wilds) > 0, guests, void)
 
 
 def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int, dealer: int,
@@ -386,7 +410,7 @@ def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int
                 code="too-many-copies", rule="L4" if k == indicator else "L1",
             )
     # a wild flower (坐花, 花财神) stays in the hand and takes a place in it (L7)
-    wild_flowers = wild_kinds(indicator, seat, ruleset)
+    wild_flowers = wild_kinds(indicator, wind_of(seat, dealer), ruleset)
     size = hand.size + sum(1 for f in hand.flowers if f in wild_flowers)
     if size != ruleset.hand_size:
         raise ScoringError(
@@ -712,6 +736,23 @@ _EDGE_SINGLE_FU: Final = BySwitch(
     lambda r: r.closed_wait_fu if r.edge_single_wait_fu else 0,
 )
 
+def _one_dragon(f: Facts, _: int) -> bool:
+    """一條龍: 123, 456 and 789 of one suit among the sequences (L21.11)."""
+    lows = {g.tiles[0] for g in f.sets if g.kind is GroupKind.SEQUENCE}
+    return any({s * 9, s * 9 + 3, s * 9 + 6} <= lows for s in range(3))
+
+
+def _no_claimed_set(f: Facts) -> bool:
+    """門清: no chow, pong or exposed kong (a concealed kong keeps the hand concealed, L21.12)."""
+    return all(g.meld is None or g.meld.kind is MeldKind.CONCEALED_KONG for g in f.groups)
+
+
+def _all_claimed(f: Facts) -> bool:
+    """全求人: every set claimed from a discard, the pair completed by a single wait (L21.13)."""
+    return (f.form is Form.STANDARD and f.wait is Wait.SINGLE and all(
+        g.meld is not None and g.meld.kind is not MeldKind.CONCEALED_KONG for g in f.sets))
+
+
 _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "closed-wait", "L20.5", "卡张", "closed wait", Unit.FU,
@@ -756,6 +797,12 @@ _HAND_ITEMS: Final = _groups(
         lambda f, k: (f"客花 {chinese_name(k)}", f"guest flower {tile_name(k)}"),
     ),
     ScoringItem(
+        "unreplaced-flower", "L20.3", "花未补", "a guest flower not replaced when another won counts nothing",
+        Unit.NOTE, 0, lambda f, _: bool(f.wilds.unreplaced), who=Who.LOSER,
+        label=lambda f, _: ("花未补", "guest flower " + " ".join(tile_name(k) for k in f.wilds.unreplaced)
+                           + " not replaced when another won: no fu (若別家已胡牌，自己花牌未補槓，則不計胡數)"),
+    ),
+    ScoringItem(
         "kong-replacement-tai", "L21.10", "杠上开花", "win on a replacement draw (switch)", Unit.TAI, 1,
         lambda f, _: f.by is WinBy.KONG_REPLACEMENT and f.ruleset.kong_replacement_tai,
     ),
@@ -786,6 +833,22 @@ _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "half-flush", "L21.6", "混一色", "one suit and honours", Unit.TAI, 1,
         lambda f, _: len(f.suits) == 1 and any(is_honor(t) for t in f.tiles),
+    ),
+    ScoringItem(
+        "one-dragon", "L21.11", "一条龙", "123 456 789 of one suit (switch one_dragon_tai)", Unit.TAI, 1,
+        lambda f, s: f.ruleset.one_dragon_tai and f.form is Form.STANDARD and _one_dragon(f, s),
+    ),
+    ScoringItem(
+        "concealed-hand", "L21.12", "门清", "no chow, pong or exposed kong (switch concealed_hand_tai)", Unit.TAI, 1,
+        lambda f, _: f.ruleset.concealed_hand_tai and f.form is not Form.BULLDOZER and _no_claimed_set(f),
+        label=lambda f, _: ("不求人", "concealed hand, self-drawn") if f.self_drawn else (
+            "门清", "concealed hand, won on a discard"),
+    ),
+    ScoringItem(
+        "all-claimed", "L21.13", "全求人", "every set claimed, single wait (switch all_claimed_tai)", Unit.TAI, 1,
+        lambda f, _: f.ruleset.all_claimed_tai and _all_claimed(f),
+        label=lambda f, _: ("半求人", "every set claimed, single wait self-drawn") if f.self_drawn else (
+            "全求人", "every set claimed, single wait on a discard"),
     ),
     ScoringItem(
         "wild-as-itself", "L16.2", "财神归位", "a wild stands for its own kind", Unit.NOTE, 0,
@@ -963,7 +1026,7 @@ _MIXED_WILDS: Final = 2  # wilds held that let a wild stand in a wind set (L22.6
 _COUNTED_LIMIT_TAI: Final = 3  # a total of 300 with this many tai is a limit (L22.1)
 
 
-def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
+def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
     """The limits the reading makes, in the order their name is chosen (L22.12)."""
     ruleset, wi, groups = f.ruleset, f.wilds, f.groups
     found: list[Limit] = []
@@ -977,7 +1040,7 @@ def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
         found.append(Limit.HUMAN)
     if not groups:
         return found
-    own = seat_flower(seat)
+    own = seat_flower(wind)
     # 财神会: own flower + two 正财神 make one triplet (L22.10)
     for g in groups:
         if g.kind is GroupKind.TRIPLET and len(g.wilds) == _TRIPLET and wi.own_flower:
@@ -1003,7 +1066,7 @@ def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
             uses_wild = any(g.wilds for g in winds_groups)
             held = sum(len(g.wilds) for g in groups)
             others_wild = any(g.wilds for g in groups if not any(g is h for h in winds_groups))
-            if not uses_wild or (held >= _MIXED_WILDS and not others_wild):
+            if not uses_wild or not ruleset.four_winds_wild_rule or (held >= _MIXED_WILDS and not others_wild):
                 found.append(kind)
     terminal_ok = (f.form is Form.STANDARD and all_triplets) or (
         pairs_form and ruleset.eight_pairs_terminal_limits)
@@ -1015,6 +1078,48 @@ def _limits(f: Facts, first_turn: FirstTurn, seat: int) -> list[Limit]:
         found.append(Limit.FULL_FLUSH)
     if pairs_form and ruleset.eight_and_half_pairs_limit:
         found.append(Limit.EIGHT_PAIRS)
+    if f.form is Form.STANDARD:
+        found.extend(_optional_limits(f))
+    return found
+
+
+_GREEN_KINDS: Final = frozenset({19, 20, 21, 23, 25, GREEN})  # 2 3 4 6 8 bamboo 条, Green 發
+_RARE_RUN: Final = 5      # 五连刻: five triplets in a row
+_FOUR: Final = 4
+
+
+def _optional_limits(f: Facts) -> list[Limit]:
+    """The limits of the switches 四金刚 (L22.13), the eighth 腊子 list (L22.14) and 绿一色
+    (L22.15), in that order."""
+    ruleset, sets = f.ruleset, f.sets
+    found: list[Limit] = []
+    triplets = [g for g in sets if g.kind in (GroupKind.TRIPLET, GroupKind.KONG)]
+    if ruleset.four_guardians_limit:
+        honour_sets = [g for g in triplets if is_honor(g.tiles[0])]
+        honour_pair = any(g.kind is GroupKind.PAIR and is_honor(g.tiles[0]) for g in f.groups)
+        if len(honour_sets) >= _FOUR or (len(honour_sets) == _FOUR - 1 and honour_pair):
+            found.append(Limit.FOUR_GUARDIANS)
+    if ruleset.rare_limits:
+        kongs = sum(1 for g in sets if g.kind is GroupKind.KONG)
+        if kongs >= _RARE_RUN:
+            found.append(Limit.FIVE_KONGS)
+        elif kongs == _FOUR:
+            found.append(Limit.FOUR_KONGS)
+        concealed = sum(
+            1 for i, g in enumerate(f.groups)
+            if (g.meld is None and g.kind is GroupKind.TRIPLET and not (i == f.place and not f.self_drawn))
+            or (g.meld is not None and g.meld.kind is MeldKind.CONCEALED_KONG)
+        )
+        if concealed >= _RARE_RUN:
+            found.append(Limit.FIVE_CONCEALED_TRIPLETS)
+        kinds = {g.tiles[0] for g in triplets if is_suited(g.tiles[0])}
+        if any(all(k + j in kinds and suit_of(k + j) == suit_of(k) for j in range(_RARE_RUN)) for k in kinds):
+            found.append(Limit.FIVE_SHIFTED_TRIPLETS)
+        lows = [g.tiles[0] for g in sets if g.kind is GroupKind.SEQUENCE]
+        if any(lows.count(k) >= _FOUR for k in set(lows)):
+            found.append(Limit.FOUR_SAME_SEQUENCES)
+    if ruleset.all_green_limit and all(t in _GREEN_KINDS for t in f.tiles):
+        found.append(Limit.ALL_GREEN)
     return found
 
 
@@ -1039,7 +1144,7 @@ def _read_placement(
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
     f = Facts(
-        True, ruleset, wi, _scoring_honours(ctx.seat), arr.groups, arr.form, place, ctx.by,
+        True, ruleset, wi, _scoring_honours(ctx.wind), arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
     fu, tai = _fu_tai(f, (), (), c.winner_hand)
@@ -1051,7 +1156,7 @@ def _read_placement(
         fu += hit[0]
         tai += hit[1]
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
-    limits = _limits(f, ctx.first_turn, ctx.seat)
+    limits = _limits(f, ctx.first_turn, ctx.wind)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
         limits.append(Limit.COUNTED)  # L22.1: 300 with 3 or more tai
     limit = limits[0] if limits else None
@@ -1118,7 +1223,7 @@ def _check_context(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> None:
 def score_arrangement(hand: Hand, arr: Arrangement, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> ScoreResult:
     """Score one arrangement of the winning hand (``hand`` holds the winning tile), trying every
     place of the winning tile in it and keeping the best (L13.2)."""
-    wi = _wild_info(hand, ctx.seat, ctx.indicator, ruleset)
+    wi = _wild_info(hand, ctx.wind, ctx.indicator, ruleset)
     return _itemise(_best(_arrangement_readings(arr, ctx, wi, ruleset)), ctx, ruleset)
 
 
@@ -1128,7 +1233,7 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     (L13). Raises :class:`ScoringError` for wrong input, :class:`NotAWinError` if it does not win."""
     _check_tiles(hand, ctx.tile, ctx.indicator, ctx.seat, ctx.dealer, ruleset)
     full = hand.with_tile(ctx.tile)
-    wi = _wild_info(full, ctx.seat, ctx.indicator, ruleset)
+    wi = _wild_info(full, ctx.wind, ctx.indicator, ruleset)
     _check_context(ctx, wi, ruleset)
     arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
     if not arrs:
@@ -1141,14 +1246,15 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
 
 
 def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = None,
-               ruleset: Ruleset = LONGGANG) -> ScoreResult:
+               ruleset: Ruleset = LONGGANG, unreplaced: tuple[int, ...] = ()) -> ScoreResult:
     """Score a loser's own hand (L23.4-L23.8): declared melds, concealed triplets a wild may
     help (with at least one real tile, 財神賣兵 L23.5), at most one real pair of Red/Green/seat
-    wind, guest flowers; tai L21.1, L21.2, L21.4, L21.7 only. The best choice is taken."""
+    wind, guest flowers (``unreplaced`` ones count nothing, L20.3); tai L21.1, L21.2, L21.4, L21.7 only. The best choice is taken."""
     _check_tiles(hand, None, indicator, seat, dealer, ruleset)
-    wi = _wild_info(hand, seat, indicator, ruleset)
-    honours = _scoring_honours(seat)
-    own = seat_flower(seat)
+    wind = wind_of(seat, dealer)  # the dealer is East, his flower 春 (L1, L2)
+    wi = _wild_info(hand, wind, indicator, ruleset, unreplaced)
+    honours = _scoring_honours(wind)
+    own = seat_flower(wind)
     flower_indicator = indicator is not None and is_flower(indicator)
     wild_tiles = [t for t in hand.concealed if t in wi.kinds] + [f for f in hand.flowers if f in wi.kinds]
     own_held = wi.own_flower
@@ -1297,13 +1403,14 @@ def settle_scores(
     *,
     after_broke: bool = False,
     chips: Iterable[int] | None = None,
+    pays_all: int | None = None,
 ) -> Settlement:
     """Chip transfers for one hand from the scored hands (L24), the losers counted by
-    :func:`loser_totals` (L23.9)."""
+    :func:`loser_totals` (L23.9); ``pays_all``: the discarder paying for all three (L24.8)."""
     return settle(
         winner.seat, winner.total, winner.bonus_tai, loser_totals(winner, losers), dealer, ruleset,
         limit=winner.limit is not None, after_broke=after_broke,
-        chips=None if chips is None else list(chips),
+        chips=None if chips is None else list(chips), pays_all=pays_all,
     )
 
 
@@ -1313,10 +1420,11 @@ def record_scores(
     winner: ScoreResult,
     losers: Mapping[int, ScoreResult | None],
     dealer: int,
+    pays_all: int | None = None,
 ) -> Settlement:
     """Record a scored hand in a match :class:`~caishen.variants.longgang.settlement.Ledger` (L24-L25),
-    the losers counted by :func:`loser_totals` (L23.9)."""
+    the losers counted by :func:`loser_totals` (L23.9); ``pays_all`` as in :func:`settle_scores`."""
     return ledger.record(
         tuple(seat_players), winner.seat, winner.total, winner.bonus_tai, loser_totals(winner, losers), dealer,
-        limit=winner.limit is not None,
+        limit=winner.limit is not None, pays_all=pays_all,
     )

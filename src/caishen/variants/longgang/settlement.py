@@ -85,9 +85,10 @@ def _chips(fu: int, ruleset: Ruleset, what: str) -> int:
 
 def _to_winner(
     winner: int, winner_total: int, tai: int, losers: tuple[int, ...], dealer: int, ruleset: Ruleset,
-    limit: bool, after_broke: bool,
+    limit: bool, after_broke: bool, pays_all: int | None = None,
 ) -> list[Transfer]:
-    """What each loser owes the winner (L24.2, L24.3, L24.5, L24.6)."""
+    """What each loser owes the winner (L24.2, L24.3, L24.5, L24.6); with ``pays_all`` that
+    seat pays every loser's share (包三家, L24.8)."""
     base = _chips(winner_total, ruleset, "the winner's total")
     bonus = _chips(bonus_fu(tai, limit, ruleset, after_broke), ruleset, "the bonus")
     limit_chips = ruleset.limit_chips_after_broke if after_broke else ruleset.limit_chips
@@ -102,7 +103,10 @@ def _to_winner(
             amount = base * (2 if dealer_side else 1) + bonus
             what = f"total {winner_total}{' x2 dealer' if dealer_side else ''} + bonus {bonus * ruleset.fu_per_chip}"
             rule = "L24.2"
-        out.append(Transfer(s, winner, amount, rule, what))
+        if pays_all is not None and s != pays_all:
+            out.append(Transfer(pays_all, winner, amount, "L24.8", f"包三家 for {SEAT_LETTERS[s]}: {what}"))
+        else:
+            out.append(Transfer(s, winner, amount, rule, what))
     return out
 
 
@@ -172,19 +176,22 @@ def settle(
     limit: bool = False,
     after_broke: bool = False,
     chips: Sequence[int] | None = None,
+    pays_all: int | None = None,
 ) -> Settlement:
     """Chip transfers between the four seats for one hand (L24), with the going-broke rules
     (L25.2-L25.3) when ``chips`` (the seats' chips before the hand) is given.
 
     ``winner_total`` and ``loser_totals`` are the players' totals in 胡 (multiples of 10);
-    ``limit`` marks a limit hand (L22), whose payments are 72/42 (L24.6)."""
-    if winner not in SEATS or dealer not in SEATS:
-        raise SettlementError("seats are 0-3 (E S W N)", code="bad-seat")
+    ``limit`` marks a limit hand (L22), whose payments are 72/42 (L24.6). ``pays_all``: the
+    discarder who pays the winner for all three losers (包三家, L24.8); the losers still pay
+    each other their differences ("遜家間另算")."""
+    if winner not in SEATS or dealer not in SEATS or pays_all not in (None, *SEATS) or pays_all == winner:
+        raise SettlementError("seats are 0-3 (E S W N), the one paying for all not the winner", code="bad-seat")
     losers = tuple((winner + i) % len(SEATS) for i in range(1, len(SEATS)))
     if set(loser_totals) != set(losers):
         raise SettlementError(f"loser totals must be given for seats {sorted(losers)}, got {sorted(loser_totals)}",
                               code="loser-totals", rule="L24.4")
-    owed = tuple(_to_winner(winner, winner_total, winner_tai, losers, dealer, ruleset, limit, after_broke)
+    owed = tuple(_to_winner(winner, winner_total, winner_tai, losers, dealer, ruleset, limit, after_broke, pays_all)
                  + _between_losers(losers, loser_totals, dealer, ruleset))
     broke: frozenset[int] = frozenset()
     if chips is None:
@@ -269,8 +276,10 @@ class Ledger:
         dealer: int = 0,
         *,
         limit: bool = False,
+        pays_all: int | None = None,
     ) -> Settlement:
-        """Settle one won hand; ``seat_players[s]`` is the player in seat ``s``."""
+        """Settle one won hand; ``seat_players[s]`` is the player in seat ``s``; ``pays_all``
+        the seat paying for all three losers (包三家, L24.8)."""
         self._check_open()
         if len(seat_players) != len(SEATS) or len(set(seat_players)) != len(SEATS) or any(
             not 0 <= p < self.players for p in seat_players
@@ -280,7 +289,7 @@ class Ledger:
         seat_chips = [self.chips[p] for p in seat_players]
         st = settle(
             winner, winner_total, winner_tai, loser_totals, dealer, self.ruleset,
-            limit=limit, after_broke=self.after_broke, chips=seat_chips,
+            limit=limit, after_broke=self.after_broke, chips=seat_chips, pays_all=pays_all,
         )
         for s, n in enumerate(st.net):
             self.chips[seat_players[s]] += n

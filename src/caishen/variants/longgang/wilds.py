@@ -5,6 +5,7 @@ from __future__ import annotations
 from caishen.variants.longgang.rules import Ruleset
 
 
-def wild_kinds(indicator: int | None, seat: int | None, ruleset: Ruleset) -> frozenset[int]:
-    """Kinds that are wild (财神) for one player: :meth:`Ruleset.wild_kinds`."""
-    return ruleset.wild_kinds(indicator, seat)
+def wild_kinds(indicator: int | None, wind: int | None, ruleset: Ruleset) -> frozenset[int]:
+    """Kinds that are wild (财神) for the player at wind position ``wind`` (0 East = the
+    dealer): :meth:`Ruleset.wild_kinds`."""
+    return ruleset.wild_kinds(indicator, wind)

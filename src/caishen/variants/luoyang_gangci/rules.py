@@ -68,6 +68,7 @@ class GangciRules:
     human_win: ClassVar[bool] = False
     draw_on_four_winds: ClassVar[bool] = False
     draw_on_four_kongs: ClassVar[bool] = False
+    draw_on_three_wins: ClassVar[bool] = False
     eight_and_half_pairs: ClassVar[bool] = False
     seven_pairs: ClassVar[bool] = False
     bulldozer: ClassVar[bool] = False
@@ -77,7 +78,7 @@ class GangciRules:
 
     # ---- engine hooks (caishen.engine.rules.GameRules)
 
-    def wild_kinds(self, indicator: int | None, seat: int) -> frozenset[int]:
+    def wild_kinds(self, indicator: int | None, wind: int) -> frozenset[int]:
         """No wilds: the 次牌 is a face-up tile, not a wild indicator (G4.2)."""
         return frozenset()
 
