@@ -121,6 +121,9 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
                 return f"{tile_name(k)} was just claimed and cannot be discarded now (L9)"
             if game._claimed and k == game._forbid[1]:
                 return f"{tile_name(k)} would make the same sequence as the chow just made (L9)"
+            if game._claimed:
+                return (f"{tile_name(k)} matches seat {seat}'s pong: it may not be discarded, and no kong "
+                        "in the turn of a chow or pong (L9, 小明杠)")
             return f"{tile_name(k)} matches seat {seat}'s pong: kong it instead (补杠)"
         if a.kind is ActionKind.WIN:
             if game._claimed:

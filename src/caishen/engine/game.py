@@ -652,6 +652,9 @@ class Game:
         out: list[Action] = []
         if self._claimed:
             f1, f2 = self._forbid
+            # L9 / source 小明杠: the fourth of an earlier pong is never discarded, even in the
+            # turn of a claim, where it cannot be konged either ("若不補槓，則不能打出這張牌").
+            m &= ~self._pong_bits(seat)
             while m:
                 low = m & -m
                 m ^= low
@@ -677,6 +680,16 @@ class Game:
         out.extend(discards)
         return tuple(out)
 
+    def _pong_bits(self, seat: int) -> int:
+        """The isolation-mask bits (``_BIT``) of the kinds ``seat`` has ponged."""
+        pongs = self._pongs[seat]
+        out = 0
+        while pongs:
+            low = pongs & -pongs
+            pongs ^= low
+            out |= _BIT[low.bit_length() - 1]
+        return out
+
     def _discard_left_after(self, seat: int, used: tuple[int, ...], forbid: tuple[int, int]) -> bool:
         """After a claim using ``used`` from the hand, would a tile be left that may be
         discarded (not wild, not a forbidden kind)?"""
@@ -687,6 +700,13 @@ class Game:
             left -= c[f1] - used.count(f1)
         if f2 >= 0 and f2 != f1:
             left -= c[f2] - used.count(f2)
+        pongs = self._pongs[seat]
+        while pongs:  # the fourth of an earlier pong cannot be discarded either (L9)
+            low = pongs & -pongs
+            pongs ^= low
+            k = low.bit_length() - 1
+            if k != f1 and k != f2:
+                left -= c[k] - used.count(k)
         if self._pending_flowers[seat]:  # guest flowers still held cannot be discarded either
             left -= sum(c[k] for k in range(NUM_NON_FLOWER, NUM_KINDS) if not self._wild[seat][k])
         return left > 0
