@@ -145,6 +145,9 @@ class Game:
         self._n_discards = 0
         self._n_claims = 0
         self._dealer_drew = False  # the dealer drew again: the first go-round is over (人胡)
+        # Seats that have made a normal draw (the dealer's 17th counts): 推土机 comes before other
+        # wins only for a seat that has not (source 胡牌規則 1: "時未摸進首張牌", L10).
+        self._drew = [s == dealer for s in range(SEATS)]
         self._first_discards: list[int] = []  # discards before any claim (四风连打)
         self._kong_seats: list[int] = []       # who made each kong (四杠)
         self._four_kongs = -1                  # seat that made the 4th kong of several players
@@ -476,6 +479,7 @@ class Game:
         """Start ``seat``'s turn with a normal draw (or 分张 when only the sea floor is left)."""
         if seat == self.dealer:
             self._dealer_drew = True
+        self._drew[seat] = True
         self._pong_ban[seat] = 0  # L11: a passed pong is allowed again after one's own draw
         if self._pending_flowers[seat]:  # defensive, as in _claim
             self._pending_flowers[seat] = False
@@ -841,9 +845,10 @@ class Game:
         order = [(d + j) % SEATS for j in range(1, SEATS)]
         chosen = self._chosen
         winner = -1
-        # L10 + source 胡牌規則1: a bulldozer declaration comes first, then wins in order.
+        # L10 + source 胡牌規則1: a bulldozer declared before the seat's first draw ("時未摸進首張牌，
+        # 補花補槓除外") comes first, even before 地胡; otherwise wins go in order from the discarder.
         for s in order:
-            if chosen.get(s) == WIN and self._bulldozer_claim.get(s):
+            if chosen.get(s) == WIN and self._bulldozer_claim.get(s) and not self._drew[s]:
                 winner = s
                 break
         if winner < 0:
