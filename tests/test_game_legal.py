@@ -51,7 +51,7 @@ def can_discard_after(g: Game, seat: int, used: list[int], forbid: set[int]) -> 
 
 
 def ref_win_on(g: Game, seat: int, tile: int, robbing: bool, rs: Ruleset) -> bool:
-    if g._pass_win[seat] or tile == g._last_discard[seat]:
+    if g._pass_win[seat] or (tile == g._last_discard[seat] and not g._dudiao[seat]):  # 獨吊 exception
         return False  # 过水, own discard of this go-round (L11)
     h = g.hand(seat)
     c = g.counts(seat)

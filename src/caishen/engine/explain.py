@@ -36,6 +36,7 @@ class GameState(Protocol):
     _pass_win: list[bool]
     _pong_ban: list[int]
     _last_discard: list[int]
+    _dudiao: list[bool]
 
     def to_move(self) -> tuple[int, ...]: ...
 _RULE: Final = re.compile(r"\b([LG]\d+(?:\.\d+)?)\)")
@@ -145,7 +146,7 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
     if a.kind is ActionKind.WIN:
         if game._pass_win[seat]:
             return f"seat {seat} passed a win and may not win on a discard before its own next discard (过水, L11)"
-        if tile == game._last_discard[seat]:
+        if tile == game._last_discard[seat] and not game._dudiao[seat]:
             return f"seat {seat} discarded {_name(tile)} itself this go-round and may not win on it (L11)"
         return f"{_name(tile)} does not complete seat {seat}'s hand (诈胡, L12)"
     if ph is Phase.ROB:

@@ -132,6 +132,10 @@ class Game:
         self._pass_win = [False] * SEATS   # 过水 (L11)
         self._pong_ban = [0] * SEATS       # bitmask of kinds not to pong until next draw (L11)
         self._last_discard = [-1] * SEATS  # kind of own discard this go-round (L11)
+        # 獨吊 exception (L11, source (五)G): that discard split the pair left after a chow or pong
+        # chosen over a win, leaving a single wait on its kind: a win on that kind stays allowed.
+        self._dudiao = [False] * SEATS
+        self._claim_over_win = False       # the turn's chow/pong was chosen over an offered win
         self._phase = Phase.TURN
         self._turn = dealer
         self._forbid = (-1, -1)            # after a chow/pong: kinds not to discard (L9)
@@ -625,8 +629,8 @@ class Game:
         """Win on another seat's discard (or robbed kong) is allowed and possible."""
         if self._decides:  # the variant's discard wins only; no robbing a kong
             return not robbing and self.ruleset.discard_win(self._win_hand(seat, -1), tile, self.indicator) is not None
-        if self._pass_win[seat] or tile == self._last_discard[seat]:
-            return False  # L11: 过水, and not on one's own discard of this go-round
+        if self._pass_win[seat] or (tile == self._last_discard[seat] and not self._dudiao[seat]):
+            return False  # L11: 过水, and not on one's own discard of this go-round (but 獨吊)
         if self._single_wild_left(seat) and (
             not self.ruleset.wild_single_wait_any_tile
             or (robbing and not self.ruleset.rob_kong_with_wild_pair)
@@ -789,6 +793,10 @@ class Game:
         self._discards[seat].append(k)
         self._pass_win[seat] = False  # L11: 过水 ends with one's own discard
         self._last_discard[seat] = k
+        # Source (五)G 獨吊牌型的特殊情況: "A沒選擇胡牌，而是作出了吃或碰的舉動，而後把手中的將頭…拆開打出一張，
+        # 從而使自己形成獨吊的牌型，此時同一圈內若有其它玩家跟打出同樣的牌，A也可胡。"
+        self._dudiao[seat] = (self._claimed and self._claim_over_win and self._n[seat] == 1
+                              and self._cnt[seat][k] == 1)
         self._n_discards += 1
         self._discard_tile = k
         self._discarder = seat
@@ -822,7 +830,7 @@ class Game:
             s = (seat + j) % SEATS
             if self._cnt[s][k] < 2 and not (chow and s == nxt) and self._tw[s] < self._bulldozer_need:
                 # Inline fast path of _claim_options/_could_win: only a win is possible.
-                if self._pass_win[s] or k == self._last_discard[s]:
+                if self._pass_win[s] or (k == self._last_discard[s] and not self._dudiao[s]):
                     continue
                 p = self._present[s] | b
                 single = self._single[s]
@@ -886,6 +894,7 @@ class Game:
 
     def _claim(self, seat: int, a: Action) -> None:
         tile = a.tile
+        self._claim_over_win = WIN in self._options.get(seat, ()) and not self._bulldozer_claim.get(seat)
         self._discards[self._discarder].pop()
         self._n_claims += 1
         if a.kind is ActionKind.EXPOSED_KONG:
