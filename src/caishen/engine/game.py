@@ -764,6 +764,10 @@ class Game:
         kind = a.kind
         if kind is ActionKind.DISCARD:
             self._discard(seat, a.tile)
+        elif kind is ActionKind.WIN and self._four_kongs == seat and self._drawn_tail:
+            # 四杠 switch (source 胡牌規則 3d): "第四槓時槓上開花也算合局": a win on the fourth kong's
+            # replacement ends the hand as a draw too.
+            self._draw_game(DrawReason.FOUR_KONGS)
         elif kind is ActionKind.WIN:
             heavenly = seat == self.dealer and self._n_discards == 0 and self._n_claims == 0
             win_type = self._own_turn_win(seat) if self._decides else None
