@@ -429,21 +429,31 @@ class Game:
         return k >= NUM_NON_FLOWER and not self._wild[seat][k]
 
     def _settle_flowers(self, seat: int) -> bool:
-        """Lay open every 客花 the seat holds and replace it from the tail, repeatedly (L7).
-        False if the replacement started 分张 (the seat's turn is then over)."""
-        c = self._cnt[seat]
+        """Lay open every 客花 the seat holds and replace them from the tail, all at once ("如有兩張花牌
+        要補，應同時補上"), again while replacements are flowers (L7). False if a replacement
+        started 分张 (the seat's turn is then over)."""
         while True:
-            found = -1
-            for k in range(NUM_NON_FLOWER, NUM_KINDS):
-                if c[k] and not self._wild[seat][k]:
-                    found = k
-                    break
-            if found < 0:
+            done = self._replace_flowers_once(seat)
+            if done is None:
                 return True
-            self._add(seat, found, -1)
-            self._open_flowers[seat].append(found)
+            if not done:
+                return False
+
+    def _replace_flowers_once(self, seat: int) -> bool | None:
+        """Lay open the 客花 the seat holds now and take one replacement for each (L7). None: it
+        held none; True: replaced (the replacements may be flowers again); False: 分张 began."""
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        found = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k] and not wild[k]]
+        if not found:
+            return None
+        for k in found:
+            self._add(seat, k, -1)
+            self._open_flowers[seat].append(k)
+        for _ in found:
             if not self._replace(seat):
                 return False
+        return True
 
     def _replace(self, seat: int) -> bool:
         """A replacement draw from the tail for a flower or kong (L6, L7), with the special
@@ -808,12 +818,21 @@ class Game:
             # L7 / source 舍牌: the dealer replaces and discards first, then South, West and
             # North replace in turn (before anyone claims this discard, so a flower never
             # costs a seat its 地胡).
-            for j in range(1, SEATS):
-                s = (seat + j) % SEATS
-                if self._pending_flowers[s]:
-                    self._pending_flowers[s] = False
-                    if not self._settle_flowers(s):  # pragma: no cover - the wall is full here
+            # Source 補花: "若所補之牌仍然有花，則於大家補完牌後說「再補」": a replacement that is a
+            # flower again is replaced in a further round, after every seat has replaced once.
+            seats = [(seat + j) % SEATS for j in range(1, SEATS)]
+            seats = [s for s in seats if self._pending_flowers[s]]
+            for s in seats:
+                self._pending_flowers[s] = False
+            while seats:
+                again = []
+                for s in seats:
+                    done = self._replace_flowers_once(s)
+                    if done is False:  # pragma: no cover - the wall is full here
                         return
+                    if done:
+                        again.append(s)
+                seats = again
         self._discard_last_live = self._live() == 0
         self._draw_after = ""
         if self._n_claims == 0 and len(self._first_discards) < SEATS:
