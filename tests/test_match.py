@@ -78,8 +78,11 @@ def test_match_ends_after_hands_per_match_or_broke(matches: list[MatchRecord]) -
         if r["ended_by"] == "hands":
             assert len(m.hands) == LONGGANG.hands_per_match == 16
         else:
-            # L25: the second player broke ends a 4- or 5-player match, the third a 6-player one
-            assert len(r["broke"]) == (3 if len(m.players) == 6 else 2)
+            # L25: the second player broke ends a 4- or 5-player match, the third a 6-player one;
+            # two players may go broke in the last hand, so the count may pass it there.
+            need = 3 if len(m.players) == 6 else 2
+            last = len(m.hands[-1].result["broke"])
+            assert len(r["broke"]) >= need > len(r["broke"]) - last
             assert len(m.hands) <= 16
     assert ends["hands"] > 0 and ends["broke"] > 0
 

@@ -95,6 +95,11 @@ class Game:
         # L6: with a dead wall, the single left of a split tail stack is dead; without one
         # (and without a sea floor) every tile but the turned one is drawn, head or tail.
         self._split = 1 if ruleset.dead_wall_stacks else 0
+        # The turned tile leaves the tail stack with one tile: split at the start (source 王牌:
+        # "10幢半（尾幢除財神牌外有單張）", 21 tiles), whole after one replacement, and so on.
+        ind = lay.indicator_pos
+        self._tail_parity = 1 if (ruleset.indicator_splits_tail and ind >= 0 and lay.tail
+                                  and ind // 2 == lay.tail[0] // 2) else 0
         self._decides = ruleset.decides_wins
         self._claims: list[Claim] = []     # pongs and kongs made, in order (Outcome.claims)
         self._pong_fed: dict[tuple[int, int], int] = {}  # (seat, kind) of a pong -> its discarder
@@ -362,15 +367,18 @@ class Game:
 
     # ------------------------------------------------------------------ wall
 
+    def _tail_split(self) -> int:
+        """1 when the tail stack holds a single tile besides the turned one (L6), else 0."""
+        return (self._ti + self._tail_parity) & self._split
+
     def _dead(self) -> int:
-        # L6: 10 stacks, plus the single left when the tail stack is split.
-        return 2 * self.ruleset.dead_wall_stacks + (self._ti & self._split)
+        # L6: 10 whole stacks, plus the single of a split tail stack (10幢 or 10幢半).
+        return 2 * self.ruleset.dead_wall_stacks + self._tail_split()
 
     def _live(self) -> int:
         if not self._split:  # no dead wall: head and tail meet, every tile left is live
             return self._live_base - len(self.draws)
-        ti = self._ti
-        return self._live_base - self._hi - ti - (ti & self._split)
+        return self._live_base - self._hi - self._ti - self._tail_split()
 
     def _take(self, seat: int, pos: int) -> int:
         self.draws.append((seat, pos))
@@ -459,7 +467,7 @@ class Game:
         """A replacement draw from the tail for a flower or kong (L6, L7), with the special
         cases just before the sea floor (source (五)6e (I), (II)). False if 分张 began."""
         live = self._live()
-        if (self._ti & self._split) or live >= 1 + self._split:
+        if self._tail_split() or live >= 1 + self._split:
             while not self._in_wall[self._tail[self._ti]]:  # where head and tail meet (no dead wall)
                 self._ti += 1
             self._drawn = self._take(seat, self._tail[self._ti])

@@ -272,10 +272,18 @@ _V1_REMOVED: Final[dict[str, object]] = {
 }
 
 
+# Switches added after version 1, with the value that plays as version 1 records were played
+# (issue 10: the dead wall kept 20 tiles at the start).
+_V1_ADDED: Final[dict[str, object]] = {"indicator_splits_tail": False}
+
+
 def _v1_ruleset(rs: dict[str, Any]) -> dict[str, Any]:
     """A version 1 record's ruleset without the removed switches; one that set one of them to
-    anything but the value nothing read cannot be replayed faithfully and is refused."""
+    anything but the value nothing read cannot be replayed faithfully and is refused. Switches
+    added since get the value that replays those records."""
     out = dict(rs)
+    for name, old in _V1_ADDED.items():
+        out.setdefault(name, old)
     for name, unread in _V1_REMOVED.items():
         if name in out:
             value = out.pop(name)

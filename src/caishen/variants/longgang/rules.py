@@ -58,6 +58,7 @@ class Ruleset:
     dead_wall_stacks: int = _switch(10, "L6", "Stacks of the dead wall 王牌 (20 tiles, 21 when the tail stack is split)", bounds=(7, 12))
     sea_floor_tiles: int = _switch(4, "L6", "Tiles of the sea floor 海底牌 shared out one each at the end (分张)", bounds=(1, 4))
     sea_floor_kong_no_discard: bool = _switch(False, "L17", "Case (I) variant: a replacement before 分张 is taken without a discard")
+    indicator_splits_tail: bool = _switch(True, "L6", "The turned indicator leaves a single in the tail stack: 21 tiles kept back at the start, 20 after one replacement (off: 20 at the start, 21 after one)")
 
     # Fu (胡数)
     base_fu: int = _switch(20, "L23", "Base 底胡 added to the winner's 牌面胡数", bounds=(0, MAX_FU))
