@@ -26,6 +26,8 @@ def true_wilds(g: Game, seat: int) -> int:
 def ref_turn(g: Game, seat: int, rs: Ruleset) -> set[Action]:
     c = g.counts(seat)
     ponged = {m.tiles[0] for m in g.melds(seat) if m.kind is MeldKind.PONG}
+    if g._kong_round:  # the opening concealed-kong round (L9): the fours offered, or pass
+        return {CONCEALED_KONGS[k] for k in natural(g, seat) if c[k] == 4 and g._kong_offer[seat] >> k & 1} | {PASS}
     if g._claimed:  # after a chow or pong: discard only, not the claimed tile nor its twin (L9),
         # nor the fourth of an earlier pong (小明杠: "若不補槓，則不能打出這張牌")
         return {DISCARDS[k] for k in natural(g, seat) if k not in g._forbid and k not in ponged}

@@ -857,6 +857,7 @@ def test_L17_switch_fourth_kong_of_several_players_is_a_draw() -> None:
         g.step(0, CONCEALED_KONGS[t("1m")])
         g.step(0, CONCEALED_KONGS[t("2p")])
         g.step(0, D("9m"))
+        g.step(1, PASS)  # the opening kong round (L9): South keeps its fours for its own turn
         pass_claims(g)
         g.step(1, CONCEALED_KONGS[t("5m")])
         g.step(1, CONCEALED_KONGS[t("8p")])
@@ -892,12 +893,45 @@ def test_L8_wild_is_never_used_to_pong_or_kong() -> None:
     assert 2 not in g.to_move()
 
 
+def test_L9_opening_kong_round_replacement_four_waits_for_the_next_round() -> None:
+    # Source 舍牌: "補槓槓出來的花牌或槓需在其他玩家都槓完一圈的情況下才能再槓". South kongs 5m in the
+    # opening round; its replacement (9p) makes a second four, which waits until West has had its
+    # turn in the round; South then keeps it (pass) and may kong it in its own turn later.
+    south = "5m5m5m5m 9p9p9p 1s4s7s 1z2z3z4z 6z 7z"
+    west = "2s2s2s2s 3m6m 1p4p 1z2z3z4z 6z7z 8m 5p"
+    g = stacked_game([E17, south, west, ""], tail="9p 3m")
+    g.step(0, D("9m"))
+    assert g.phase is Phase.TURN and g.to_move() == (1,)
+    assert set(g.legal_actions(1)) == {CONCEALED_KONGS[t("5m")], PASS}
+    g.step(1, CONCEALED_KONGS[t("5m")])
+    assert g.counts(1)[t("9p")] == 4 and g.to_move() == (2,)
+    assert set(g.legal_actions(2)) == {CONCEALED_KONGS[t("2s")], PASS}
+    with pytest.raises(IllegalActionError, match="L9"):
+        g.step(2, D("8m"))
+    g.step(2, CONCEALED_KONGS[t("2s")])
+    assert g.to_move() == (1,) and set(g.legal_actions(1)) == {CONCEALED_KONGS[t("9p")], PASS}
+    g.step(1, PASS)
+    pass_claims(g)
+    assert g.current == 1 and g.phase is Phase.TURN
+    assert CONCEALED_KONGS[t("9p")] in g.legal_actions(1)  # "暗槓…可以往後再補"
+    o = g.outcome
+    assert o is None and [m.kind for m in g.melds(1)] == [MeldKind.CONCEALED_KONG]
+
+
+def test_L9_switch_opening_kong_round_off() -> None:
+    west = "2s2s2s2s 3m6m 1p4p 1z2z3z4z 6z7z 8m 5p"
+    g = stacked_game([E17, "", west, N16], ruleset=LONGGANG.replace(opening_kong_round=False))
+    g.step(0, D("9m"))
+    assert g.phase is not Phase.TURN or g.current != 2
+
+
 def test_L9_no_kong_right_after_a_chow() -> None:
     # South holds four 1p and chows East's 2m: no concealed kong before its discard.
     south = "3m4m 1p1p1p1p 1s4s7s 1z2z3z4z 6z7z 9p"
     east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 2m 3p 8s"
     g = stacked_game([east, south, "", N16])
     g.step(0, D("2m"))
+    g.step(1, PASS)  # the opening kong round (L9): South keeps its four
     pass_claims(g, s1=C("2m", "2m"))
     assert g.current == 1 and g.melds(1) == (Meld(MeldKind.CHOW, (t("2m"), t("3m"), t("4m"))),)
     acts = g.legal_actions(1)

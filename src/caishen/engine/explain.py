@@ -37,6 +37,8 @@ class GameState(Protocol):
     _pong_ban: list[int]
     _last_discard: list[int]
     _dudiao: list[bool]
+    _kong_round: list[int]
+    _kong_offer: list[int]
 
     def to_move(self) -> tuple[int, ...]: ...
 _RULE: Final = re.compile(r"\b([LG]\d+(?:\.\d+)?)\)")
@@ -112,6 +114,12 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
         return f"no tile kind {k}"
     c = game._cnt[seat]
     wild = game._wild[seat]
+    if ph is Phase.TURN and game._kong_round:
+        if a.kind is ActionKind.CONCEALED_KONG and 0 <= k < NUM_KINDS and c[k] == 4:
+            return (f"{_name(k)} came from this round's kong replacement: it may be konged in the next "
+                    "round or a later own turn (L9)")
+        return ("the opening concealed-kong round (after all flowers, South, West, North in turn): "
+                "only a concealed kong or pass (L9)")
     if ph is Phase.TURN:
         if a.kind is ActionKind.DISCARD:
             if k < 0 or not c[k]:

@@ -141,6 +141,14 @@ class Game:
         # chosen over a win, leaving a single wait on its kind: a win on that kind stays allowed.
         self._dudiao = [False] * SEATS
         self._claim_over_win = False       # the turn's chow/pong was chosen over an offered win
+        # The opening concealed-kong round (L9, source 補槓: "配牌補完所有花後方可補暗槓"): seats still
+        # to be asked in this round, seats asked again in the next one, and per seat the kinds
+        # (bitmasks) it may kong now, has declined, and whether it konged in this round.
+        self._kong_round: list[int] = []
+        self._kong_next: list[int] = []
+        self._kong_offer = [0] * SEATS
+        self._kong_declined = [0] * SEATS
+        self._konged_in_round = [False] * SEATS
         self._phase = Phase.TURN
         self._turn = dealer
         self._forbid = (-1, -1)            # after a chow/pong: kinds not to discard (L9)
@@ -674,6 +682,9 @@ class Game:
 
     def _turn_actions(self, seat: int) -> tuple[Action, ...]:
         c = self._cnt[seat]
+        if self._kong_round:  # the opening kong round: concealed kongs of the fours offered, or pass
+            offer = self._kong_offer[seat]
+            return (*(CONCEALED_KONGS[k] for k in range(NUM_NON_FLOWER) if offer >> k & 1 and c[k] == 4), PASS)
         m = self._present[seat]  # natural (non-wild) kinds held: the discardable ones (L8)
         out: list[Action] = []
         if self._claimed:
@@ -780,7 +791,9 @@ class Game:
 
     def _do_turn(self, seat: int, a: Action) -> None:
         kind = a.kind
-        if kind is ActionKind.DISCARD:
+        if self._kong_round:
+            self._round_move(seat, a)
+        elif kind is ActionKind.DISCARD:
             self._discard(seat, a.tile)
         elif kind is ActionKind.WIN and self._four_kongs == seat and self._drawn_tail:
             # 四杠 switch (source 胡牌規則 3d): "第四槓時槓上開花也算合局": a win on the fourth kong's
@@ -802,13 +815,16 @@ class Game:
         else:  # pragma: no cover - legal_actions never offers it
             raise IllegalActionError(f"{a} is not a turn action")
 
-    def _after_kong(self, seat: int) -> None:
+    def _after_kong(self, seat: int) -> bool:
+        """The replacement of a kong (and of its flowers); False if 分张 began."""
         self._kong_seats.append(seat)
         ks = self._kong_seats
         if self.ruleset.draw_on_four_kongs and len(ks) == 4 and len(set(ks)) > 1:
             self._four_kongs = seat
         if self._replace(seat) and self._settle_flowers(seat):
             self._enter_turn(seat)
+            return True
+        return False
 
     def _discard(self, seat: int, k: int) -> None:
         self._add(seat, k, -1)
@@ -841,6 +857,16 @@ class Game:
                     if done:
                         again.append(s)
                 seats = again
+            if self.ruleset.opening_kong_round:
+                # Source 舍牌/補槓: "補完所有花後方可補暗槓 … 按東風位→南風位→西風位→北風位的順序依次進行補暗槓":
+                # the dealer had his first turn; South, West and North now declare theirs in turn.
+                self._kong_round = [(seat + j) % SEATS for j in range(1, SEATS)]
+                if self._next_kong_seat():
+                    return
+        self._open_claims(seat, k)
+
+    def _open_claims(self, seat: int, k: int) -> None:
+        """Open the claim window on ``seat``'s discard ``k`` (or go on when nobody may claim)."""
         self._discard_last_live = self._live() == 0
         self._draw_after = ""
         if self._n_claims == 0 and len(self._first_discards) < SEATS:
@@ -877,6 +903,60 @@ class Game:
             self._draw_game(DrawReason(self._draw_after))
         else:
             self._draw((seat + 1) % SEATS)
+
+    def _fours(self, seat: int) -> int:
+        """Bitmask (``1 << kind``) of the natural kinds ``seat`` holds four of."""
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        out = 0
+        for k in range(NUM_NON_FLOWER):
+            if c[k] == 4 and not wild[k]:
+                out |= 1 << k
+        return out
+
+    def _next_kong_seat(self) -> bool:
+        """Ask the next seat of the opening kong round that holds a four it has not declined;
+        further rounds for fours made by a round kong's replacement ("補槓槓出來的…槓需在其他玩家都
+        槓完一圈的情況下才能再槓"). False when the round is over."""
+        while True:
+            while self._kong_round:
+                s = self._kong_round[0]
+                offer = self._fours(s) & ~self._kong_declined[s]
+                if offer:
+                    self._kong_offer[s] = offer
+                    self._konged_in_round[s] = False
+                    self._enter_turn(s)
+                    self._drawn = -1  # nothing drawn this turn: the last tile drawn was another seat's
+                    self._drawn_tail = False
+                    return True
+                self._kong_round.pop(0)
+            if not self._kong_next:
+                return False
+            self._kong_round, self._kong_next = self._kong_next, []
+
+    def _round_move(self, seat: int, a: Action) -> None:
+        """A concealed kong or a pass in the opening kong round."""
+        if a.kind is ActionKind.CONCEALED_KONG:
+            k = a.tile
+            self._kong_offer[seat] &= ~(1 << k)
+            self._konged_in_round[seat] = True
+            self._add(seat, k, -4)
+            self._melds[seat].append(Meld.kong(k, MeldKind.CONCEALED_KONG))
+            self._claims.append(Claim(seat, k, MeldKind.CONCEALED_KONG, None))
+            if not self._after_kong(seat):  # pragma: no cover - the wall is full at the start
+                self._kong_round = []
+                self._kong_next = []
+                return
+            if self._kong_offer[seat] & self._fours(seat):
+                return  # "每家都必須全部補完槓才能輪到下家": the same seat goes on
+        else:  # PASS: the four is kept (it may be konged in a later own turn: "暗槓…可以往後再補")
+            self._kong_declined[seat] |= self._kong_offer[seat]
+        self._kong_offer[seat] = 0
+        self._kong_round.pop(0)
+        if self._konged_in_round[seat] and self._fours(seat) & ~self._kong_declined[seat]:
+            self._kong_next.append(seat)
+        if not self._next_kong_seat():
+            self._open_claims(self._discarder, self._discard_tile)
 
     def _resolve_claims(self) -> None:
         tile = self._discard_tile

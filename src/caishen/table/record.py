@@ -273,8 +273,8 @@ _V1_REMOVED: Final[dict[str, object]] = {
 
 
 # Switches added after version 1, with the value that plays as version 1 records were played
-# (issue 10: the dead wall kept 20 tiles at the start).
-_V1_ADDED: Final[dict[str, object]] = {"indicator_splits_tail": False}
+# (issue 10: the dead wall kept 20 tiles at the start; no opening concealed-kong round).
+_V1_ADDED: Final[dict[str, object]] = {"indicator_splits_tail": False, "opening_kong_round": False}
 
 
 def _v1_ruleset(rs: dict[str, Any]) -> dict[str, Any]:

@@ -36,6 +36,7 @@ class Ruleset:
     has_flowers: bool = _switch(True, "L1", "The four flowers 春夏秋冬 are in the tile set")
     has_white: bool = _switch(False, "L1", "White dragon 白板 is in the tile set")
     allow_chow: bool = _switch(True, "L9", "Chow 吃 from the player on the left is allowed")
+    opening_kong_round: bool = _switch(True, "L9", "At the start, after all flowers are replaced, South, West and North in turn may declare concealed kongs (the dealer in his first turn); a four kept may be konged later")
 
     # Wilds
     wild_indicator: bool = _switch(True, "L4", "A tile is turned up after the deal; the other copies of its kind are wild 财神")
