@@ -25,12 +25,15 @@ def true_wilds(g: Game, seat: int) -> int:
 
 def ref_turn(g: Game, seat: int, rs: Ruleset) -> set[Action]:
     c = g.counts(seat)
-    if g._claimed:  # after a chow or pong: discard only, not the claimed tile nor its twin (L9)
-        return {DISCARDS[k] for k in natural(g, seat) if k not in g._forbid}
+    ponged = {m.tiles[0] for m in g.melds(seat) if m.kind is MeldKind.PONG}
+    if g._kong_round:  # the opening concealed-kong round (L9): the fours offered, or pass
+        return {CONCEALED_KONGS[k] for k in natural(g, seat) if c[k] == 4 and g._kong_offer[seat] >> k & 1} | {PASS}
+    if g._claimed:  # after a chow or pong: discard only, not the claimed tile nor its twin (L9),
+        # nor the fourth of an earlier pong (小明杠: "若不補槓，則不能打出這張牌")
+        return {DISCARDS[k] for k in natural(g, seat) if k not in g._forbid and k not in ponged}
     out: set[Action] = set()
     if is_win(g.hand(seat), rs, g.wilds[seat]):
         out.add(WIN)
-    ponged = {m.tiles[0] for m in g.melds(seat) if m.kind is MeldKind.PONG}
     for k in natural(g, seat):
         if c[k] == 4:
             out.add(CONCEALED_KONGS[k])
@@ -42,6 +45,7 @@ def ref_turn(g: Game, seat: int, rs: Ruleset) -> set[Action]:
 
 
 def can_discard_after(g: Game, seat: int, used: list[int], forbid: set[int]) -> bool:
+    forbid = forbid | {m.tiles[0] for m in g.melds(seat) if m.kind is MeldKind.PONG}  # 小明杠 (L9)
     c = list(g.counts(seat))
     for k in used:
         c[k] -= 1
@@ -49,7 +53,7 @@ def can_discard_after(g: Game, seat: int, used: list[int], forbid: set[int]) -> 
 
 
 def ref_win_on(g: Game, seat: int, tile: int, robbing: bool, rs: Ruleset) -> bool:
-    if g._pass_win[seat] or tile == g._last_discard[seat]:
+    if g._pass_win[seat] or (tile == g._last_discard[seat] and not g._dudiao[seat]):  # 獨吊 exception
         return False  # 过水, own discard of this go-round (L11)
     h = g.hand(seat)
     c = g.counts(seat)

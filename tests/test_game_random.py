@@ -7,7 +7,7 @@ import random
 import pytest
 
 from caishen import fair
-from caishen.engine.game import SEATS, ActionKind, Game, IllegalActionError, Phase, WinHow
+from caishen.engine.game import PASS, SEATS, ActionKind, Game, IllegalActionError, Phase, WinHow
 from caishen.hand import Hand
 from caishen.shapes.analysis import is_win
 from caishen.table.match import selfplay
@@ -54,7 +54,11 @@ def check_cheap(g: Game, ruleset: Ruleset) -> None:
     n = ruleset.hand_size
     ph = g.phase
     sizes = [size(g, s) for s in range(SEATS)]
-    if ph is Phase.TURN:
+    if ph is Phase.TURN and PASS in g.legal_actions(g.current):
+        # the opening concealed-kong round (L9): after the dealer's first discard, nobody holds more
+        assert sizes == [n] * SEATS and g.current != g.dealer
+        assert all(a.kind in (ActionKind.CONCEALED_KONG, ActionKind.PASS) for a in g.legal_actions(g.current))
+    elif ph is Phase.TURN:
         assert sizes == [n + 1 if s == g.current else n for s in range(SEATS)]
     elif ph is Phase.CLAIM:
         assert sizes == [n] * SEATS

@@ -116,7 +116,9 @@ def test_L4_deal_in_blocks_of_four_then_dealers_17th_and_indicator() -> None:
     assert g.wilds[0] == frozenset({t("9s"), t("f1")})
     assert g.wilds[2] == frozenset({t("9s"), t("f3")})
     assert g.phase is Phase.TURN and g.current == 0 and g.to_move() == (0,)
-    assert g.live_tiles == 135 - 65 - 20 - 4 == 46  # 46 + 4 sea floor = the source's 50
+    # The tail stack holds the indicator and one tile: 21 kept back (10幢半). The source's "除去王牌只有
+    # 50張牌可摸" counts the dealer's 17th: 1 + 45 live + 4 sea floor.
+    assert g.live_tiles == 135 - 65 - 21 - 4 == 45
 
 
 def test_L4_indicator_is_never_drawn() -> None:
@@ -161,7 +163,7 @@ def test_L5_flower_indicator_makes_every_other_flower_wild() -> None:
     assert g.wilds[1] == frozenset({t("f1"), t("f2"), t("f3"), t("f4")})
     # Wild flowers stay in the hand: nothing laid open, nothing replaced.
     assert g.open_flowers(0) == () and g.counts(0)[t("f3")] == 1 and g.counts(0)[t("f4")] == 1
-    assert g.dead_wall_tiles == 20
+    assert g.dead_wall_tiles == 21
     assert D("f3") not in g.legal_actions(0)
 
 
@@ -179,18 +181,31 @@ def test_L5_switch_off_only_own_flower_is_wild() -> None:
 def test_L6_dead_wall_is_20_or_21_and_replacements_come_from_the_tail() -> None:
     east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p f2"
     g = stacked_game([east, S16, W16, N16], tail="8s 7s")
-    # One replacement split the tail stack: 21 tiles are kept back, two fewer live tiles.
+    # The first replacement takes the single beside the indicator: 20 kept back (10幢), the
+    # live wall is unchanged.
     assert g.open_flowers(0) == (t("f2"),)
     assert g.counts(0)[t("8s")] == 1 and g.wall[g.layout.tail[0]] == t("8s")
-    assert g.dead_wall_tiles == 21
-    assert g.live_tiles == 135 - 65 - 1 - 21 - 4 == 44
+    assert g.layout.tail[0] // 2 == g.layout.indicator_pos // 2  # the indicator's stack
+    assert g.dead_wall_tiles == 20
+    assert g.live_tiles == 135 - 65 - 1 - 20 - 4 == 45
 
 
-def test_L6_two_replacements_keep_20() -> None:
+def test_L6_switch_indicator_splits_tail_off_keeps_20_at_the_start() -> None:
+    # The other reading (D20; version 1 records): 20 at the start, 21 after one replacement.
+    rs = LONGGANG.replace(indicator_splits_tail=False)
+    g = stacked_game([E17, S16, W16, N16], ruleset=rs)
+    assert g.dead_wall_tiles == 20 and g.live_tiles == 135 - 65 - 20 - 4 == 46
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p f2"
+    g = stacked_game([east, S16, W16, N16], tail="8s", ruleset=rs)
+    assert g.dead_wall_tiles == 21 and g.live_tiles == 135 - 65 - 1 - 21 - 4 == 44
+
+
+def test_L6_two_replacements_keep_21() -> None:
     east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m f3 f2"
     g = stacked_game([east, S16, W16, N16], tail="8s 7s")
-    assert g.dead_wall_tiles == 20
-    assert g.live_tiles == 135 - 65 - 2 - 20 - 4 == 44
+    # The second splits the next stack: 21 kept back again, two fewer live tiles.
+    assert g.dead_wall_tiles == 21
+    assert g.live_tiles == 135 - 65 - 2 - 21 - 4 == 43
 
 
 # ---------------------------------------------------------------- L7 flowers
@@ -340,7 +355,7 @@ def test_L9_exposed_kong_takes_a_replacement_from_the_tail() -> None:
     assert EXPOSED_KONGS[t("9m")] in g.legal_actions(3)
     pass_claims(g, s3=EXPOSED_KONGS[t("9m")])
     assert g.current == 3 and g.melds(3) == (Meld.kong(t("9m"), MeldKind.EXPOSED_KONG),)
-    assert g.counts(3)[t("6p")] == 1 and g.dead_wall_tiles == 21
+    assert g.counts(3)[t("6p")] == 1 and g.dead_wall_tiles == 20
     assert any(a.kind is ActionKind.DISCARD for a in g.legal_actions(3))
 
 
@@ -580,15 +595,15 @@ def test_L17_sea_floor_each_seat_takes_one_nobody_discards_then_draw_game() -> N
     assert g.is_over and g.outcome is not None and g.outcome.is_draw
     assert g.outcome.draw_reason == "wall" and g.outcome.winner is None
     assert g.outcome.next_dealer == 1
-    # 50 tiles were drawn after the deal (46 live + 4 sea floor), the dead wall of 20 is left.
-    assert len(g.wall_positions_left()) == 20
-    assert [len(g.discards(s)) for s in range(4)] == [12, 12, 12, 11]
+    # 49 tiles were drawn after the deal (45 live + 4 sea floor), the dead wall of 21 is left.
+    assert len(g.wall_positions_left()) == 21
+    assert [len(g.discards(s)) for s in range(4)] == [12, 12, 11, 11]
 
 
 def test_L17_sea_floor_self_draw_is_a_win_haidilaoyue() -> None:
     east = "123m456m789m123p456p 7p 1z"
-    # Head indices 111-114 are the sea floor; North draws the last live tile (110), so the
-    # sea floor goes North, East, South, West: East's is 112.
+    # Head indices 110-113 are the sea floor; South draws the last live tile (109), so the
+    # sea floor goes West, North, East, South: East's is 112.
     g = stacked_game([east, S16, W16, N16], head_at={112: "7p"})
     play_quietly_until(g, 0)
     while g.phase is Phase.TURN:
@@ -633,123 +648,139 @@ def _finish_sea_floor(g: Game) -> None:
     assert g.is_over and g.outcome is not None and g.outcome.draw_reason == "wall"
 
 
+def test_L17_river_tile_and_last_sea_floor_tile_are_on_the_outer_side() -> None:
+    # Source 河底牌 "四張海底牌的前一張（牌海異側）" and (I)② "海底牌處末張(牌海異側)": with 21 kept
+    # back the dead wall starts at a whole stack, so the river tile (head 109) and the last
+    # sea-floor tile (head 113) are the outer tiles (level 1) of their stacks.
+    g = stacked_game([E17, S16, W16, N16])
+    head = g.layout.head
+    assert g.live_tiles == 45 and g.dead_wall_tiles == 21
+    assert head[109] % 2 == 1 and head[113] % 2 == 1
+    assert head[110] // 2 == head[111] // 2 and head[112] // 2 == head[113] // 2
+    assert head[114] % 2 == 0  # the dead wall starts with a whole stack
+
+
 def test_L17_case_I_flower_on_the_river_tile_dead_wall_21() -> None:
-    # The dealt flower split the tail: 21 kept back, live 44 (head 65..108). East draws the
-    # river tile (head 108), a flower: the tail single (tail 1) replaces it, East discards, then
-    # 分张 from South: head 109, 110, 111, 112.
-    g = _sea_case(108, True)
+    # No replacement before: 21 kept back, live 45 (head 65..109). South draws the river tile
+    # (head 109), a flower: the tail single (tail 0) replaces it, South discards, then 分张 from
+    # West: head 110, 111, 112, 113.
+    g = _sea_case(109, False)
     play_quietly_until(g, 1)
-    assert g.live_tiles == 1 and g.dead_wall_tiles == 21 and g.current == 3
+    assert g.live_tiles == 1 and g.dead_wall_tiles == 21 and g.current == 0
     quiet_turn(g)
-    assert g.phase is Phase.TURN and g.current == 0
+    assert g.phase is Phase.TURN and g.current == 1
     assert g.live_tiles == 0 and g.dead_wall_tiles == 20
-    assert g.open_flowers(0) == (t("f2"), t("f4")) and g.counts(0)[g.wall[g.layout.tail[1]]] >= 1
+    assert g.open_flowers(1) == (t("f4"),) and g.counts(1)[g.wall[g.layout.tail[0]]] >= 1
     before = _snapshot(g)
     quiet_turn(g)
     _finish_sea_floor(g)
     head = g.layout.head
     gained = _gained(g, before)
-    for seat, idx in ((1, 109), (2, 110), (3, 111)):
+    for seat, idx in ((2, 110), (3, 111), (0, 112)):
         assert gained[seat] == [g.wall[head[idx]]]
     assert len(g.wall_positions_left()) == 20
 
 
 def test_L17_case_I_flower_on_the_river_tile_dead_wall_20() -> None:
-    # No replacement before: live 46 (head 65..110). West draws the river tile (head 110), a
-    # flower; with 20 kept back its replacement is the last sea-floor tile (head 114), no
-    # discard, and North, East, South take head 111, 112, 113.
-    g = _sea_case(110, False)
+    # The dealt flower took the tail single: 20 kept back, live still 45 (head 65..109). South
+    # draws the river tile (head 109), a flower; with 20 kept back its replacement is the last
+    # sea-floor tile (head 113), no discard, and West, North, East take head 110, 111, 112.
+    g = _sea_case(109, True)
     play_quietly_until(g, 1)
-    assert g.current == 1 and g.dead_wall_tiles == 20
+    assert g.current == 0 and g.dead_wall_tiles == 20
     before = _snapshot(g)
-    quiet_turn(g)  # South discards; West draws the river tile ...
+    quiet_turn(g)  # East discards; South draws the river tile ...
     _finish_sea_floor(g)
     head = g.layout.head
     gained = _gained(g, before)
-    assert gained[2] == sorted([t("f4"), g.wall[head[114]]])
-    assert gained[3] == [g.wall[head[111]]] and gained[0] == [g.wall[head[112]]]
-    assert len(g.wall_positions_left()) == 20 and g.layout.tail[0] in g.wall_positions_left()
+    assert gained[1] == sorted([t("f4"), g.wall[head[113]]])
+    assert gained[2] == [g.wall[head[110]]] and gained[3] == [g.wall[head[111]]]
+    assert gained[0] == [g.wall[head[112]]]
+    assert len(g.wall_positions_left()) == 20 and g.layout.tail[1] in g.wall_positions_left()
 
 
 def test_L17_case_I_variant_replacement_from_the_tail_without_discard() -> None:
-    # sea_floor_kong_no_discard: West's replacement comes from the tail (tail 0), North, East,
-    # South take head 111-113, the last sea-floor tile (head 114) stays.
+    # sea_floor_kong_no_discard: South's replacement comes from the tail (tail 1), West, North,
+    # East take head 110-112, the last sea-floor tile (head 113) stays.
     rs = LONGGANG.replace(sea_floor_kong_no_discard=True)
-    g = _sea_case(110, False, ruleset=rs)
+    g = _sea_case(109, True, ruleset=rs)
     play_quietly_until(g, 1)
     before = _snapshot(g)
     quiet_turn(g)
     _finish_sea_floor(g)
     head = g.layout.head
     gained = _gained(g, before)
-    assert gained[2] == sorted([t("f4"), g.wall[g.layout.tail[0]]])
-    assert gained[3] == [g.wall[head[111]]] and gained[0] == [g.wall[head[112]]]
+    assert gained[1] == sorted([t("f4"), g.wall[g.layout.tail[1]]])
+    assert gained[2] == [g.wall[head[110]]] and gained[3] == [g.wall[head[111]]]
     left = set(g.wall_positions_left())
-    assert head[114] in left and g.layout.tail[0] not in left and len(left) == 20
+    assert head[113] in left and g.layout.tail[1] not in left and len(left) == 20
 
 
 def test_L17_case_II_flower_before_the_river_tile_dead_wall_20() -> None:
-    # South draws head 109 (the tile before the river tile), a flower; with 20 kept back the
-    # dead wall moves up: the replacement comes from the tail (tail 0), no discard, and West,
-    # North, East share head 110, 111, 112 (a sea floor of 3); head 113-114 stay dead.
-    g = _sea_case(109, False)
+    # 20 kept back (the dealt flower took the tail single). East draws head 108 (the tile before
+    # the river tile), a flower; the dead wall moves up a stack: the replacement is the sea side
+    # of the tail stack (tail 1), no discard, and South, West, North share head 109, 110, 111
+    # (a sea floor of 3); head 112-113 stay dead.
+    g = _sea_case(108, True)
     play_quietly_until(g, 2)
-    assert g.current == 0 and g.live_tiles == 2
+    assert g.current == 3 and g.live_tiles == 2 and g.dead_wall_tiles == 20
     before = _snapshot(g)
-    quiet_turn(g)  # East discards; South draws the flower ...
+    quiet_turn(g)  # North discards; East draws the flower ...
     _finish_sea_floor(g)
     head = g.layout.head
     gained = _gained(g, before)
-    assert gained[1] == sorted([t("f4"), g.wall[g.layout.tail[0]]])
+    assert g.layout.tail[1] % 2 == 0  # 牌海側: the sea side of its stack
+    assert gained[0] == sorted([t("f4"), g.wall[g.layout.tail[1]]])
+    assert gained[1] == [g.wall[head[109]]]
     assert gained[2] == [g.wall[head[110]]]
-    assert gained[3] == [g.wall[head[111]]]
-    assert head[112] not in g.wall_positions_left()  # East's
+    assert head[111] not in g.wall_positions_left()  # North's
     left = set(g.wall_positions_left())
-    assert head[113] in left and head[114] in left and len(left) == 21
+    assert head[112] in left and head[113] in left and len(left) == 21
 
 
 def test_L17_case_II_flower_before_the_river_tile_dead_wall_21() -> None:
-    # 21 kept back: North draws head 107, a flower; the tail single (tail 1) replaces it, North
-    # discards, East draws the river tile (head 108), then 分张 from South (head 109-112).
-    g = _sea_case(107, True)
+    # 21 kept back: East draws head 108, a flower; the tail single (tail 0) replaces it, East
+    # discards, South draws the river tile (head 109), then 分张 from West (head 110-113).
+    g = _sea_case(108, False)
     play_quietly_until(g, 2)
-    assert g.current == 2 and g.dead_wall_tiles == 21
+    assert g.current == 3 and g.dead_wall_tiles == 21
     quiet_turn(g)
-    assert g.current == 3 and g.live_tiles == 1 and g.dead_wall_tiles == 20
-    assert t("f3") in g.open_flowers(3)
-    quiet_turn(g)  # North discards
-    assert g.current == 0 and g.live_tiles == 0 and g._drawn == g.wall[g.layout.head[108]]
+    assert g.current == 0 and g.live_tiles == 1 and g.dead_wall_tiles == 20
+    assert t("f4") in g.open_flowers(0)
+    quiet_turn(g)  # East discards
+    assert g.current == 1 and g.live_tiles == 0 and g._drawn == g.wall[g.layout.head[109]]
     before = _snapshot(g)
     quiet_turn(g)
     _finish_sea_floor(g)
     gained = _gained(g, before)
     head = g.layout.head
-    for seat, idx in ((1, 109), (2, 110), (3, 111)):
+    for seat, idx in ((2, 110), (3, 111), (0, 112)):
         assert gained[seat] == [g.wall[head[idx]]]
     assert len(g.wall_positions_left()) == 20
 
 
 def test_L17_case_I_exposed_kong_on_the_last_discard() -> None:
-    # West discards the river tile 5s; North konges it with 20 kept back: North's replacement
-    # is the last sea-floor tile (head 114), no discard, then East, South, West take head
-    # 111, 112, 113 (source (I)②: "下家摸首张").
-    north = "1m4m7m 2p5p8p 5s5s5s 1z2z3z4z 6z7z 9p"
-    west = "3m6m 1p4p7p 2s8s 1z2z3z4z 6z7z 2m 4p 7s"
-    g = stacked_game([E17, S16, west, north], head_at={110: "5s"})
+    # 20 kept back (East's dealt flower took the tail single). South discards the river tile
+    # 5s; West kongs it: West's replacement is the last sea-floor tile (head 113), no discard,
+    # then North, East, South take head 110, 111, 112 (source (I)②: "下家摸首张").
+    east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 9m 3p f2"
+    west = "1m4m7m 2p5p8p 5s5s5s 1z2z3z4z 6z7z 9p"
+    south = "3m6m 1p4p7p 2s8s 1z2z3z4z 6z7z 2m 4p 7s"
+    g = stacked_game([east, south, west, N16], head_at={109: "5s"})
     play_quietly_until(g, 1)
     quiet_turn(g)
-    assert g.current == 2 and g._drawn == t("5s") and g.live_tiles == 0
-    g.step(2, D("5s"))
-    assert EXPOSED_KONGS[t("5s")] in g.legal_actions(3)
+    assert g.current == 1 and g._drawn == t("5s") and g.live_tiles == 0 and g.dead_wall_tiles == 20
+    g.step(1, D("5s"))
+    assert EXPOSED_KONGS[t("5s")] in g.legal_actions(2)
     before = _snapshot(g)
-    pass_claims(g, s3=EXPOSED_KONGS[t("5s")])
+    pass_claims(g, s2=EXPOSED_KONGS[t("5s")])
     _finish_sea_floor(g)
     head = g.layout.head
     gained = _gained(g, before)
-    assert g.melds(3) == (Meld.kong(t("5s"), MeldKind.EXPOSED_KONG),)
-    assert gained[0] == [g.wall[head[111]]] and gained[1] == [g.wall[head[112]]]
-    assert gained[2] == [g.wall[head[113]]]
-    assert head[114] not in g.wall_positions_left() and len(g.wall_positions_left()) == 20
+    assert g.melds(2) == (Meld.kong(t("5s"), MeldKind.EXPOSED_KONG),)
+    assert gained[3] == [g.wall[head[110]]] and gained[0] == [g.wall[head[111]]]
+    assert gained[1] == [g.wall[head[112]]]
+    assert head[113] not in g.wall_positions_left() and len(g.wall_positions_left()) == 20
 
 
 # ---------------------------------------------------------------- L18 dealer
@@ -826,6 +857,7 @@ def test_L17_switch_fourth_kong_of_several_players_is_a_draw() -> None:
         g.step(0, CONCEALED_KONGS[t("1m")])
         g.step(0, CONCEALED_KONGS[t("2p")])
         g.step(0, D("9m"))
+        g.step(1, PASS)  # the opening kong round (L9): South keeps its fours for its own turn
         pass_claims(g)
         g.step(1, CONCEALED_KONGS[t("5m")])
         g.step(1, CONCEALED_KONGS[t("8p")])
@@ -861,12 +893,45 @@ def test_L8_wild_is_never_used_to_pong_or_kong() -> None:
     assert 2 not in g.to_move()
 
 
+def test_L9_opening_kong_round_replacement_four_waits_for_the_next_round() -> None:
+    # Source 舍牌: "補槓槓出來的花牌或槓需在其他玩家都槓完一圈的情況下才能再槓". South kongs 5m in the
+    # opening round; its replacement (9p) makes a second four, which waits until West has had its
+    # turn in the round; South then keeps it (pass) and may kong it in its own turn later.
+    south = "5m5m5m5m 9p9p9p 1s4s7s 1z2z3z4z 6z 7z"
+    west = "2s2s2s2s 3m6m 1p4p 1z2z3z4z 6z7z 8m 5p"
+    g = stacked_game([E17, south, west, ""], tail="9p 3m")
+    g.step(0, D("9m"))
+    assert g.phase is Phase.TURN and g.to_move() == (1,)
+    assert set(g.legal_actions(1)) == {CONCEALED_KONGS[t("5m")], PASS}
+    g.step(1, CONCEALED_KONGS[t("5m")])
+    assert g.counts(1)[t("9p")] == 4 and g.to_move() == (2,)
+    assert set(g.legal_actions(2)) == {CONCEALED_KONGS[t("2s")], PASS}
+    with pytest.raises(IllegalActionError, match="L9"):
+        g.step(2, D("8m"))
+    g.step(2, CONCEALED_KONGS[t("2s")])
+    assert g.to_move() == (1,) and set(g.legal_actions(1)) == {CONCEALED_KONGS[t("9p")], PASS}
+    g.step(1, PASS)
+    pass_claims(g)
+    assert g.current == 1 and g.phase is Phase.TURN
+    assert CONCEALED_KONGS[t("9p")] in g.legal_actions(1)  # "暗槓…可以往後再補"
+    o = g.outcome
+    assert o is None and [m.kind for m in g.melds(1)] == [MeldKind.CONCEALED_KONG]
+
+
+def test_L9_switch_opening_kong_round_off() -> None:
+    west = "2s2s2s2s 3m6m 1p4p 1z2z3z4z 6z7z 8m 5p"
+    g = stacked_game([E17, "", west, N16], ruleset=LONGGANG.replace(opening_kong_round=False))
+    g.step(0, D("9m"))
+    assert g.phase is not Phase.TURN or g.current != 2
+
+
 def test_L9_no_kong_right_after_a_chow() -> None:
     # South holds four 1p and chows East's 2m: no concealed kong before its discard.
     south = "3m4m 1p1p1p1p 1s4s7s 1z2z3z4z 6z7z 9p"
     east = "1m4m7m 2p5p8p 3s6s 1z2z3z4z 6z7z 2m 3p 8s"
     g = stacked_game([east, south, "", N16])
     g.step(0, D("2m"))
+    g.step(1, PASS)  # the opening kong round (L9): South keeps its four
     pass_claims(g, s1=C("2m", "2m"))
     assert g.current == 1 and g.melds(1) == (Meld(MeldKind.CHOW, (t("2m"), t("3m"), t("4m"))),)
     acts = g.legal_actions(1)

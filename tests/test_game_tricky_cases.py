@@ -111,15 +111,15 @@ def test_L10_second_seat_wins_when_the_first_passes() -> None:
 
 
 def test_L17_live_tiles_never_negative_after_the_dead_wall_moves_up() -> None:
-    # Source 分张前补花补槓 (II)②: South draws a flower just before the river tile with 20 kept
+    # Source 分张前补花补槓 (II)②: East draws a flower just before the river tile with 20 kept
     # back; the dead wall moves up a stack and the sea floor is 3 tiles. No live tile is left:
     # Game.live_tiles says 0 (as the observation does), not -1.
     from test_game_rules import _sea_case, play_quietly_until, quiet_turn
 
-    g = _sea_case(109, False)
+    g = _sea_case(108, True)
     play_quietly_until(g, 2)
     assert g.live_tiles == 2
-    quiet_turn(g)  # East discards; South draws the flower, 分张 runs (nobody can win)
+    quiet_turn(g)  # North discards; East draws the flower, 分张 runs (nobody can win)
     assert g.is_over and g.outcome is not None and g.outcome.draw_reason == "wall"
     assert g.live_tiles == 0 == g.observation(0).live_tiles
     assert g.dead_wall_tiles == 21 == len(g.wall_positions_left())

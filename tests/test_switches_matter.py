@@ -37,8 +37,6 @@ SCENARIOS = Path(__file__).parent / "scenarios" / "longgang"
 #: Switches that no scenario file shows yet, each with the reason. Match-level switches cannot
 #: show in one hand.
 NO_SCENARIO_YET: dict[str, str] = {
-    "draw_on_four_kongs": "four kongs by several players: issue 10 item 15 (engine play)",
-    "sea_floor_kong_no_discard": "a replacement just before 分张: issue 10 item 1 (wall geometry)",
 }
 
 #: Switches of the match, not of one hand (a scenario is one hand): each must change a seeded

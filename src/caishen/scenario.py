@@ -580,7 +580,18 @@ def _answers(game: Game, st: Step) -> bool:
     pass counts: playing it reports the engine's reason)."""
     if st.seat not in game.to_move():
         return False
-    return st.action in game.legal_actions(st.seat) or st.action.kind in _ANSWERS
+    if st.action in game.legal_actions(st.seat):
+        return True
+    return game.phase in _WINDOWS and st.action.kind in _ANSWERS
+
+
+def _window(game: Game) -> bool:
+    """A window is open: a discard, a kong, a sea-floor turn, or a turn in which the seat may
+    pass (the opening concealed-kong round, L9)."""
+    if game.phase in _WINDOWS:
+        return True
+    movers = game.to_move()
+    return game.phase is Phase.TURN and bool(movers) and PASS in game.legal_actions(movers[0])
 
 
 def _answer_window(game: Game, steps: Sequence[Step], i: int) -> bool:
@@ -632,7 +643,7 @@ def play(scn: Scenario) -> Run:
     run.snapshots.append(_snapshot(game, 0, None))
     _check(run, 0)
     for i, st in enumerate(steps):
-        while game.phase in _WINDOWS and not _answers(game, st):
+        while _window(game) and not _answers(game, st):
             if not _answer_window(game, steps, i):
                 break
         try:
@@ -644,7 +655,7 @@ def play(scn: Scenario) -> Run:
         run.snapshots.append(_snapshot(game, st.index, st))
         _check(run, st.index)
     # The end of the hand: open windows are passed (nobody has a step left).
-    while game.phase in _WINDOWS and game.to_move():
+    while _window(game) and game.to_move():
         game.step(game.to_move()[0], PASS)
     _settle(run)
     _check(run, None)

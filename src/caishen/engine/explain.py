@@ -36,6 +36,9 @@ class GameState(Protocol):
     _pass_win: list[bool]
     _pong_ban: list[int]
     _last_discard: list[int]
+    _dudiao: list[bool]
+    _kong_round: list[int]
+    _kong_offer: list[int]
 
     def to_move(self) -> tuple[int, ...]: ...
 _RULE: Final = re.compile(r"\b([LG]\d+(?:\.\d+)?)\)")
@@ -111,6 +114,12 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
         return f"no tile kind {k}"
     c = game._cnt[seat]
     wild = game._wild[seat]
+    if ph is Phase.TURN and game._kong_round:
+        if a.kind is ActionKind.CONCEALED_KONG and 0 <= k < NUM_KINDS and c[k] == 4:
+            return (f"{_name(k)} came from this round's kong replacement: it may be konged in the next "
+                    "round or a later own turn (L9)")
+        return ("the opening concealed-kong round (after all flowers, South, West, North in turn): "
+                "only a concealed kong or pass (L9)")
     if ph is Phase.TURN:
         if a.kind is ActionKind.DISCARD:
             if k < 0 or not c[k]:
@@ -121,6 +130,9 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
                 return f"{tile_name(k)} was just claimed and cannot be discarded now (L9)"
             if game._claimed and k == game._forbid[1]:
                 return f"{tile_name(k)} would make the same sequence as the chow just made (L9)"
+            if game._claimed:
+                return (f"{tile_name(k)} matches seat {seat}'s pong: it may not be discarded, and no kong "
+                        "in the turn of a chow or pong (L9, 小明杠)")
             return f"{tile_name(k)} matches seat {seat}'s pong: kong it instead (补杠)"
         if a.kind is ActionKind.WIN:
             if game._claimed:
@@ -142,7 +154,7 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
     if a.kind is ActionKind.WIN:
         if game._pass_win[seat]:
             return f"seat {seat} passed a win and may not win on a discard before its own next discard (过水, L11)"
-        if tile == game._last_discard[seat]:
+        if tile == game._last_discard[seat] and not game._dudiao[seat]:
             return f"seat {seat} discarded {_name(tile)} itself this go-round and may not win on it (L11)"
         return f"{_name(tile)} does not complete seat {seat}'s hand (诈胡, L12)"
     if ph is Phase.ROB:

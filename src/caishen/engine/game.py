@@ -95,6 +95,11 @@ class Game:
         # L6: with a dead wall, the single left of a split tail stack is dead; without one
         # (and without a sea floor) every tile but the turned one is drawn, head or tail.
         self._split = 1 if ruleset.dead_wall_stacks else 0
+        # The turned tile leaves the tail stack with one tile: split at the start (source 王牌:
+        # "10幢半（尾幢除財神牌外有單張）", 21 tiles), whole after one replacement, and so on.
+        ind = lay.indicator_pos
+        self._tail_parity = 1 if (ruleset.indicator_splits_tail and ind >= 0 and lay.tail
+                                  and ind // 2 == lay.tail[0] // 2) else 0
         self._decides = ruleset.decides_wins
         self._claims: list[Claim] = []     # pongs and kongs made, in order (Outcome.claims)
         self._pong_fed: dict[tuple[int, int], int] = {}  # (seat, kind) of a pong -> its discarder
@@ -133,6 +138,18 @@ class Game:
         self._pass_win = [False] * SEATS   # 过水 (L11)
         self._pong_ban = [0] * SEATS       # bitmask of kinds not to pong until next draw (L11)
         self._last_discard = [-1] * SEATS  # kind of own discard this go-round (L11)
+        # 獨吊 exception (L11, source (五)G): that discard split the pair left after a chow or pong
+        # chosen over a win, leaving a single wait on its kind: a win on that kind stays allowed.
+        self._dudiao = [False] * SEATS
+        self._claim_over_win = False       # the turn's chow/pong was chosen over an offered win
+        # The opening concealed-kong round (L9, source 補槓: "配牌補完所有花後方可補暗槓"): seats still
+        # to be asked in this round, seats asked again in the next one, and per seat the kinds
+        # (bitmasks) it may kong now, has declined, and whether it konged in this round.
+        self._kong_round: list[int] = []
+        self._kong_next: list[int] = []
+        self._kong_offer = [0] * SEATS
+        self._kong_declined = [0] * SEATS
+        self._konged_in_round = [False] * SEATS
         self._phase = Phase.TURN
         self._turn = dealer
         self._forbid = (-1, -1)            # after a chow/pong: kinds not to discard (L9)
@@ -146,6 +163,9 @@ class Game:
         self._n_discards = 0
         self._n_claims = 0
         self._dealer_drew = False  # the dealer drew again: the first go-round is over (人胡)
+        # Seats that have made a normal draw (the dealer's 17th counts): 推土机 comes before other
+        # wins only for a seat that has not (source 胡牌規則 1: "時未摸進首張牌", L10).
+        self._drew = [s == dealer for s in range(SEATS)]
         self._first_discards: list[int] = []  # discards before any claim (四风连打)
         self._kong_seats: list[int] = []       # who made each kong (四杠)
         self._four_kongs = -1                  # seat that made the 4th kong of several players
@@ -357,15 +377,18 @@ class Game:
 
     # ------------------------------------------------------------------ wall
 
+    def _tail_split(self) -> int:
+        """1 when the tail stack holds a single tile besides the turned one (L6), else 0."""
+        return (self._ti + self._tail_parity) & self._split
+
     def _dead(self) -> int:
-        # L6: 10 stacks, plus the single left when the tail stack is split.
-        return 2 * self.ruleset.dead_wall_stacks + (self._ti & self._split)
+        # L6: 10 whole stacks, plus the single of a split tail stack (10幢 or 10幢半).
+        return 2 * self.ruleset.dead_wall_stacks + self._tail_split()
 
     def _live(self) -> int:
         if not self._split:  # no dead wall: head and tail meet, every tile left is live
             return self._live_base - len(self.draws)
-        ti = self._ti
-        return self._live_base - self._hi - ti - (ti & self._split)
+        return self._live_base - self._hi - self._ti - self._tail_split()
 
     def _take(self, seat: int, pos: int) -> int:
         self.draws.append((seat, pos))
@@ -424,27 +447,37 @@ class Game:
         return k >= NUM_NON_FLOWER and not self._wild[seat][k]
 
     def _settle_flowers(self, seat: int) -> bool:
-        """Lay open every 客花 the seat holds and replace it from the tail, repeatedly (L7).
-        False if the replacement started 分张 (the seat's turn is then over)."""
-        c = self._cnt[seat]
+        """Lay open every 客花 the seat holds and replace them from the tail, all at once ("如有兩張花牌
+        要補，應同時補上"), again while replacements are flowers (L7). False if a replacement
+        started 分张 (the seat's turn is then over)."""
         while True:
-            found = -1
-            for k in range(NUM_NON_FLOWER, NUM_KINDS):
-                if c[k] and not self._wild[seat][k]:
-                    found = k
-                    break
-            if found < 0:
+            done = self._replace_flowers_once(seat)
+            if done is None:
                 return True
-            self._add(seat, found, -1)
-            self._open_flowers[seat].append(found)
+            if not done:
+                return False
+
+    def _replace_flowers_once(self, seat: int) -> bool | None:
+        """Lay open the 客花 the seat holds now and take one replacement for each (L7). None: it
+        held none; True: replaced (the replacements may be flowers again); False: 分张 began."""
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        found = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k] and not wild[k]]
+        if not found:
+            return None
+        for k in found:
+            self._add(seat, k, -1)
+            self._open_flowers[seat].append(k)
+        for _ in found:
             if not self._replace(seat):
                 return False
+        return True
 
     def _replace(self, seat: int) -> bool:
         """A replacement draw from the tail for a flower or kong (L6, L7), with the special
         cases just before the sea floor (source (五)6e (I), (II)). False if 分张 began."""
         live = self._live()
-        if (self._ti & self._split) or live >= 1 + self._split:
+        if self._tail_split() or live >= 1 + self._split:
             while not self._in_wall[self._tail[self._ti]]:  # where head and tail meet (no dead wall)
                 self._ti += 1
             self._drawn = self._take(seat, self._tail[self._ti])
@@ -478,6 +511,7 @@ class Game:
         """Start ``seat``'s turn with a normal draw (or 分张 when only the sea floor is left)."""
         if seat == self.dealer:
             self._dealer_drew = True
+        self._drew[seat] = True
         self._pong_ban[seat] = 0  # L11: a passed pong is allowed again after one's own draw
         if self._pending_flowers[seat]:  # defensive, as in _claim
             self._pending_flowers[seat] = False
@@ -635,8 +669,8 @@ class Game:
         """Win on another seat's discard (or robbed kong) is allowed and possible."""
         if self._decides:  # the variant's discard wins only; no robbing a kong
             return not robbing and self.ruleset.discard_win(self._win_hand(seat, -1), tile, self.indicator) is not None
-        if self._pass_win[seat] or tile == self._last_discard[seat]:
-            return False  # L11: 过水, and not on one's own discard of this go-round
+        if self._pass_win[seat] or (tile == self._last_discard[seat] and not self._dudiao[seat]):
+            return False  # L11: 过水, and not on one's own discard of this go-round (but 獨吊)
         if self._single_wild_left(seat) and (
             not self.ruleset.wild_single_wait_any_tile
             or (robbing and not self.ruleset.rob_kong_with_wild_pair)
@@ -662,10 +696,16 @@ class Game:
 
     def _turn_actions(self, seat: int) -> tuple[Action, ...]:
         c = self._cnt[seat]
+        if self._kong_round:  # the opening kong round: concealed kongs of the fours offered, or pass
+            offer = self._kong_offer[seat]
+            return (*(CONCEALED_KONGS[k] for k in range(NUM_NON_FLOWER) if offer >> k & 1 and c[k] == 4), PASS)
         m = self._present[seat]  # natural (non-wild) kinds held: the discardable ones (L8)
         out: list[Action] = []
         if self._claimed:
             f1, f2 = self._forbid
+            # L9 / source 小明杠: the fourth of an earlier pong is never discarded, even in the
+            # turn of a claim, where it cannot be konged either ("若不補槓，則不能打出這張牌").
+            m &= ~self._pong_bits(seat)
             while m:
                 low = m & -m
                 m ^= low
@@ -691,6 +731,16 @@ class Game:
         out.extend(discards)
         return tuple(out)
 
+    def _pong_bits(self, seat: int) -> int:
+        """The isolation-mask bits (``_BIT``) of the kinds ``seat`` has ponged."""
+        pongs = self._pongs[seat]
+        out = 0
+        while pongs:
+            low = pongs & -pongs
+            pongs ^= low
+            out |= _BIT[low.bit_length() - 1]
+        return out
+
     def _discard_left_after(self, seat: int, used: tuple[int, ...], forbid: tuple[int, int]) -> bool:
         """After a claim using ``used`` from the hand, would a tile be left that may be
         discarded (not wild, not a forbidden kind)?"""
@@ -701,6 +751,13 @@ class Game:
             left -= c[f1] - used.count(f1)
         if f2 >= 0 and f2 != f1:
             left -= c[f2] - used.count(f2)
+        pongs = self._pongs[seat]
+        while pongs:  # the fourth of an earlier pong cannot be discarded either (L9)
+            low = pongs & -pongs
+            pongs ^= low
+            k = low.bit_length() - 1
+            if k != f1 and k != f2:
+                left -= c[k] - used.count(k)
         if self._pending_flowers[seat]:  # guest flowers still held cannot be discarded either
             left -= sum(c[k] for k in range(NUM_NON_FLOWER, NUM_KINDS) if not self._wild[seat][k])
         return left > 0
@@ -748,8 +805,14 @@ class Game:
 
     def _do_turn(self, seat: int, a: Action) -> None:
         kind = a.kind
-        if kind is ActionKind.DISCARD:
+        if self._kong_round:
+            self._round_move(seat, a)
+        elif kind is ActionKind.DISCARD:
             self._discard(seat, a.tile)
+        elif kind is ActionKind.WIN and self._four_kongs == seat and self._drawn_tail:
+            # 四杠 switch (source 胡牌規則 3d): "第四槓時槓上開花也算合局": a win on the fourth kong's
+            # replacement ends the hand as a draw too.
+            self._draw_game(DrawReason.FOUR_KONGS)
         elif kind is ActionKind.WIN:
             heavenly = seat == self.dealer and self._n_discards == 0 and self._n_claims == 0
             win_type = self._own_turn_win(seat) if self._decides else None
@@ -766,19 +829,26 @@ class Game:
         else:  # pragma: no cover - legal_actions never offers it
             raise IllegalActionError(f"{a} is not a turn action")
 
-    def _after_kong(self, seat: int) -> None:
+    def _after_kong(self, seat: int) -> bool:
+        """The replacement of a kong (and of its flowers); False if 分张 began."""
         self._kong_seats.append(seat)
         ks = self._kong_seats
         if self.ruleset.draw_on_four_kongs and len(ks) == 4 and len(set(ks)) > 1:
             self._four_kongs = seat
         if self._replace(seat) and self._settle_flowers(seat):
             self._enter_turn(seat)
+            return True
+        return False
 
     def _discard(self, seat: int, k: int) -> None:
         self._add(seat, k, -1)
         self._discards[seat].append(k)
         self._pass_win[seat] = False  # L11: 过水 ends with one's own discard
         self._last_discard[seat] = k
+        # Source (五)G 獨吊牌型的特殊情況: "A沒選擇胡牌，而是作出了吃或碰的舉動，而後把手中的將頭…拆開打出一張，
+        # 從而使自己形成獨吊的牌型，此時同一圈內若有其它玩家跟打出同樣的牌，A也可胡。"
+        self._dudiao[seat] = (self._claimed and self._claim_over_win and self._n[seat] == 1
+                              and self._cnt[seat][k] == 1)
         self._n_discards += 1
         self._discard_tile = k
         self._discarder = seat
@@ -786,12 +856,31 @@ class Game:
             # L7 / source 舍牌: the dealer replaces and discards first, then South, West and
             # North replace in turn (before anyone claims this discard, so a flower never
             # costs a seat its 地胡).
-            for j in range(1, SEATS):
-                s = (seat + j) % SEATS
-                if self._pending_flowers[s]:
-                    self._pending_flowers[s] = False
-                    if not self._settle_flowers(s):  # pragma: no cover - the wall is full here
+            # Source 補花: "若所補之牌仍然有花，則於大家補完牌後說「再補」": a replacement that is a
+            # flower again is replaced in a further round, after every seat has replaced once.
+            seats = [(seat + j) % SEATS for j in range(1, SEATS)]
+            seats = [s for s in seats if self._pending_flowers[s]]
+            for s in seats:
+                self._pending_flowers[s] = False
+            while seats:
+                again = []
+                for s in seats:
+                    done = self._replace_flowers_once(s)
+                    if done is False:  # pragma: no cover - the wall is full here
                         return
+                    if done:
+                        again.append(s)
+                seats = again
+            if self.ruleset.opening_kong_round:
+                # Source 舍牌/補槓: "補完所有花後方可補暗槓 … 按東風位→南風位→西風位→北風位的順序依次進行補暗槓":
+                # the dealer had his first turn; South, West and North now declare theirs in turn.
+                self._kong_round = [(seat + j) % SEATS for j in range(1, SEATS)]
+                if self._next_kong_seat():
+                    return
+        self._open_claims(seat, k)
+
+    def _open_claims(self, seat: int, k: int) -> None:
+        """Open the claim window on ``seat``'s discard ``k`` (or go on when nobody may claim)."""
         self._discard_last_live = self._live() == 0
         self._draw_after = ""
         if self._n_claims == 0 and len(self._first_discards) < SEATS:
@@ -812,7 +901,7 @@ class Game:
             s = (seat + j) % SEATS
             if self._cnt[s][k] < 2 and not (chow and s == nxt) and self._tw[s] < self._bulldozer_need:
                 # Inline fast path of _claim_options/_could_win: only a win is possible.
-                if self._pass_win[s] or k == self._last_discard[s]:
+                if self._pass_win[s] or (k == self._last_discard[s] and not self._dudiao[s]):
                     continue
                 p = self._present[s] | b
                 single = self._single[s]
@@ -829,6 +918,60 @@ class Game:
         else:
             self._draw((seat + 1) % SEATS)
 
+    def _fours(self, seat: int) -> int:
+        """Bitmask (``1 << kind``) of the natural kinds ``seat`` holds four of."""
+        c = self._cnt[seat]
+        wild = self._wild[seat]
+        out = 0
+        for k in range(NUM_NON_FLOWER):
+            if c[k] == 4 and not wild[k]:
+                out |= 1 << k
+        return out
+
+    def _next_kong_seat(self) -> bool:
+        """Ask the next seat of the opening kong round that holds a four it has not declined;
+        further rounds for fours made by a round kong's replacement ("補槓槓出來的…槓需在其他玩家都
+        槓完一圈的情況下才能再槓"). False when the round is over."""
+        while True:
+            while self._kong_round:
+                s = self._kong_round[0]
+                offer = self._fours(s) & ~self._kong_declined[s]
+                if offer:
+                    self._kong_offer[s] = offer
+                    self._konged_in_round[s] = False
+                    self._enter_turn(s)
+                    self._drawn = -1  # nothing drawn this turn: the last tile drawn was another seat's
+                    self._drawn_tail = False
+                    return True
+                self._kong_round.pop(0)
+            if not self._kong_next:
+                return False
+            self._kong_round, self._kong_next = self._kong_next, []
+
+    def _round_move(self, seat: int, a: Action) -> None:
+        """A concealed kong or a pass in the opening kong round."""
+        if a.kind is ActionKind.CONCEALED_KONG:
+            k = a.tile
+            self._kong_offer[seat] &= ~(1 << k)
+            self._konged_in_round[seat] = True
+            self._add(seat, k, -4)
+            self._melds[seat].append(Meld.kong(k, MeldKind.CONCEALED_KONG))
+            self._claims.append(Claim(seat, k, MeldKind.CONCEALED_KONG, None))
+            if not self._after_kong(seat):  # pragma: no cover - the wall is full at the start
+                self._kong_round = []
+                self._kong_next = []
+                return
+            if self._kong_offer[seat] & self._fours(seat):
+                return  # "每家都必須全部補完槓才能輪到下家": the same seat goes on
+        else:  # PASS: the four is kept (it may be konged in a later own turn: "暗槓…可以往後再補")
+            self._kong_declined[seat] |= self._kong_offer[seat]
+        self._kong_offer[seat] = 0
+        self._kong_round.pop(0)
+        if self._konged_in_round[seat] and self._fours(seat) & ~self._kong_declined[seat]:
+            self._kong_next.append(seat)
+        if not self._next_kong_seat():
+            self._open_claims(self._discarder, self._discard_tile)
+
     def _resolve_claims(self) -> None:
         tile = self._discard_tile
         d = self._discarder
@@ -838,9 +981,10 @@ class Game:
         if self.ruleset.draw_on_three_wins and sum(1 for s in order if chosen.get(s) == WIN) == len(order):
             self._draw_game(DrawReason.THREE_WINS)  # 一炮三響 / 三炮同響 (L17 switch)
             return
-        # L10 + source 胡牌規則1: a bulldozer declaration comes first, then wins in order.
+        # L10 + source 胡牌規則1: a bulldozer declared before the seat's first draw ("時未摸進首張牌，
+        # 補花補槓除外") comes first, even before 地胡; otherwise wins go in order from the discarder.
         for s in order:
-            if chosen.get(s) == WIN and self._bulldozer_claim.get(s):
+            if chosen.get(s) == WIN and self._bulldozer_claim.get(s) and not self._drew[s]:
                 winner = s
                 break
         if winner < 0:
@@ -878,6 +1022,7 @@ class Game:
 
     def _claim(self, seat: int, a: Action) -> None:
         tile = a.tile
+        self._claim_over_win = WIN in self._options.get(seat, ()) and not self._bulldozer_claim.get(seat)
         self._discards[self._discarder].pop()
         self._n_claims += 1
         if a.kind is ActionKind.EXPOSED_KONG:

@@ -34,6 +34,10 @@ class GameRules(Forms, Protocol):
     @property
     def sea_floor_kong_no_discard(self) -> bool: ...
     @property
+    def indicator_splits_tail(self) -> bool: ...    # the turned tile leaves the tail stack split (L6)
+    @property
+    def opening_kong_round(self) -> bool: ...       # concealed kongs declared in turn after the flowers (L9)
+    @property
     def wild_single_wait_any_tile(self) -> bool: ...
     @property
     def rob_kong_with_wild_pair(self) -> bool: ...

@@ -36,6 +36,7 @@ class Ruleset:
     has_flowers: bool = _switch(True, "L1", "The four flowers 春夏秋冬 are in the tile set")
     has_white: bool = _switch(False, "L1", "White dragon 白板 is in the tile set")
     allow_chow: bool = _switch(True, "L9", "Chow 吃 from the player on the left is allowed")
+    opening_kong_round: bool = _switch(True, "L9", "At the start, after all flowers are replaced, South, West and North in turn may declare concealed kongs (the dealer in his first turn); a four kept may be konged later")
 
     # Wilds
     wild_indicator: bool = _switch(True, "L4", "A tile is turned up after the deal; the other copies of its kind are wild 财神")
@@ -58,6 +59,7 @@ class Ruleset:
     dead_wall_stacks: int = _switch(10, "L6", "Stacks of the dead wall 王牌 (20 tiles, 21 when the tail stack is split)", bounds=(7, 12))
     sea_floor_tiles: int = _switch(4, "L6", "Tiles of the sea floor 海底牌 shared out one each at the end (分张)", bounds=(1, 4))
     sea_floor_kong_no_discard: bool = _switch(False, "L17", "Case (I) variant: a replacement before 分张 is taken without a discard")
+    indicator_splits_tail: bool = _switch(True, "L6", "The turned indicator leaves a single in the tail stack: 21 tiles kept back at the start, 20 after one replacement (off: 20 at the start, 21 after one)")
 
     # Fu (胡数)
     base_fu: int = _switch(20, "L23", "Base 底胡 added to the winner's 牌面胡数", bounds=(0, MAX_FU))
@@ -96,7 +98,7 @@ class Ruleset:
 
     # Table
     draw_on_four_winds: bool = _switch(False, "L17", "四风连打: four equal wind discards in the first go-round end the hand as a draw (some places)")
-    draw_on_four_kongs: bool = _switch(False, "L17", "四杠: a fourth kong by different players ends the hand as a draw (some places)")
+    draw_on_four_kongs: bool = _switch(False, "L17", "四杠: a fourth kong by different players ends the hand as a draw, a 杠上开花 on it too (some places)")
     draw_on_three_wins: bool = _switch(False, "L17", "一炮三響 / 三炮同響: three players winning on one discard end the hand as a draw (some places)")
 
     # Payments

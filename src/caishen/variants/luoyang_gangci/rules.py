@@ -63,6 +63,8 @@ class GangciRules:
     dead_wall_stacks: ClassVar[int] = 0             # U5: every tile but the 次牌 is drawn
     sea_floor_tiles: ClassVar[int] = 0
     sea_floor_kong_no_discard: ClassVar[bool] = False
+    indicator_splits_tail: ClassVar[bool] = False    # no dead wall: nothing to split
+    opening_kong_round: ClassVar[bool] = False       # kongs only in one's own turn
     wild_single_wait_any_tile: ClassVar[bool] = False
     rob_kong_with_wild_pair: ClassVar[bool] = False
     human_win: ClassVar[bool] = False
