@@ -74,6 +74,11 @@ class Group:
     wilds: tuple[tuple[int, int], ...] = ()
     meld: Meld | None = None
 
+    def __reduce__(self) -> tuple[type[Group], tuple[GroupKind, tuple[int, ...], tuple[tuple[int, int], ...], Meld | None]]:
+        # Pickle and copy through the constructor: the compiled build (mypyc) cannot set the
+        # fields of a frozen dataclass after construction.
+        return (Group, (self.kind, self.tiles, self.wilds, self.meld))
+
 
 @dataclass(frozen=True, slots=True)
 class Arrangement:
@@ -82,6 +87,9 @@ class Arrangement:
 
     form: Form
     groups: tuple[Group, ...]
+
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[Form, tuple[Group, ...]]]:
+        return (Arrangement, (self.form, self.groups))  # see Group.__reduce__
 
 
 # --------------------------------------------------------------------------- forms
@@ -118,6 +126,10 @@ class ShapeForms:
     bulldozer: bool = False
     bulldozer_wilds: int = 0
     name: str = "shapes"
+
+    def __reduce__(self) -> tuple[type[ShapeForms], tuple[int, tuple[int, ...], bool, bool, bool, int, str]]:
+        return (ShapeForms, (self.hand_size, self.tile_kinds, self.eight_and_half_pairs, self.seven_pairs,
+                             self.bulldozer, self.bulldozer_wilds, self.name))  # see Group.__reduce__
 
     @property
     def sets_needed(self) -> int:
