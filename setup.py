@@ -29,6 +29,9 @@ COMPILED = (
     "shapes/analysis.py",
     "engine/game.py",
     "engine/observation.py",
+    "engine/wall.py",
+    "env/encoding.py",
+    "bots/view.py",
     "bots/shape.py",
     "bots/players.py",
 )
