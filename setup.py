@@ -56,7 +56,14 @@ def manifest_text() -> str:
     return "".join(f"{path} {hashlib.sha256((PACKAGE / path).read_bytes()).hexdigest()}\n" for path in COMPILED)
 
 
+# Commands that build the package; pip also runs setup.py for its requirements (egg_info) and
+# metadata (dist_info), which need no compiled modules: mypyc (half a minute) runs only for these.
+BUILD_COMMANDS = frozenset({"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"})
+
+
 def _mypyc_extensions() -> list[Any]:
+    if not BUILD_COMMANDS.intersection(sys.argv[1:]):
+        return []
     if _pure_requested():
         _say("CAISHEN_PURE is set: installing the pure-Python package")
         return []
