@@ -24,6 +24,7 @@ import pytest
 import caishen
 from caishen import build, stale_sources
 from caishen.bots import make_bot
+from caishen.bots.players import GreedyBot
 from caishen.bots.view import from_observation
 from caishen.engine.game import Game, Phase
 from caishen.hand import Hand, Meld, MeldKind
@@ -162,3 +163,16 @@ def test_games_and_bots_pickle_and_copy_mid_hand_and_play_on_alike() -> None:
         play(g, b, 1000)
     assert game.outcome is not None
     assert all(g.outcome == game.outcome and g.move_stack == game.move_stack for g, _ in copies)
+
+
+def test_uncompiled_subclasses_of_compiled_classes_are_refused_only_in_the_compiled_build() -> None:
+    """The one difference between the builds (docs/performance.md): mypyc's classes cannot be
+    subclassed by interpreted code. Players implement the Player protocol instead."""
+    class MyBot(GreedyBot):
+        pass
+
+    if build() == "compiled, mypyc":
+        with pytest.raises(TypeError, match="interpreted classes cannot inherit from compiled"):
+            MyBot()
+    else:
+        assert MyBot().name == "greedy"
