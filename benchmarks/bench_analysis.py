@@ -253,8 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     arrays = []
     for h, _ in plain:
         a = [0] * 34
-        for t in h.concealed:
-            a[t] += 1
+        for tile in h.concealed:
+            a[tile] += 1
         arrays.append(a)
     dist = [0] * 6
     for h, w in cases:

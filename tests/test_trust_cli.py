@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from caishen import __version__
+from caishen import __version__, build
 from caishen.cli import main
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -207,7 +207,7 @@ def test_names_from_a_record_are_printed_escaped(record_text: str, tmp_path: Pat
 
 def test_version(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["--version"], capsys, monkeypatch)
-    assert (code, out) == (0, f"caishen {__version__}\n")
+    assert (code, out) == (0, f"caishen {__version__} ({build()})\n")
 
 
 def test_help_still_shows_usage(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from caishen import __version__, variants
+from caishen import __version__, build, variants
 from caishen.errors import CaishenError
 from caishen.variants.base import VariantRules
 
@@ -117,7 +117,7 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="caishen", description="caishen (财神): Longgang mahjong engine and tools")
-    parser.add_argument("--version", action="version", version=f"caishen {__version__}")
+    parser.add_argument("--version", action="version", version=f"caishen {__version__} ({build()})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"caishen.commands.{name}").register(sub)

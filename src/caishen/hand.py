@@ -71,6 +71,11 @@ class Meld:
             if len(t) != need or len(set(t)) != 1:
                 raise ValueError(f"a {self.kind.name.lower()} must be {need} equal tiles: {t}")
 
+    def __reduce__(self) -> tuple[type[Meld], tuple[MeldKind, tuple[int, ...]]]:
+        # Pickle and copy through the constructor: the compiled build (mypyc) cannot set the
+        # fields of a frozen dataclass after construction.
+        return (Meld, (self.kind, self.tiles))
+
     @property
     def tile(self) -> int:
         """The lowest tile of the set (the tile kind of a pong or kong)."""
@@ -129,6 +134,10 @@ class Hand:
         object.__setattr__(self, "concealed", tuple(sorted(self.concealed)))
         object.__setattr__(self, "flowers", tuple(sorted(self.flowers)))
         object.__setattr__(self, "packed", pack(self.concealed))
+
+    def __reduce__(self) -> tuple[type[Hand], tuple[tuple[int, ...], tuple[Meld, ...], tuple[int, ...]]]:
+        # Pickle and copy through the constructor (see Meld.__reduce__).
+        return (Hand, (self.concealed, self.melds, self.flowers))
 
     def counts(self) -> list[int]:
         """Counts of the concealed tiles per kind (38 entries)."""

@@ -28,6 +28,12 @@ class View:
     wall_left: int
     dealer: int = 0
 
+    def __reduce__(self) -> tuple[type[View], tuple[object, ...]]:
+        # Pickle and copy through the constructor: the compiled build (mypyc) cannot set the
+        # fields of a frozen dataclass after construction.
+        return (View, (self.seat, self.hand, self.wilds, self.indicator, self.ruleset, self.discards,
+                       self.melds, self.flowers, self.wall_left, self.dealer))
+
     def unseen(self) -> list[int]:
         """Copies of each non-flower kind this seat has not seen anywhere (34 counts): 4
         less own concealed tiles, every meld, every discard still on the table, and the

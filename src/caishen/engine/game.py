@@ -68,6 +68,11 @@ class Game:
     """The state of one hand. Build it from an explicit wall (tuple of tile kinds in wall
     position order, see :mod:`caishen.engine.wall`) and dice, or with :meth:`from_seed`."""
 
+    def __new__(cls, *args: object, **kwargs: object) -> Game:
+        # Pickle and copy make a game without calling __init__, then set its state. The compiled
+        # build (mypyc) calls __init__ from __new__ unless the class has a __new__ of its own.
+        return super().__new__(cls)
+
     def __init__(
         self,
         ruleset: GameRules,
@@ -80,15 +85,18 @@ class Game:
             raise ValueError(f"dice must be four rolls 1..6, not {dice!r}")
         if dealer not in range(SEATS):
             raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
-        self.ruleset: Final = ruleset
-        self.wall: Final = tuple(wall)
-        self.dice: Final = (dice[0], dice[1], dice[2], dice[3])
-        self.dealer: Final = dealer
-        self.layout: Final[WallLayout] = ruleset.wall_layout(self.dice, dealer, len(wall))
+        # ruleset, wall, dice, dealer, layout, indicator and wilds are read-only. They are not
+        # marked Final: the compiled build (mypyc) would give them no setter, and pickle and
+        # copy set them on the new game.
+        self.ruleset = ruleset
+        self.wall = tuple(wall)
+        self.dice = (dice[0], dice[1], dice[2], dice[3])
+        self.dealer = dealer
+        self.layout: WallLayout = ruleset.wall_layout(self.dice, dealer, len(wall))
         lay = self.layout
         # The turned tile (None without one); -1 inside, where ints keep the hot paths plain.
         self._ind = wall[lay.indicator_pos] if lay.indicator_pos >= 0 else -1
-        self.indicator: Final = self._ind if self._ind >= 0 else None
+        self.indicator = self._ind if self._ind >= 0 else None
         self._head = lay.head
         self._tail = lay.tail
         self._live_base = len(lay.head) - 2 * ruleset.dead_wall_stacks - ruleset.sea_floor_tiles
@@ -109,7 +117,7 @@ class Game:
         if lay.indicator_pos >= 0:
             self._in_wall[lay.indicator_pos] = 0
         # Wilds by seat wind: the dealer is East whatever his seat number (L1, L2).
-        self.wilds: Final = tuple(ruleset.wild_kinds(self.indicator, (s - dealer) % SEATS) for s in range(SEATS))
+        self.wilds = tuple(ruleset.wild_kinds(self.indicator, (s - dealer) % SEATS) for s in range(SEATS))
         self._wild = [[k in self.wilds[s] for k in range(NUM_KINDS)] for s in range(SEATS)]
         # 正财神 for 推土机 (L8): the indicator's kind; with a flower indicator also the wild
         # flowers (docs/rules L5). Only a pre-filter and a hint: analysis.is_win decides.
@@ -270,7 +278,8 @@ class Game:
 
     def wall_positions_left(self) -> tuple[int, ...]:
         """Wall positions still holding a tile (the indicator excluded)."""
-        return tuple(i for i, b in enumerate(self._in_wall) if b)
+        in_wall = self._in_wall  # indexed, not enumerate(): mypyc cannot iterate a bytearray
+        return tuple(i for i in range(len(in_wall)) if in_wall[i])
 
     @property
     def live_tiles(self) -> int:
@@ -637,7 +646,7 @@ class Game:
             flowers.append(extra)
         elif extra >= 0:
             insort(conc, extra)
-        h = object.__new__(Hand)
+        h = Hand.__new__(Hand)  # not object.__new__: mypyc refuses it for its compiled classes
         object.__setattr__(h, "concealed", tuple(conc))
         object.__setattr__(h, "melds", tuple(self._melds[seat]))
         object.__setattr__(h, "flowers", tuple(sorted(flowers)))

@@ -32,6 +32,11 @@ class WallLayout:
     head: tuple[int, ...]
     tail: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[type[WallLayout], tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]:
+        # Pickle and copy through the constructor: the compiled build (mypyc) cannot set the
+        # fields of a frozen dataclass after construction.
+        return (WallLayout, (self.opener, self.break_count, self.indicator_pos, self.head, self.tail))
+
 
 def opener_of(dealer: int, first_roll: int) -> int:
     """The opener 开门人: count ``first_roll`` seats counter-clockwise, the dealer counting 1.

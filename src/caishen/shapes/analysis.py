@@ -74,6 +74,11 @@ class Group:
     wilds: tuple[tuple[int, int], ...] = ()
     meld: Meld | None = None
 
+    def __reduce__(self) -> tuple[type[Group], tuple[GroupKind, tuple[int, ...], tuple[tuple[int, int], ...], Meld | None]]:
+        # Pickle and copy through the constructor: the compiled build (mypyc) cannot set the
+        # fields of a frozen dataclass after construction.
+        return (Group, (self.kind, self.tiles, self.wilds, self.meld))
+
 
 @dataclass(frozen=True, slots=True)
 class Arrangement:
@@ -82,6 +87,9 @@ class Arrangement:
 
     form: Form
     groups: tuple[Group, ...]
+
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[Form, tuple[Group, ...]]]:
+        return (Arrangement, (self.form, self.groups))  # see Group.__reduce__
 
 
 # --------------------------------------------------------------------------- forms
@@ -119,6 +127,10 @@ class ShapeForms:
     bulldozer_wilds: int = 0
     name: str = "shapes"
 
+    def __reduce__(self) -> tuple[type[ShapeForms], tuple[int, tuple[int, ...], bool, bool, bool, int, str]]:
+        return (ShapeForms, (self.hand_size, self.tile_kinds, self.eight_and_half_pairs, self.seven_pairs,
+                             self.bulldozer, self.bulldozer_wilds, self.name))  # see Group.__reduce__
+
     @property
     def sets_needed(self) -> int:
         return (self.hand_size - 1) // 3
@@ -131,15 +143,26 @@ class ShapeForms:
 
 # --------------------------------------------------------------------------- tables
 
-_N0, _N1, _D1, _PO, _LB = _tables.suit_tables()
-_H0, _H1, _HD1, _HPO, _HLB = _tables.honour_tables()
+# Final names: the compiled build reads them as constants, not through the module's dict.
+_SUIT_TABLES: Final = _tables.suit_tables()
+_N0: Final = _SUIT_TABLES[0]
+_N1: Final = _SUIT_TABLES[1]
+_D1: Final = _SUIT_TABLES[2]
+_PO: Final = _SUIT_TABLES[3]
+_LB: Final = _SUIT_TABLES[4]
+_HONOUR_TABLES: Final = _tables.honour_tables()
+_H0: Final = _HONOUR_TABLES[0]
+_H1: Final = _HONOUR_TABLES[1]
+_HD1: Final = _HONOUR_TABLES[2]
+_HPO: Final = _HONOUR_TABLES[3]
+_HLB: Final = _HONOUR_TABLES[4]
 
 # Per kind: which key it adds to (0-2 suits, 3 honours) and the base-5 power.
 _SLOT: Final = tuple(k // 9 if k < NUM_SUITED else 3 for k in range(NUM_NON_FLOWER))
 _POW: Final = tuple(5 ** (k % 9) if k < NUM_SUITED else 5 ** (k - NUM_SUITED) for k in range(NUM_NON_FLOWER))
 
 # Slot tables per wild set: wild kinds go to slot 4 with weight 1 (a plain count).
-_slot_cache: dict[frozenset[int], tuple[tuple[int, ...], tuple[int, ...]]] = {_EMPTY: (_SLOT, _POW)}
+_slot_cache: Final[dict[frozenset[int], tuple[tuple[int, ...], tuple[int, ...]]]] = {_EMPTY: (_SLOT, _POW)}
 
 
 def _slots_for(wilds: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -172,10 +195,10 @@ class _Info:
         self.non_flower_kinds = tuple(k for k in self.kinds if k < NUM_NON_FLOWER)
 
 
-_info_cache: dict[int, _Info] = {}
+_info_cache: Final[dict[int, _Info]] = {}
 
 # For is_win's setup: (ruleset, concealed size by number of melds (-1 = impossible), pairs form
-# 0 none / 1 七对 / 2 八对半, 推土机 threshold on the accumulator, lower-bound tables).
+# 0 none / 1 七对 / 2 八对半, 推土机 threshold on the wild count, lower-bound tables).
 _Fast = tuple[Forms | None, tuple[int, ...], int, int, bytes, bytes]
 
 
@@ -183,7 +206,7 @@ def _fast(r: Forms) -> _Fast:
     info = _info(r)
     sizes = tuple(3 * (info.sets - m) + 2 if m <= info.sets else -1 for m in range(16))
     mode = 2 if info.eight_half else 1 if info.seven else 0
-    bull = info.bulldozer << 84 if info.bulldozer else 1 << 200
+    bull = info.bulldozer if info.bulldozer else 1 << 30  # 推土机 threshold on the wild count
     lb, hlb = (_LB, _HLB) if mode else (_N0, _H0)
     return (r, sizes, mode, bull, lb, hlb)
 
@@ -205,7 +228,7 @@ _Setup = tuple[
     Forms, frozenset[int], tuple[tuple[int, int, int], ...], dict[tuple[int, ...], int],
     tuple[int, ...], int, int, bytes, bytes, int,
 ]
-_setups: dict[frozenset[int], _Setup] = {}
+_setups: Final[dict[frozenset[int], _Setup]] = {}
 
 
 def _setup(ruleset: Forms, wilds: frozenset[int]) -> _Setup:
@@ -274,7 +297,11 @@ def is_win(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> bool:
         c = ((acc >> shift) & 0x1FFFFF) // power % 5
         if c:
             acc += c * inc
-    if acc >= bull:  # 推土机 (L8): 正财神 count at bit 84
+    # Split once into the part above bit 63 (honours key, wild count from bit 21) and the suit
+    # keys below it: what follows works on small ints (unboxed in the compiled build).
+    hi = acc >> 63
+    wc = hi >> 21
+    if wc >= bull:  # 推土机 (L8): 正财神 count
         return True
     n = len(conc)
     if wild_flowers:  # wild flowers count as tiles: how many, per sorted flowers tuple
@@ -285,11 +312,12 @@ def is_win(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> bool:
     melds = hand.melds
     if n != sizes[len(melds)]:
         return False
-    k0 = acc & 0x1FFFFF
-    k1 = (acc >> 21) & 0x1FFFFF
-    k2 = (acc >> 42) & 0x1FFFFF
-    k3 = (acc >> 63) & 0x1FFFFF
-    w = (acc >> 84) + n - len(conc)
+    lo = acc & 0x7FFFFFFFFFFFFFFF
+    k0 = lo & 0x1FFFFF
+    k1 = (lo >> 21) & 0x1FFFFF
+    k2 = lo >> 42
+    k3 = hi & 0x1FFFFF
+    w = wc + n - len(conc)
     # lower bound over the forms in play: quick reject
     if lb[k0] + lb[k1] + lb[k2] + hlb[k3] > w + 1:
         return False
