@@ -42,10 +42,7 @@ NO_SCENARIO_YET: dict[str, str] = {
 #: Switches of the match, not of one hand (a scenario is one hand): each must change a seeded
 #: match of six bots instead (six players use the after-broke figures from the start, L24.7).
 MATCH_LEVEL: dict[str, str] = {
-    "rebuy_on_broke": "L25.4: a rebuy happens after the hand's chips",
-    "hands_per_match": "P1: the number of hands",
     "bonus_fu_after_broke": "L24.7: after a player of the match went broke",
-    "limit_chips_after_broke": "L24.7: after a player of the match went broke",
 }
 
 #: Not a rule: the ruleset's name.
@@ -93,7 +90,8 @@ def _scenarios() -> tuple[Scenario, ...]:
 
 
 def _signature(run: Run) -> tuple[object, ...]:
-    """What a scenario shows: legal actions and phase after each step, the outcome, score, chips."""
+    """What a scenario shows: legal actions and phase after each step, the outcome, score, chips,
+    and the match after the hand (seats, waiting players, over, who went broke)."""
     out = run.outcome
     score = run.score
     return (
@@ -102,6 +100,7 @@ def _signature(run: Run) -> tuple[object, ...]:
         None if score is None else (score.winner.fu, score.winner.tai, score.winner.total,
                                     score.winner.limit, score.loser_totals, score.pays_all),
         run.chips,
+        None if run.table is None else (run.table.seats, run.table.waiting, run.table.over, run.broke),
     )
 
 

@@ -28,11 +28,14 @@ from caishen.tiles import NUM_KINDS, SEAT_LETTERS, TileSet, is_flower, tile_name
 
 # isort: split
 # ---- the one block of engine, table and variant imports: port these lines after issue 8 ----
+from caishen import fair
 from caishen.engine.game import PASS, Action, ActionKind, Game, Outcome, Phase
+from caishen.errors import CaishenError
 from caishen.fair import tile_set
 from caishen.ruleset import RulesetError
 from caishen.table.match import Table
 from caishen.table.record import RecordError, action_text, parse_action
+from caishen.table.seating import draw_seats
 from caishen.variants.longgang.outcome import HandScore
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import ScoreResult
@@ -66,10 +69,13 @@ GANGCI_DICE: Final = (5, 6)
 VARIANTS: Final = ("longgang", "luoyang-gangci")
 SEATS: Final = 4
 
-_TOP_KEYS: Final = frozenset({"variant", "dealer", "indicator", "dice", "ruleset", "deal", "wall", "steps", "expect"})
+_TOP_KEYS: Final = frozenset({"variant", "dealer", "indicator", "dice", "ruleset", "deal", "wall", "match", "steps",
+                               "expect"})
+_MATCH_KEYS: Final = frozenset({"players", "seats", "waiting", "chips", "hands_played", "broke", "seat_draw"})
 _WALL_KEYS: Final = frozenset({"draws", "tail", "head_at", "layout"})
 _STEP_KEYS: Final = frozenset({"seat", "action"})
-_EXPECT_KEYS: Final = frozenset({"after", "seat", "legal", "phase", "winner", "how", "fu", "tai", "total", "chips"})
+_EXPECT_KEYS: Final = frozenset({"after", "seat", "legal", "phase", "winner", "how", "fu", "tai", "total", "chips",
+                                  "seats", "next_seats", "next_waiting", "broke", "match_over"})
 _PHASES: Final = tuple(p.value for p in Phase)
 # A claim window (L10), a rob window (L10) and the sea-floor turns (分张, L17): seats answer
 # win or pass; a seat whose next listed step is no legal answer passes on its own.
@@ -124,10 +130,33 @@ class Expect:
     total: int | None = None
     chips: tuple[int, ...] | None = None
     line: int | None = None
+    # The match around the hand ([match]): players by seat this hand, next hand's seats and
+    # waiting players, players who went broke in the hand, whether the match is over.
+    seats: tuple[int, ...] | None = None
+    next_seats: tuple[int, ...] | None = None
+    next_waiting: tuple[int, ...] | None = None
+    broke: tuple[int, ...] | None = None
+    match_over: bool | None = None
 
     def name(self) -> str:
         when = "end" if self.after is None else f"after step {self.after}"
         return f"expect {self.index} ({when})"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSetup:
+    """The match a scenario's hand belongs to (``[match]``): players 4-6, who sits where this
+    hand (``seats``, E S W N) and who waits, each player's chips before the hand, hands played
+    and players already broke; or ``seat_draw``, the seed text of a seat draw 校位定莊 (L2.1)
+    that seats the players."""
+
+    players: int = SEATS
+    seats: tuple[int, int, int, int] | None = None
+    waiting: tuple[int, ...] | None = None
+    chips: tuple[int, ...] | None = None
+    hands_played: int = 0
+    broke: tuple[int, ...] = ()
+    seat_draw: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +177,7 @@ class Scenario:
     layout: tuple[int, ...] | None = None
     steps: tuple[Step, ...] = ()
     expects: tuple[Expect, ...] = ()
+    match: MatchSetup | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +204,9 @@ class Run:
     chips: tuple[int, ...] | None = None
     failures: list[str] = field(default_factory=list)
     payments: Statement | None = None  # Gangci: every payment of the hand (G2), kongs included
+    table: Table | None = None  # the match around the hand: seats, ledger ([match])
+    seats: tuple[int, int, int, int] = (0, 1, 2, 3)  # the players in E S W N this hand
+    broke: tuple[int, ...] = ()  # players who went broke in the hand
 
 
 # ---------------------------------------------------------------- tiles and the stacked wall
@@ -425,10 +458,49 @@ def loads(text: str, source: str = "<scenario>") -> Scenario:
                          "wall.layout", line("layout"))
     steps = _steps(r, data.get("steps", []))
     expects = _expects(r, data.get("expect", []), len(steps))
+    match = _match(r, data["match"], line("match")) if "match" in data else None
     scn = Scenario(source, variant, dealer, indicator, dice, ruleset, gangci_rules, deal, draws, tail,
-                   tuple(head_at), full, steps, expects)
+                   tuple(head_at), full, steps, expects, match)
     _census(r, scn)
     return scn
+
+
+def _players(r: _Reader, value: object, what: str, line: int | None, players: int) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(type(x) is int and 0 <= x < players for x in value):
+        raise r.error(what, f"must be a list of players 0-{players - 1}", line)
+    if len(set(value)) != len(value):
+        raise r.error(what, "names a player twice", line)
+    return tuple(value)
+
+
+def _match(r: _Reader, value: object, line: int | None) -> MatchSetup:
+    t = r.table(value, "match", line)
+    r.check_keys(t, _MATCH_KEYS, "match", line)
+    n = r.integer(t.get("players", SEATS), "match.players", line)
+    if not SEATS <= n <= 6:
+        raise r.error("match.players", f"a match has 4-6 players, not {n}", line)
+    seats = _players(r, t["seats"], "match.seats", line, n) if "seats" in t else None
+    if seats is not None and len(seats) != SEATS:
+        raise r.error("match.seats", "gives the players in E, S, W, N: four of them", line)
+    waiting = _players(r, t["waiting"], "match.waiting", line, n) if "waiting" in t else None
+    if seats is not None:
+        rest = tuple(p for p in range(n) if p not in seats)
+        waiting = rest if waiting is None else waiting
+        if sorted(waiting) != sorted(rest):
+            raise r.error("match.waiting", f"must be the players not seated: {list(rest)}", line)
+    chips: tuple[int, ...] | None = None
+    if "chips" in t:
+        raw = t["chips"]
+        if not isinstance(raw, list) or len(raw) != n or not all(type(x) is int for x in raw):
+            raise r.error("match.chips", f"must give the chips of each of the {n} players", line)
+        chips = tuple(raw)
+    hands = r.integer(t.get("hands_played", 0), "match.hands_played", line)
+    broke = _players(r, t.get("broke", []), "match.broke", line, n)
+    draw = r.string(t["seat_draw"], "match.seat_draw", line) if "seat_draw" in t else None
+    if draw is not None and seats is not None:
+        raise r.error("match.seat_draw", "a seat draw seats the players: give it or seats, not both", line)
+    s4 = None if seats is None else (seats[0], seats[1], seats[2], seats[3])
+    return MatchSetup(n, s4, waiting, chips, hands, broke, draw)
 
 
 def _dice(r: _Reader, value: object, n: int, line: int | None) -> tuple[int, ...]:
@@ -519,8 +591,18 @@ def _expects(r: _Reader, value: object, n_steps: int) -> tuple[Expect, ...]:
             chips = tuple(r.integer(ct[s], f"{what}.chips.{s}", at) for s in SEAT_LETTERS)
         if len(t) == 1 or (seat is not None and len(t) == 2):
             raise r.error(what, "checks nothing (give legal, phase, winner, how, fu, tai, total or chips)", at)
+        lists: dict[str, tuple[int, ...] | None] = {}
+        for key in ("seats", "next_seats", "next_waiting", "broke"):
+            raw_list = t.get(key)
+            if raw_list is not None and (not isinstance(raw_list, list) or not all(type(x) is int for x in raw_list)):
+                raise r.error(f"{what}.{key}", "must be a list of players (0, 1, ...)", at)
+            lists[key] = None if raw_list is None else tuple(raw_list)
+        over = t.get("match_over")
+        if over is not None and not isinstance(over, bool):
+            raise r.error(f"{what}.match_over", "must be true or false", at)
         out.append(Expect(i, after, seat, legal, phase, winner, how, nums["fu"], nums["tai"], nums["total"],
-                          chips, at))
+                          chips, at, lists["seats"], lists["next_seats"], lists["next_waiting"], lists["broke"],
+                          over))
     return tuple(out)
 
 
@@ -605,6 +687,22 @@ def _answer_window(game: Game, steps: Sequence[Step], i: int) -> bool:
     return False
 
 
+def _table(scn: Scenario) -> Table:
+    """The match around the hand: the ``[match]`` setup, else four players in seat order."""
+    m = scn.match
+    if m is None:
+        return Table(scn.ruleset, SEATS)
+    draw = None if m.seat_draw is None else draw_seats(fair.seed_from_text(m.seat_draw), m.players)
+    table = Table(scn.ruleset, m.players, draw)
+    if m.seats is not None:
+        table.seats = m.seats
+        table.waiting = m.waiting if m.waiting is not None else ()
+    chips = m.chips if m.chips is not None else tuple(table.ledger.chips)
+    table.ledger.restore(chips, m.hands_played, m.broke)
+    table.hands_played = m.hands_played
+    return table
+
+
 def _settle(run: Run) -> None:
     game = run.game
     out = game.outcome
@@ -614,12 +712,13 @@ def _settle(run: Run) -> None:
     rs = run.scenario.ruleset
     if isinstance(rs, GangciRules):  # G2: kong payments during the hand, then the win
         run.payments = gangci_statement(out, rs)
-        run.chips = run.payments.net
-        return
-    result = Table(rs, SEATS).settle(out)
-    assert isinstance(result.score, HandScore) or result.score is None
-    run.score = result.score
+    table = run.table
+    assert table is not None
+    result = table.settle(out)
+    if isinstance(result.score, HandScore):
+        run.score = result.score
     run.chips = result.chips
+    run.broke = result.broke
 
 
 def play(scn: Scenario) -> Run:
@@ -639,6 +738,11 @@ def play(scn: Scenario) -> Run:
     except ValueError as exc:
         raise ScenarioError(scn.source, f"cannot build the wall: {exc}") from None
     run = Run(scn, game)
+    try:
+        run.table = _table(scn)
+    except CaishenError as exc:
+        raise ScenarioError(scn.source, f"match: {exc}") from None
+    run.seats = run.table.seats
     steps = scn.steps
     run.snapshots.append(_snapshot(game, 0, None))
     _check(run, 0)
@@ -682,13 +786,24 @@ def _check(run: Run, after: int | None) -> None:
 
 
 def _outcome_problems(run: Run, ex: Expect) -> list[str]:
-    wants = (ex.winner, ex.how, ex.fu, ex.tai, ex.total, ex.chips)
+    problems: list[str] = []
+    if ex.seats is not None and run.seats != ex.seats:
+        problems.append(f"seats {list(run.seats)}, expected {list(ex.seats)}")
+    wants = (ex.winner, ex.how, ex.fu, ex.tai, ex.total, ex.chips, ex.next_seats, ex.next_waiting, ex.broke,
+             ex.match_over)
     if all(w is None for w in wants):
-        return []
+        return problems
     out = run.outcome
     if out is None:
-        return [f"the hand is not over (phase {run.game.phase.value})"]
-    problems: list[str] = []
+        return [*problems, f"the hand is not over (phase {run.game.phase.value})"]
+    table = run.table
+    assert table is not None
+    for label, want_t, got_t in (("next seats", ex.next_seats, table.seats),
+                                 ("next waiting", ex.next_waiting, table.waiting), ("broke", ex.broke, run.broke)):
+        if want_t is not None and tuple(got_t) != want_t:
+            problems.append(f"{label} {list(got_t)}, expected {list(want_t)}")
+    if ex.match_over is not None and table.over != ex.match_over:
+        problems.append(f"match over {str(table.over).lower()}, expected {str(ex.match_over).lower()}")
     if ex.winner is not None:
         got = -1 if out.winner is None else out.winner
         if got != ex.winner:

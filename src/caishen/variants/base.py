@@ -8,7 +8,7 @@ commands and the clients only talk to variants through this protocol.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -80,6 +80,9 @@ class Ledger(Protocol):
     @property
     def loan_list(self) -> tuple[tuple[int, int, int], ...]: ...  # (lender, borrower, chips)
     def settle(self, seats: tuple[int, int, int, int], outcome: Outcome) -> HandSettlement: ...
+    def restore(self, chips: Sequence[int], hands: int, broke: Sequence[int]) -> None:
+        """Put the ledger in the state of a match in progress (each player's chips, hands
+        played, players broke in order): a scenario's ``[match]``."""
 
 
 @dataclass(frozen=True, slots=True)

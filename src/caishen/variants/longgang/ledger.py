@@ -3,6 +3,8 @@ each finished hand is scored (L19-L23) and settled in chips (L24-L25)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from caishen.engine.outcome import Outcome
 from caishen.variants.base import HandSettlement
 from caishen.variants.longgang.outcome import score_outcome
@@ -37,6 +39,17 @@ class LonggangLedger:
     @property
     def loan_list(self) -> tuple[tuple[int, int, int], ...]:
         return tuple((ln.lender, ln.borrower, ln.chips) for ln in self.book.loans)
+
+    def restore(self, chips: Sequence[int], hands: int, broke: Sequence[int]) -> None:
+        """A match in progress: chips by player, hands played, players broke (L24.7: after a
+        player went broke the after-broke figures apply)."""
+        book = self.book
+        book.chips = list(chips)
+        book.hands = hands
+        book.broke_events = list(broke)
+        book.after_broke = book.after_broke or bool(broke)
+        book.over = (bool(self.ruleset.hands_per_match) and hands >= self.ruleset.hands_per_match) or (
+            len(book.broke_events) >= book.broke_to_end)
 
     def settle(self, seats: tuple[int, int, int, int], outcome: Outcome) -> HandSettlement:
         """Score and settle one finished hand; the dealer keeps the deal only by winning (L18)."""

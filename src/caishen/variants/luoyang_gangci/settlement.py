@@ -8,6 +8,8 @@ claims (the engine records a ``win``, not a kong), so it is never paid twice (G2
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from caishen.engine.outcome import Outcome
 from caishen.errors import CaishenError
 from caishen.hand import MeldKind
@@ -86,6 +88,11 @@ class GangciLedger:
     @property
     def over(self) -> bool:
         return self.hands >= self.rules.hands_per_match
+
+    def restore(self, chips: Sequence[int], hands: int, broke: Sequence[int]) -> None:
+        """A match in progress: chips by player and hands played (nobody goes broke in Gangci)."""
+        self.chips = list(chips)
+        self.hands = hands
 
     def settle(self, seats: tuple[int, int, int, int], outcome: Outcome) -> HandSettlement:
         """Pay the hand's kongs and win (G2.2-G2.11); the dealer keeps the deal on a win when
