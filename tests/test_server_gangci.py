@@ -61,6 +61,9 @@ def test_a_gangci_room_plays_to_the_end_with_payments_g2(app: FastAPI) -> None:
             while True:
                 if v["hand_end"] and (not ends or ends[-1]["index"] != v["hand_end"]["index"]):
                     ends.append(v["hand_end"])
+                    if len(ends) == 1:  # mid-match: the record so far (no master seed yet) verifies
+                        mid = c.get(f"/api/matches/{code}/verify").json()
+                        assert mid["ok"] is True, mid
                 if v["match_over"]:
                     break
                 if v["hand_end"]:

@@ -10,6 +10,7 @@ results, records, ``caishen verify``'s check (:func:`verify_text`) and replays.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import secrets
@@ -474,7 +475,7 @@ def record_of(session: MatchSession) -> MatchRecord:
     over: until then it would give away the hands to come; each finished hand reveals its own."""
     rec = session.record()
     if not session.over:
-        rec = MatchRecord(rec.ruleset, rec.players, None, rec.hands, rec.result)
+        rec = dataclasses.replace(rec, seed=None)  # the seat draw stays: it seated the hands
     return rec
 
 
