@@ -1,7 +1,8 @@
 """A match 一局: hand after hand with dealer rotation, seating and chips (L2, L18, L24, L25).
 
-:class:`Table` is the bookkeeping of a match without players: who sits where, the chip
-:class:`~caishen.variants.longgang.settlement.Ledger`, when the match ends. :class:`Match` adds players (anything
+:class:`Table` is the bookkeeping of a match without players: who sits where, the variant's
+chip :class:`~caishen.variants.base.Ledger` (Longgang's or Gangci's), when the match ends.
+:class:`Match` adds players (anything
 with ``act(observation) -> Action``, :class:`~caishen.table.players.Player`: the random player or the bots of
 :mod:`caishen.bots`), deals every hand from a committed seed (:mod:`caishen.fair`) and writes a
 :class:`~caishen.table.record.MatchRecord`. Replaying a record (:mod:`caishen.table.record`) runs the same
@@ -10,7 +11,9 @@ with ``act(observation) -> Action``, :class:`~caishen.table.players.Player`: the
 Seats: the engine's seat 0 is East, and East is always the dealer (L2); when the deal passes
 (L18) the players move one seat on: the old South becomes East, and the old dealer's chair
 (now North) is taken by the first waiting player when 5 or 6 play (替补, L2), the old dealer
-joining the back of the queue. With 4 players the old dealer simply becomes North.
+joining the back of the queue. With 4 players the old dealer simply becomes North. A match
+may start from the seat draw 校位定莊 (L2.1, :mod:`caishen.table.seating`), and a ledger may send a
+player to wait (a broke player without rebuy, L25.5: :func:`sit_out`).
 """
 
 from __future__ import annotations
