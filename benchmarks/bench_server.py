@@ -91,7 +91,7 @@ def main() -> int:
     tmp = tempfile.mkdtemp(prefix="caishen-bench-")
     db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    proc = subprocess.Popen([sys.executable, *(["/tmp/profserve.py"] if os.environ.get("PROF") else ["-m", "caishen.cli"]), "serve", "--port", str(args.port), "--db", db],
+    proc = subprocess.Popen([sys.executable, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db],
                             env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
     try:
@@ -101,11 +101,14 @@ def main() -> int:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
+        cpu0 = time.process_time()
         hps, p50, p99, n = asyncio.run(run(base, args.tables, args.seconds, args.bot))
+        client_cpu = time.process_time() - cpu0
     finally:
         proc.terminate()
         proc.wait(10)
-    print(f"moves measured: {n}, server bots: {args.bot}, database: {db.split('@')[-1]}")
+    print(f"moves measured: {n}, server bots: {args.bot}, database: {db.split('@')[-1]}, "
+          f"client CPU {client_cpu:.1f} s in {args.seconds:.0f} s (the load generator shares the machine)")
     print(f"tables={args.tables} hands/s={hps:.2f} p50={p50:.1f} ms p99={p99:.1f} ms")
     return 0
 
