@@ -7,6 +7,9 @@ import dataclasses
 import random
 from collections import Counter
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from caishen.engine.game import SEATS, Game, Observation, Phase
 from caishen.hand import Hand
 from caishen.variants.longgang.rules import LONGGANG
@@ -114,3 +117,12 @@ def test_observation_of_other_seats_changes_only_with_public_events() -> None:
     o1, o3 = g.observation(0), g3.observation(0)
     if g.open_flowers(1) == g3.open_flowers(1) and g.open_flowers(2) == g3.open_flowers(2):
         assert o1 == o3
+
+
+@given(st.lists(st.integers(0, 33), max_size=17), st.lists(st.integers(34, 37), unique=True, max_size=4))
+def test_trusted_hand_is_the_checked_hand(tiles: list[int], flowers: list[int]) -> None:
+    """Issue 14 item 3: ``Hand.trusted`` (no checks, no sort) gives the same value as ``Hand``
+    for the engine's own sorted tiles."""
+    checked = Hand(tuple(tiles), (), tuple(flowers))
+    trusted = Hand.trusted(tuple(sorted(tiles)), (), tuple(sorted(flowers)))
+    assert trusted == checked and trusted.packed == checked.packed and hash(trusted) == hash(checked)

@@ -34,7 +34,7 @@ from caishen.engine.observation import Observation, Phase
 from caishen.engine.outcome import Claim, DrawReason, Outcome, WinHow
 from caishen.engine.rules import GameRules
 from caishen.engine.wall import WallLayout
-from caishen.hand import Hand, Meld, MeldKind, pack
+from caishen.hand import Hand, Meld, MeldKind
 from caishen.shapes.analysis import is_win as _is_win
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, WINDS, is_flower, tile_name
 
@@ -261,7 +261,7 @@ class Game:
             if c[k]:
                 concealed.extend((k,) * c[k])
         held = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k]]
-        return Hand(tuple(concealed), tuple(self._melds[seat]), tuple(held + self._open_flowers[seat]))
+        return Hand.trusted(tuple(concealed), tuple(self._melds[seat]), tuple(sorted(held + self._open_flowers[seat])))
 
     def counts(self, seat: int) -> tuple[int, ...]:
         """Concealed tile counts of a seat per kind (referee view; flowers held included)."""
@@ -295,10 +295,10 @@ class Game:
         """What ``seat`` may know now."""
         c = self._cnt[seat]
         own_flowers = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k]] + self._open_flowers[seat]
-        own = Hand(
+        own = Hand.trusted(  # sorted by construction: the counts run in kind order
             tuple(k for k in range(NUM_NON_FLOWER) for _ in range(c[k])),
             tuple(self._melds[seat]),
-            tuple(own_flowers),
+            tuple(sorted(own_flowers)),
         )
         if self._sea:  # 分张 under way (or over): tiles not yet handed out
             sea_left = max(len(self._sea) - self._sea_i - 1, 0) if self._phase is Phase.SEA_FLOOR else 0
@@ -646,12 +646,7 @@ class Game:
             flowers.append(extra)
         elif extra >= 0:
             insort(conc, extra)
-        h = Hand.__new__(Hand)  # not object.__new__: mypyc refuses it for its compiled classes
-        object.__setattr__(h, "concealed", tuple(conc))
-        object.__setattr__(h, "melds", tuple(self._melds[seat]))
-        object.__setattr__(h, "flowers", tuple(sorted(flowers)))
-        object.__setattr__(h, "packed", pack(conc))
-        return h
+        return Hand.trusted(tuple(conc), tuple(self._melds[seat]), tuple(sorted(flowers)))
 
     def _can_self_win(self, seat: int) -> bool:
         if self._decides:
