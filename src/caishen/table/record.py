@@ -286,7 +286,8 @@ _V1_REMOVED: Final[dict[str, object]] = {
 
 
 # Switches added by issue 10 (second Longgang pass), with the value that plays exactly as
-# caishen did before them: a record written earlier names none of them and replays with these.
+# caishen did before them: a record written earlier (version 1 or 2) names none of them and
+# replays with these (the dead wall kept 20 tiles at the start; no opening kong round; ...).
 _ADDED_SWITCHES: Final[dict[str, dict[str, object]]] = {"longgang": {
     "one_dragon_tai": False, "concealed_hand_tai": False, "all_claimed_tai": False,
     "four_winds_wild_rule": True, "four_guardians_limit": False, "rare_limits": False,
@@ -294,18 +295,13 @@ _ADDED_SWITCHES: Final[dict[str, dict[str, object]]] = {"longgang": {
     "late_discard_tiles": 8, "indicator_splits_tail": False, "opening_kong_round": False,
 }}
 
-# Switches added after version 1, with the value that plays as version 1 records were played
-# (issue 10: the dead wall kept 20 tiles at the start; no opening concealed-kong round).
-_V1_ADDED: Final[dict[str, object]] = {"indicator_splits_tail": False, "opening_kong_round": False}
-
 
 def _v1_ruleset(rs: dict[str, Any]) -> dict[str, Any]:
     """A version 1 record's ruleset without the removed switches; one that set one of them to
     anything but the value nothing read cannot be replayed faithfully and is refused. Switches
-    added since get the value that replays those records."""
+    added since get the value that replays those records from :data:`_ADDED_SWITCHES`, as
+    version 2 records written before them do."""
     out = dict(rs)
-    for name, old in _V1_ADDED.items():
-        out.setdefault(name, old)
     for name, unread in _V1_REMOVED.items():
         if name in out:
             value = out.pop(name)
