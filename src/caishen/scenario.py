@@ -42,7 +42,6 @@ from caishen.variants.longgang.scoring import ScoreResult
 from caishen.variants.luoyang_gangci.payments import Statement
 from caishen.variants.luoyang_gangci.rules import DEFAULT as GANGCI_DEFAULT
 from caishen.variants.luoyang_gangci.rules import GangciRules, RulesError
-from caishen.variants.luoyang_gangci.settlement import statement as gangci_statement
 
 __all__ = [
     "DICE",
@@ -709,14 +708,13 @@ def _settle(run: Run) -> None:
     if out is None or run.outcome is not None:
         return
     run.outcome = out
-    rs = run.scenario.ruleset
-    if isinstance(rs, GangciRules):  # G2: kong payments during the hand, then the win
-        run.payments = gangci_statement(out, rs)
     table = run.table
     assert table is not None
     result = table.settle(out)
     if isinstance(result.score, HandScore):
         run.score = result.score
+    elif isinstance(result.score, Statement):  # G2: kong payments during the hand, then the win
+        run.payments = result.score
     run.chips = result.chips
     run.broke = result.broke
 
