@@ -18,6 +18,7 @@ from typing import NoReturn
 
 from caishen import __version__, build, variants
 from caishen.errors import CaishenError
+from caishen.table.record import MatchRecord, RecordError, loads
 from caishen.variants.base import VariantRules
 
 # One line per sub-command module; order is the order of ``caishen --help``.
@@ -77,11 +78,26 @@ def rules_from_arguments(args: argparse.Namespace) -> VariantRules:
     return rules
 
 
-def check_variant(args: argparse.Namespace, rules: VariantRules, what: str) -> None:
-    """With ``--variant NAME``, ``rules`` (of a record) must be of that variant."""
-    got = variants.variant_of(rules).name
+def add_record_arguments(p: argparse.ArgumentParser) -> None:
+    """The record to read (``file``, ``-`` for stdin) and ``--variant NAME`` it must be of."""
+    p.add_argument("file", help="a match record (JSON, see docs/records.md), or - for stdin")
+    p.add_argument("--variant", default=None, choices=variants.names(),
+                   help="the record must be of this variant (default: any)")
+
+
+def read_record(args: argparse.Namespace) -> tuple[str, str, MatchRecord]:
+    """The record ``args.file`` names: its name for messages, its text, and the record; a
+    malformed record, or one of another variant than ``--variant``, is a usage error."""
+    name = "stdin" if args.file == "-" else safe_text(args.file)
+    text = read_input(args.file)
+    try:
+        record = loads(text)
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from None
+    got = variants.variant_of(record.ruleset).name
     if args.variant is not None and got != args.variant:
-        raise CommandError(f"{what} is a {got} record, not {args.variant}")
+        raise CommandError(f"{name} is a {got} record, not {args.variant}")
+    return name, text, record
 
 
 def _shorten(text: str) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from caishen import variants
-from caishen.cli import CommandError, check_variant, read_input, safe_text
+from caishen.cli import CommandError, add_record_arguments, read_record, safe_text
 from caishen.notation import format_hand
-from caishen.table.record import HandRecord, MatchRecord, RecordError, action_text, iter_hand, loads
+from caishen.table.record import HandRecord, MatchRecord, action_text, iter_hand
 from caishen.table.replay import replay
 from caishen.table.signing import verify_signature
 from caishen.tiles import SEAT_LETTERS, tile_name
@@ -16,11 +15,9 @@ from caishen.tiles import SEAT_LETTERS, tile_name
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="print a recorded match move by move and check it reproduces")
-    p.add_argument("file", help="a match record (JSON, see docs/records.md), or - for stdin")
+    add_record_arguments(p)
     p.add_argument("--hand", type=int, default=None, help="print only this hand (0-based)")
     p.add_argument("--draws", action="store_true", help="also print every tile drawn")
-    p.add_argument("--variant", default=None, choices=variants.names(),
-                   help="the record must be of this variant (default: any)")
     p.set_defaults(func=run)
 
 
@@ -28,13 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markup import escape
 
-    name = "stdin" if args.file == "-" else safe_text(args.file)
-    text = read_input(args.file)
-    try:
-        record = loads(text)
-    except RecordError as exc:
-        raise RecordError(f"{name}: {exc}") from None
-    check_variant(args, record.ruleset, name)
+    name, text, record = read_record(args)
     if args.hand is not None and not 0 <= args.hand < len(record.hands):
         raise CommandError(f"--hand {args.hand}: the record has hands 0-{len(record.hands) - 1}")
     # Check everything before printing anything: a forged record prints nothing but the error.

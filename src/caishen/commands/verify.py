@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from caishen import variants
-from caishen.cli import check_variant, read_input, safe_text
-from caishen.table.record import RecordError, ReplayError, VerifyError, loads
+from caishen.cli import add_record_arguments, read_record, safe_text
+from caishen.table.record import ReplayError, VerifyError
 from caishen.table.replay import verify
 from caishen.table.signing import SignatureError, parse_public_key, verify_signature
 
@@ -21,24 +20,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "and every result; check the record's signature when it has one. With --key PUBKEY the record "
         "must be signed by that key. Exit 1 when the record fails a check, 2 when it is not a record.",
     )
-    p.add_argument("file", help="a match record (JSON, see docs/records.md), or - for stdin")
+    add_record_arguments(p)
     p.add_argument("--key", metavar="PUBKEY", default=None,
                    help="the table's public key (64 hex digits, from 'caishen keys show'): the record must carry its signature")
-    p.add_argument("--variant", default=None, choices=variants.names(),
-                   help="the record must be of this variant (default: any)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    name = "stdin" if args.file == "-" else safe_text(args.file)
     if args.key is not None:
         parse_public_key(args.key)  # a malformed key is a usage error (exit 2), before reading
-    text = read_input(args.file)
-    try:
-        record = loads(text)
-    except RecordError as exc:
-        raise RecordError(f"{name}: {exc}") from None
-    check_variant(args, record.ruleset, name)
+    name, text, record = read_record(args)
     signed = ""
     try:
         summary = verify(record)  # the walls first: its errors name the hand and draw
