@@ -404,7 +404,9 @@ def table_view(session: MatchSession, player: int, people: SeatPeople, extras: V
     if seat is not None and extras.help_on and extras.help_allowed and not session.hand_over:
         v.help = _help(session.observation(seat), session.ruleset)
     if session.hand_over and session.last_hand is not None:
-        v.hand_end = hand_end_view(session.last_hand, _scores(session.game, session.ruleset), people.names)
+        # the hand was scored once when it was settled: every view of it reuses that score
+        score = session.match.results[-1].score
+        v.hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names)
     v.match_over = session.over
     chips = list(session.match.table.ledger.chips)
     v.standings = standings(people.names, chips)
@@ -431,7 +433,7 @@ def _items(r: ScoreResult | None) -> list[ScoreItemView]:
 
 
 def _scores(game: Game, ruleset: VariantRules) -> HandScore | None:
-    """The scored hands of a finished Longgang game (None: a draw)."""
+    """The scored hands of a finished Longgang game replayed from a record (None: a draw)."""
     if game.outcome is None or not isinstance(ruleset, Ruleset):
         return None
     return score_outcome(game.outcome, ruleset)
