@@ -190,6 +190,8 @@ def test_a_gangci_room_shows_the_ci_tile_and_the_payments(server: ServerProcess,
     assert page.locator('#hands option[value="0"]').is_disabled()  # no 断筹 without going broke
     assert page.locator("#sw-ci_base").input_value() == "600"
     page.click("#rules summary")
+    page.select_option("#sw-seat_count", "clockwise")  # a switch of words is a choice (G3.1)
+    page.select_option("#sw-seat_count", "turn_order")
     _shot(page, "lobby-gangci.png")
     page.select_option("#friends", "0")
     page.fill("#timer", "0")

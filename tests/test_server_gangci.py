@@ -45,6 +45,15 @@ def test_lobby_offers_gangci_with_its_own_switches(app: FastAPI) -> None:
         assert bad.status_code == 422 and "8, 16, 24 for luoyang-gangci" in bad.text
         odd = c.post("/api/rooms", json={"variant": "luoyang-gangci", "hands": 8, "switches": {"ci_base": 601}})
         assert odd.status_code == 422 and "ci_base must be even" in odd.text
+        # a switch of words is offered as its choices, and set by one of them (G3.1, U1)
+        seat_count = next(s for s in gc["switches"] if s["name"] == "seat_count")
+        assert seat_count["choices"] == ["turn_order", "clockwise"] and seat_count["editable"]
+        bad_word = c.post("/api/rooms", json={"variant": "luoyang-gangci", "switches": {"seat_count": "widdershins"}})
+        assert bad_word.status_code == 422 and "seat_count = widdershins is not one of turn_order | clockwise" in bad_word.text
+        wrong_type = c.post("/api/rooms", json={"variant": "luoyang-gangci", "switches": {"gang_base": "100"}})
+        assert wrong_type.status_code == 422 and "gang_base must be int, not str" in wrong_type.text
+        room = c.post("/api/rooms", json={"variant": "luoyang-gangci", "switches": {"seat_count": "clockwise"}})
+        assert room.status_code == 200
 
 
 def test_a_gangci_room_plays_to_the_end_with_payments_g2(app: FastAPI) -> None:

@@ -141,6 +141,7 @@ def variants() -> list[VariantOut]:
                 name=sw.name, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
                 rule=sw.rule, doc=sw.doc, group=_GROUP_OF.get(sw.rule, "Other 其他"),
                 editable=playable and sw.name not in _FIXED, allowed=sw.allowed,
+                choices=[c for c in sw.choices or () if isinstance(c, str)],
             )
             for sw in rules.switches()
         ]
@@ -150,7 +151,7 @@ def variants() -> list[VariantOut]:
     return out
 
 
-def build_ruleset(variant: str, switches: dict[str, bool | int | list[int]], hands: int) -> VariantRules:
+def build_ruleset(variant: str, switches: dict[str, bool | int | list[int] | str], hands: int) -> VariantRules:
     """The ruleset of a room: a preset, the switches changed, the match length (0: to 断筹,
     Longgang only: the other variants have no going broke)."""
     known = registry.names()

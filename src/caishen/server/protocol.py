@@ -258,6 +258,7 @@ class SwitchOut(BaseModel):
     group: str
     editable: bool
     allowed: str = ""
+    choices: list[str] = []  # the values of a switch that takes one of several words (a select)
 
 
 class VariantOut(BaseModel):
@@ -270,7 +271,7 @@ class VariantOut(BaseModel):
 
 class RoomBody(_Strict):
     variant: str = Field(default="longgang", max_length=40)
-    switches: dict[str, bool | int | list[int]] = Field(default_factory=dict, max_length=80)
+    switches: dict[str, bool | int | list[int] | str] = Field(default_factory=dict, max_length=80)
     hands: int = Field(default=8, description="8, 16 or 24 hands; 0 plays until 断筹 (L25)")
     friends: int = Field(default=0, ge=0, le=3, description="seats kept for friends besides yours")
     bot: str = Field(default="greedy", max_length=20)

@@ -23,6 +23,10 @@ function switchInput(sw) {
   if (Array.isArray(sw.value)) return h("input", { id, type: "text", value: sw.value.join(","), disabled: !sw.editable, "data-kind": "list" });
   if (typeof sw.value === "boolean") return h("input", { id, type: "checkbox", checked: sw.value, disabled: !sw.editable, "data-kind": "bool" });
   if (typeof sw.value === "number") return h("input", { id, type: "number", value: sw.value, disabled: !sw.editable, "data-kind": "int" });
+  if (sw.choices && sw.choices.length) {
+    return h("select", { id, disabled: !sw.editable, "data-kind": "choice" },
+      sw.choices.map((c) => h("option", { value: c, selected: c === sw.value }, c)));
+  }
   return h("input", { id, type: "text", value: sw.value, disabled: true, "data-kind": "str" });
 }
 
@@ -57,6 +61,7 @@ function changedSwitches() {
     if (el.dataset.kind === "bool") val = el.checked;
     else if (el.dataset.kind === "int") val = Number(el.value);
     else if (el.dataset.kind === "list") val = el.value.split(",").map((x) => Number(x.trim()));
+    else if (el.dataset.kind === "choice") val = el.value;
     else continue;
     if (JSON.stringify(val) !== JSON.stringify(sw.value)) out[sw.name] = val;
   }
