@@ -174,6 +174,7 @@ class Game:
         # Seats that have made a normal draw (the dealer's 17th counts): 推土机 comes before other
         # wins only for a seat that has not (source 胡牌規則 1: "時未摸進首張牌", L10).
         self._drew = [s == dealer for s in range(SEATS)]
+        self._wall_draws = [0] * SEATS  # normal draws made by each seat (a first-draw win, GameRules)
         self._first_discards: list[int] = []  # discards before any claim (四风连打)
         self._kong_seats: list[int] = []       # who made each kong (四杠)
         self._four_kongs = -1                  # seat that made the 4th kong of several players
@@ -521,6 +522,7 @@ class Game:
         if seat == self.dealer:
             self._dealer_drew = True
         self._drew[seat] = True
+        self._wall_draws[seat] += 1
         self._pong_ban[seat] = 0  # L11: a passed pong is allowed again after one's own draw
         if self._pending_flowers[seat]:  # defensive, as in _claim
             self._pending_flowers[seat] = False
@@ -651,7 +653,16 @@ class Game:
     def _can_self_win(self, seat: int) -> bool:
         if self._decides:
             return self._own_turn_win(seat) is not None
-        return self._wins_with(seat, -1)
+        return self._wins_with(seat, -1) or self._first_draw_win(seat)
+
+    def _first_draw_win(self, seat: int) -> bool:
+        """A win of the variant's first-draw shape: on the seat's dealt hand (the dealer) or its
+        first normal draw, before any chow, pong or exposed kong of anyone (GameRules.first_draw_win)."""
+        if self._n_claims or self._claimed or self._phase is not Phase.TURN or seat != self._turn:
+            return False
+        if (self._n_discards if seat == self.dealer else self._wall_draws[seat] - 1):
+            return False
+        return self.ruleset.first_draw_win(self._win_hand(seat, -1), self.wilds[seat])
 
     def _first_turn(self, seat: int) -> bool:
         """The dealer's first 14 tiles, before any discard, claim or kong (天胡)."""

@@ -76,3 +76,9 @@ class GameRules(Forms, Protocol):
         """The win type ``hand`` (before the claim) makes on another seat's discard ``tile``,
         ``None`` for none. Asked only when :attr:`decides_wins`."""
         ...
+
+    def first_draw_win(self, hand: Hand, wilds: frozenset[int]) -> bool:
+        """Whether ``hand`` wins in a shape the analyser does not know that may win only on its
+        owner's first draw (the dealer: his dealt hand) before any chow, pong or exposed kong.
+        Asked on such a turn when the analyser finds no win and :attr:`decides_wins` is False."""
+        ...

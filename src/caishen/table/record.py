@@ -293,6 +293,9 @@ _ADDED_SWITCHES: Final[dict[str, dict[str, object]]] = {"longgang": {
     "four_winds_wild_rule": True, "four_guardians_limit": False, "rare_limits": False,
     "all_green_limit": False, "draw_on_three_wins": False, "discarder_pays_all": False,
     "late_discard_tiles": 8, "indicator_splits_tail": False, "opening_kong_round": False,
+    "sixteen_unconnected_limit": False, "sixteen_knitted_limit": False, "red_peacock_limit": False,
+    "red_dots_limit": False, "red_spot_limit": False, "all_black_limit": False,
+    "million_stones_limit": False,
 }}
 
 

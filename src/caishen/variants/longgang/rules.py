@@ -16,6 +16,7 @@ from caishen.engine.wall import WallLayout, layout
 from caishen.hand import Hand
 from caishen.ruleset import RulesetError
 from caishen.tiles import FLOWERS, NUM_KINDS, WHITE, is_flower, seat_flower
+from caishen.variants.longgang.unconnected import first_draw_shape
 
 _switch = rs.switch
 #: Largest 胡数 figure a switch may hold (a cap, a bonus): far above any real table's.
@@ -83,6 +84,13 @@ class Ruleset:
     four_guardians_limit: bool = _switch(False, "L22", "四金剛: four honour triplets, or three and a pair of another honour, is a limit (some places)")
     rare_limits: bool = _switch(False, "L22", "The eighth 腊子 list: 五槓子, 四槓子, 五暗刻, 五連刻, 四連太寶 are limits (極難不常用之役)")
     all_green_limit: bool = _switch(False, "L22", "綠一色: only 2 3 4 6 8 bamboo and Green is a limit (appendix, 選用)")
+    sixteen_unconnected_limit: bool = _switch(False, "L22", "十六不搭: sixteen tiles with no two of a suit within two and a pair, made by the first draw, is a limit (appendix, 選用)")
+    sixteen_knitted_limit: bool = _switch(False, "L22", "十六不靠: 十六不搭 with 147, 258 and 369 one in each suit is a limit (appendix, 選用)")
+    red_peacock_limit: bool = _switch(False, "L22", "紅孔雀: only 1 5 7 9 bamboo and Red is a limit (appendix, 選用)")
+    red_dots_limit: bool = _switch(False, "L22", "點點紅: only 1 3 5 6 7 9 dots and a pair of Red is a limit (appendix, 選用)")
+    red_spot_limit: bool = _switch(False, "L22", "紅一點: only 2 3 4 6 8 bamboo and a pair of Red is a limit (appendix, 選用)")
+    all_black_limit: bool = _switch(False, "L22", "黑一色: only winds and 8 dots (and White) is a limit (appendix, 選用)")
+    million_stones_limit: bool = _switch(False, "L22", "百萬石: characters only, the numbers adding up to 100 or more, is a limit of its own name (a 清一色, so a limit anyway; appendix, 選用)")
 
     # Chips
     fu_per_chip: int = _switch(10, "L24", "胡数 per chip", bounds=(1, 1000))
@@ -175,6 +183,11 @@ class Ruleset:
     def discard_win(self, hand: Hand, tile: int, indicator: int | None) -> str | None:
         """Not asked (``decides_wins`` is False): the engine's analyser decides."""
         return None
+
+    def first_draw_win(self, hand: Hand, wilds: frozenset[int]) -> bool:
+        """L22.16: 十六不搭 / 十六不靠 (switches), a win only on the first draw before any claim."""
+        return first_draw_shape(hand, wilds, self.hand_size, self.sixteen_unconnected_limit,
+                                self.sixteen_knitted_limit) is not None
 
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some switches changed (checked like a TOML override)."""

@@ -24,10 +24,12 @@ from caishen.shapes.analysis import Arrangement, Form, Group, GroupKind, arrange
 from caishen.tiles import (
     COPIES,
     GREEN,
+    MAN,
     NUM_NON_FLOWER,
     RED,
     SEAT_LETTERS,
     SEATS,
+    WHITE,
     WINDS,
     chinese_name,
     english_name,
@@ -52,6 +54,7 @@ from caishen.variants.longgang.settlement import (
     bonus_tai,
     settle,
 )
+from caishen.variants.longgang.unconnected import Unconnected, first_draw_shape
 from caishen.variants.longgang.wilds import wild_kinds
 
 __all__ = [
@@ -120,10 +123,13 @@ class Limit(StrEnum):
     HUMAN = "human"
     WILD_MEETING = "wild-meeting"
     ALL_HONOURS = "all-honours"
+    ALL_BLACK = "all-black"
     BIG_FOUR_WINDS = "big-four-winds"
     SMALL_FOUR_WINDS = "small-four-winds"
     ALL_TERMINALS = "all-terminals"
     TERMINALS_AND_HONOURS = "terminals-and-honours"
+    MILLION_STONES = "million-stones"
+    RED_PEACOCK = "red-peacock"
     FULL_FLUSH = "full-flush"
     EIGHT_PAIRS = "eight-and-half-pairs"
     FOUR_GUARDIANS = "four-guardians"
@@ -133,6 +139,10 @@ class Limit(StrEnum):
     FIVE_SHIFTED_TRIPLETS = "five-shifted-triplets"
     FOUR_SAME_SEQUENCES = "four-same-sequences"
     ALL_GREEN = "all-green"
+    RED_DOTS = "red-dots"
+    RED_SPOT = "red-spot"
+    SIXTEEN_KNITTED = "sixteen-knitted"
+    SIXTEEN_UNCONNECTED = "sixteen-unconnected"
     COUNTED = "counted"
 
     @property
@@ -155,10 +165,13 @@ _LIMIT_INFO: Final[dict[Limit, tuple[str, str, str]]] = {
     Limit.HUMAN: ("人胡", "human win", "L15"),
     Limit.WILD_MEETING: ("财神会", "two true wilds and own flower as one triplet", "L22.10"),
     Limit.ALL_HONOURS: ("字一色", "all honours", "L22.7"),
+    Limit.ALL_BLACK: ("黑一色", "only winds and 8 dots (switch)", "L22.20"),
     Limit.BIG_FOUR_WINDS: ("大四喜", "big four winds", "L22.6"),
     Limit.SMALL_FOUR_WINDS: ("小四喜", "small four winds", "L22.6"),
     Limit.ALL_TERMINALS: ("清老头", "all terminals", "L22.8"),
     Limit.TERMINALS_AND_HONOURS: ("混老头", "all triplets of terminals and honours", "L22.9"),
+    Limit.MILLION_STONES: ("百万石", "characters only, adding up to 100 or more (switch)", "L22.21"),
+    Limit.RED_PEACOCK: ("红孔雀", "only 1 5 7 9 bamboo and Red (switch)", "L22.17"),
     Limit.FULL_FLUSH: ("清一色", "one suit only", "L22.5"),
     Limit.EIGHT_PAIRS: ("八对半", "eight and a half pairs (switch)", "L22.11"),
     Limit.FOUR_GUARDIANS: ("四金刚", "four honour triplets, or three and another honour pair (switch)", "L22.13"),
@@ -168,6 +181,10 @@ _LIMIT_INFO: Final[dict[Limit, tuple[str, str, str]]] = {
     Limit.FIVE_SHIFTED_TRIPLETS: ("五连刻", "five triplets of one suit in a row (switch rare_limits)", "L22.14"),
     Limit.FOUR_SAME_SEQUENCES: ("四连太宝", "four identical sequences (switch rare_limits)", "L22.14"),
     Limit.ALL_GREEN: ("绿一色", "only 2 3 4 6 8 bamboo and Green (switch)", "L22.15"),
+    Limit.RED_DOTS: ("点点红", "only 1 3 5 6 7 9 dots and a pair of Red (switch)", "L22.18"),
+    Limit.RED_SPOT: ("红一点", "only 2 3 4 6 8 bamboo and a pair of Red (switch)", "L22.19"),
+    Limit.SIXTEEN_KNITTED: ("十六不靠", "147 258 369 in the three suits, honours, a pair (switch)", "L22.16"),
+    Limit.SIXTEEN_UNCONNECTED: ("十六不搭", "sixteen unconnected tiles and a pair (switch)", "L22.16"),
     Limit.COUNTED: ("腊子", "counted limit: 300 with 3 or more tai", "L22.1"),
 }
 
@@ -250,6 +267,8 @@ class ScoreResult:
             lines.append("groups: " + "  ".join(format_group(g) for g in self.groups))
         elif self.arrangement is not None and self.arrangement.form is Form.BULLDOZER:
             lines.append("groups: none (推土机 wins whatever the rest)")
+        elif self.winner and self.arrangement is None:
+            lines.append("groups: none (十六不搭 / 十六不靠: no sets, L22.16)")
         lines.append(f"{'rule':<8}{'item':<56}{'fu':>5}{'tai':>5}")
         for it in self.items:
             fu = str(it.value) if it.unit == "fu" else ""
@@ -1052,6 +1071,8 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
     pairs_form = f.form is Form.PAIRS
     if all(is_honor(t) for t in tiles):
         found.append(Limit.ALL_HONOURS)
+    if ruleset.all_black_limit and all(t in _BLACK_KINDS for t in tiles):
+        found.append(Limit.ALL_BLACK)
     if f.form is Form.STANDARD:
         wind_sets = [g for g in sets if g.kind in (GroupKind.TRIPLET, GroupKind.KONG) and g.tiles[0] in WINDS]
         wind_pair = [g for g in groups if g.kind is GroupKind.PAIR and g.tiles[0] in WINDS]
@@ -1074,16 +1095,37 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
         found.append(Limit.ALL_TERMINALS)
     if terminal_ok and all(is_terminal_or_honor(t) for t in tiles):
         found.append(Limit.TERMINALS_AND_HONOURS)
+    if ruleset.million_stones_limit and all(suit_of(t) == MAN for t in tiles) and sum(
+            number_of(t) for t in tiles) >= _MILLION:
+        found.append(Limit.MILLION_STONES)
+    if ruleset.red_peacock_limit and all(t in _PEACOCK_KINDS for t in tiles):
+        found.append(Limit.RED_PEACOCK)
     if len(f.suits) == 1 and all(is_suited(t) for t in tiles):
         found.append(Limit.FULL_FLUSH)
     if pairs_form and ruleset.eight_and_half_pairs_limit:
         found.append(Limit.EIGHT_PAIRS)
     if f.form is Form.STANDARD:
         found.extend(_optional_limits(f))
+    if ruleset.red_dots_limit and _red_pair_and(f, _RED_DOTS_KINDS):
+        found.append(Limit.RED_DOTS)
+    if ruleset.red_spot_limit and _red_pair_and(f, _GREEN_KINDS - {GREEN}):
+        found.append(Limit.RED_SPOT)
     return found
 
 
+def _red_pair_and(f: Facts, kinds: frozenset[int]) -> bool:
+    """點點紅 / 紅一點 (L22.18, L22.19): a pair of Red and every other tile of ``kinds``."""
+    reds = sum(1 for t in f.tiles if t == RED)
+    return (reds == _PAIR_TILES and all(t == RED or t in kinds for t in f.tiles)
+            and any(g.kind is GroupKind.PAIR and g.tiles[0] == RED for g in f.groups))
+
+
 _GREEN_KINDS: Final = frozenset({19, 20, 21, 23, 25, GREEN})  # 2 3 4 6 8 bamboo 条, Green 發
+_PEACOCK_KINDS: Final = frozenset({18, 22, 24, 26, RED})        # 紅孔雀: 1 5 7 9 bamboo, Red
+_RED_DOTS_KINDS: Final = frozenset({9, 11, 13, 14, 15, 17})     # 點點紅: 1 3 5 6 7 9 dots
+_BLACK_KINDS: Final = frozenset({*WINDS, WHITE, 16})            # 黑一色: winds, White, 8 dots
+_MILLION: Final = 100  # 百萬石: the characters' numbers add up to 100 or more
+_PAIR_TILES: Final = 2
 _RARE_RUN: Final = 5      # 五连刻: five triplets in a row
 _FOUR: Final = 4
 
@@ -1128,7 +1170,7 @@ class _Reading:
     """One placement of the winning tile in one arrangement, counted but not yet itemised."""
 
     facts: Facts
-    arr: Arrangement
+    arr: Arrangement | None  # None: 十六不搭 / 十六不靠, no groups (L22.16)
     fu: int
     tai: int
     raw: int
@@ -1188,13 +1230,13 @@ def _itemise(r: _Reading, ctx: WinContext, ruleset: Ruleset) -> ScoreResult:
     """The winner's result for the chosen reading, each line from the rule table."""
     f, arr = r.facts, r.arr
     fu_items, tai_items, notes = _by_unit(
-        _walk_groups(f, _WINNER_GROUP, range(len(arr.groups))) + _walk(f, _WINNER_HAND))
+        _walk_groups(f, _WINNER_GROUP, range(len(f.groups))) + _walk(f, _WINNER_HAND))
     items = fu_items + tai_items + notes
     limit = r.limit
     if limit is not None:
         items.append(Item(limit.rule, limit.chinese, limit.english, ruleset.max_total, Unit.LIMIT))
     return ScoreResult(
-        True, ctx.seat, arr.groups, arr, tuple(items), r.fu, r.tai, ruleset.base_fu, r.raw, r.total, limit,
+        True, ctx.seat, f.groups, arr, tuple(items), r.fu, r.tai, ruleset.base_fu, r.raw, r.total, limit,
         bonus_tai(r.tai, limit is not None), ctx.tile,
     )
 
@@ -1236,10 +1278,30 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     wi = _wild_info(full, ctx.wind, ctx.indicator, ruleset)
     _check_context(ctx, wi, ruleset)
     arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
-    if not arrs:
+    # 十六不搭 / 十六不靠 (L22.16): the engine offers it only on the first draw; scored as shown
+    shape = first_draw_shape(full, wi.kinds, ruleset.hand_size, ruleset.sixteen_unconnected_limit,
+                             ruleset.sixteen_knitted_limit)
+    if not arrs and shape is None:
         raise NotAWinError(f"{format_hand(hand)} with {tile_name(ctx.tile)} is not a winning hand", rule="L13")
-    best = _best(r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset))
-    return _itemise(best, ctx, ruleset)
+    readings = [r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset)]
+    if shape is not None:
+        readings.append(_shape_reading(shape, ctx, wi, ruleset))
+    return _itemise(_best(readings), ctx, ruleset)
+
+
+def _shape_reading(shape: Unconnected, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _Reading:
+    """十六不搭 / 十六不靠 (L22.16): no groups, so only the hand's items count (self-draw, flowers,
+    wilds), and the hand is a limit (named after 推土机 and 天胡 when those hold too)."""
+    f = Facts(True, ruleset, wi, _scoring_honours(ctx.wind), (), None, None, ctx.by, None,
+              wi.true_count, wi.own_flower, 0, ctx.tile)
+    fu, tai = _fu_tai(f, (), (), _counting(ruleset).winner_hand)
+    raw, _ = _total(fu, tai, ruleset.base_fu, ruleset)
+    limits = _limits(f, ctx.first_turn, ctx.wind)
+    limit = limits[0] if limits else (
+        Limit.SIXTEEN_KNITTED if shape is Unconnected.KNITTED else Limit.SIXTEEN_UNCONNECTED)
+    total = ruleset.max_total
+    key = (total + bonus_fu(bonus_tai(tai, True), True, ruleset), tai, fu)
+    return _Reading(f, None, fu, tai, raw, total, limit, key)
 
 
 # ----------------------------------------------------------------------------- losers

@@ -109,6 +109,10 @@ class GangciRules:
             return None
         return GangciWin.ZHI_CI.value
 
+    def first_draw_win(self, hand: Hand, wilds: frozenset[int]) -> bool:
+        """Not asked (``decides_wins`` is True): G5 names every win."""
+        return False
+
     def replace(self, **changes: object) -> GangciRules:
         """A copy with some switches changed, checked like the constructor."""
         return rs.apply(self, changes, "replace")
