@@ -1,6 +1,6 @@
 """Switches of Luoyang Gangci 洛阳杠次 (规则): a frozen :class:`GangciRules` and its presets.
 
-Only this variant's switches are here (``docs/rules/luoyang-gangci.md``, "All switches").
+Only this variant's switches are here (``docs/rules/luoyang-gangci.md``, "Reference: house-rule switches").
 Each field carries the metadata of the core's rulesets (``rule``, ``doc``) plus what values
 it accepts: ``range`` (inclusive bounds of an int) or ``choices`` (the allowed values).
 """
