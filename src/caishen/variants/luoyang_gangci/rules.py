@@ -71,6 +71,7 @@ class GangciRules:
     draw_on_four_winds: ClassVar[bool] = False
     draw_on_four_kongs: ClassVar[bool] = False
     draw_on_three_wins: ClassVar[bool] = False
+    declares_draws: ClassVar[bool] = False           # no declared draw 叫和局
     eight_and_half_pairs: ClassVar[bool] = False
     seven_pairs: ClassVar[bool] = False
     bulldozer: ClassVar[bool] = False
@@ -108,6 +109,10 @@ class GangciRules:
         if indicator is None or not zhi_ci(hand, tile, indicator):
             return None
         return GangciWin.ZHI_CI.value
+
+    def draw_declaration(self, hand: Hand, wilds: frozenset[int]) -> str | None:
+        """Not asked (``declares_draws`` is False): Gangci has no declared draw."""
+        return None
 
     def replace(self, **changes: object) -> GangciRules:
         """A copy with some switches changed, checked like the constructor."""
