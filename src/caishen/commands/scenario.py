@@ -63,7 +63,9 @@ def to_text(r: Run) -> str:
     if out is None:
         lines.append(f"hand not over (phase {r.game.phase.value})")
     elif out.winner is None:
-        lines.append(f"drawn hand ({out.draw_reason})")
+        declared = "" if out.draw_type is None or out.declared_by is None else (
+            f": {out.draw_type} by {SEAT_LETTERS[out.declared_by]}")
+        lines.append(f"drawn hand ({out.draw_reason}{declared})")
     else:
         how = out.win_type or (out.how.value if out.how is not None else "-")
         tile = tile_name(out.tile) if out.tile is not None else "-"
@@ -93,6 +95,8 @@ def to_json(r: Run) -> dict[str, object]:
             "tile": tile_name(out.tile) if out.tile is not None else None,
             "from": None if out.from_seat is None else SEAT_LETTERS[out.from_seat],
             "draw": out.draw_reason,
+            "draw_type": out.draw_type,
+            "declared_by": None if out.declared_by is None else SEAT_LETTERS[out.declared_by],
         }
     return {
         "file": r.scenario.source,

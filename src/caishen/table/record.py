@@ -293,6 +293,8 @@ _ADDED_SWITCHES: Final[dict[str, dict[str, object]]] = {"longgang": {
     "four_winds_wild_rule": True, "four_guardians_limit": False, "rare_limits": False,
     "all_green_limit": False, "draw_on_three_wins": False, "discarder_pays_all": False,
     "late_discard_tiles": 8, "indicator_splits_tail": False, "opening_kong_round": False,
+    # issue 10 item 12: 九么九和, a declared draw
+    "draw_on_nine_terminals": False,
 }}
 
 
