@@ -23,7 +23,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DECLARE_DRAW, DISCARDS, EXPOSED_KONGS, PONGS
+from caishen.engine.actions import (
+    ADDED_KONGS,
+    CHOWS,
+    CONCEALED_KONGS,
+    DECLARE_DRAW,
+    DISCARDS,
+    EXPOSED_KONGS,
+    PONGS,
+)
 from caishen.engine.game import PASS, WIN, Action, ActionKind, Observation, Phase
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER
 
