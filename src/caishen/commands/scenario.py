@@ -95,9 +95,10 @@ def to_json(r: Run) -> dict[str, object]:
             "tile": tile_name(out.tile) if out.tile is not None else None,
             "from": None if out.from_seat is None else SEAT_LETTERS[out.from_seat],
             "draw": out.draw_reason,
-            "draw_type": out.draw_type,
-            "declared_by": None if out.declared_by is None else SEAT_LETTERS[out.declared_by],
         }
+        if out.draw_type is not None and out.declared_by is not None:  # a declared draw 叫和局
+            outcome["draw_type"] = out.draw_type
+            outcome["declared_by"] = SEAT_LETTERS[out.declared_by]
     return {
         "file": r.scenario.source,
         "variant": r.scenario.variant,

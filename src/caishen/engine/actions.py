@@ -95,7 +95,7 @@ class Action:
                 raise ActionTextError(f"{_short(text)!r} is not a chow (claimed tile, lowest tile)")
             return got
         raise ActionTextError(
-            f"{_short(text)!r} is not an action (e.g. 'discard 5p', 'chow 4p 3p', 'pong 5p', 'win', 'pass', 'declare_draw')")
+            f"{_short(text)!r} is not an action (e.g. 'discard 5p', 'chow 4p 3p', 'pong 5p', 'win', 'pass')")
 
 
 def _name(k: int) -> str:
