@@ -10,7 +10,15 @@ import pytest
 
 import caishen
 from caishen import fair
-from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DECLARE_DRAW, DISCARDS, EXPOSED_KONGS, PONGS
+from caishen.engine.actions import (
+    ADDED_KONGS,
+    CHOWS,
+    CONCEALED_KONGS,
+    DECLARE_DRAW,
+    DISCARDS,
+    EXPOSED_KONGS,
+    PONGS,
+)
 from caishen.engine.game import PASS, WIN, ActionKind, Game
 from caishen.table.match import Table, selfplay
 from caishen.table.play import play
