@@ -19,9 +19,11 @@ from caishen import fair
 from caishen.bots import BOTS, GreedyBot, StrongBot, View, make_bot
 from caishen.bots.players import Evaluator
 from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
+from caishen.engine.actions import DECLARE_DRAW
 from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, Observation, Phase
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import parse_hand, parse_tile, parse_tiles
+from caishen.scenario import stacked_game
 from caishen.shapes.analysis import shanten as ref_shanten
 from caishen.table.record import action_text, parse_action
 from caishen.tiles import RED
@@ -368,3 +370,16 @@ if __name__ == "__main__" and "--record" in sys.argv:
     with gzip.open(DECISIONS, "wt", encoding="utf-8") as f:
         f.write("".join(x + "\n" for x in got))
     print(f"wrote {len(got)} decisions to {DECISIONS}")
+
+
+def test_greedy_and_strong_never_declare_a_draw_l17() -> None:
+    """九么九和 on: the dealer's nine kinds of terminals and honours are offered 叫和局; the bots
+    play on (a declared draw is worth 0 chips), random may take it like any legal action."""
+    rules = LONGGANG.replace(draw_on_nine_terminals=True)
+    game = stacked_game(["1m9m 1p9p 1s 1z2z3z4z 2m3m4m 5p6p7p 3s4s", "", "", ""], ruleset=rules)
+    obs = game.observation(0)
+    assert DECLARE_DRAW in obs.legal_actions
+    for name in ("greedy", "strong"):
+        for seed in range(5):
+            a = make_bot(name, random.Random(seed), rules).act(obs)
+            assert a.kind is ActionKind.DISCARD, (name, a)

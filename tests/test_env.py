@@ -6,9 +6,11 @@ from __future__ import annotations
 import numpy as np  # the rl libraries are in the test extras: missing ones fail, never skip
 import pytest
 
+from caishen.engine.actions import DECLARE_DRAW
 from caishen.engine.game import PASS, WIN, Action, ActionKind, Game
 from caishen.env.encoding import (
     ACTIONS,
+    DECLARE_DRAW_INDEX,
     NUM_ACTIONS,
     OBS_BLOCKS,
     OBS_SIZE,
@@ -19,11 +21,12 @@ from caishen.env.encoding import (
     encode,
     mask_of,
 )
+from caishen.scenario import stacked_game
 from caishen.variants.longgang.rules import LONGGANG
 
 
 def test_action_index_is_fixed_and_round_trips() -> None:
-    assert NUM_ACTIONS == 235
+    assert NUM_ACTIONS == 236
     assert len(ACTIONS) == NUM_ACTIONS
     for i, a in enumerate(ACTIONS):
         assert action_index(a) == i
@@ -37,8 +40,11 @@ def test_action_index_is_fixed_and_round_trips() -> None:
     assert action_index(Action(ActionKind.CONCEALED_KONG, 33)) == 232
     assert action_index(WIN) == WIN_INDEX == 233
     assert action_index(PASS) == PASS_INDEX == 234
-    with pytest.raises(ValueError, match="action index must be 0-234, not 235"):
-        action_of(235)
+    # 叫和局 (issue 10 item 12): one id after pass, so the ids before it did not move
+    assert action_index(DECLARE_DRAW) == DECLARE_DRAW_INDEX == 235
+    assert action_of(235) is DECLARE_DRAW
+    with pytest.raises(ValueError, match="action index must be 0-235, not 236"):
+        action_of(236)
 
 
 def test_observation_vector_and_mask() -> None:
@@ -53,6 +59,16 @@ def test_observation_vector_and_mask() -> None:
     mask = mask_of(legal)
     assert sum(mask) == len(set(legal))
     assert all(mask[action_index(a)] == 1 for a in legal)
+
+
+def test_declare_draw_is_masked_in_when_offered() -> None:
+    """九么九和 on (L17): the dealer's nine kinds of terminals and honours put 叫和局 in the mask."""
+    east = ["1m9m 1p9p 1s 1z2z3z4z 2m3m4m 5p6p7p 3s4s", "", "", ""]
+    game = stacked_game(east, ruleset=LONGGANG.replace(draw_on_nine_terminals=True))
+    mask = mask_of(game.legal_actions(0))
+    assert mask[DECLARE_DRAW_INDEX] == 1
+    assert mask[WIN_INDEX] == mask[PASS_INDEX] == 0
+    assert mask_of(stacked_game(east).legal_actions(0))[DECLARE_DRAW_INDEX] == 0
 
 
 def test_pettingzoo_api_test() -> None:

@@ -5,11 +5,29 @@ from __future__ import annotations
 
 import pytest
 
-from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DISCARDS, EXPOSED_KONGS, PONGS
-from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, IllegalActionError, Phase, WinHow
+from caishen.engine.actions import (
+    ADDED_KONGS,
+    CHOWS,
+    CONCEALED_KONGS,
+    DECLARE_DRAW,
+    DISCARDS,
+    EXPOSED_KONGS,
+    PONGS,
+)
+from caishen.engine.game import (
+    PASS,
+    WIN,
+    Action,
+    ActionKind,
+    DrawReason,
+    Game,
+    IllegalActionError,
+    Phase,
+    WinHow,
+)
 from caishen.engine.wall import layout
 from caishen.hand import Meld, MeldKind
-from caishen.notation import parse_tile
+from caishen.notation import parse_hand, parse_tile
 from caishen.variants.longgang.rules import LONGGANG
 from helpers_wall import DICE, stacked_game, stacked_wall, tiles
 
@@ -937,3 +955,53 @@ def test_L9_no_kong_right_after_a_chow() -> None:
     acts = g.legal_actions(1)
     assert acts and all(a.kind is ActionKind.DISCARD for a in acts)
     assert CONCEALED_KONGS[t("1p")] not in acts
+
+
+NINE = "1m9m 1p9p 1s 1z2z3z4z 2m3m4m 5p6p7p 3s4s"  # the dealer's nine kinds of terminals and honours
+
+
+def test_L17_switch_nine_terminals_declared_draw_and_its_refusals() -> None:
+    """九么九和 (switch draw_on_nine_terminals): why 叫和局 is refused, and what it ends in."""
+    on = LONGGANG.replace(draw_on_nine_terminals=True)
+    g = stacked_game([NINE, S16, W16, N16], ruleset=LONGGANG)
+    with pytest.raises(IllegalActionError, match="these rules have no declared draw"):
+        g.step(0, DECLARE_DRAW)
+    eight = "1m9m 1p9p 1s 1z2z3z 2m3m4m 5p6p7p 3s4s5s"
+    g = stacked_game([eight, S16, W16, N16], ruleset=on)
+    assert DECLARE_DRAW not in g.legal_actions(0)
+    with pytest.raises(IllegalActionError, match="seat 0's hand may not declare the hand drawn"):
+        g.step(0, DECLARE_DRAW)
+    g = stacked_game([NINE, S16, W16, N16], draws="5m 8p 9s 5s", ruleset=on)
+    assert g.legal_actions(0)[-1] is DECLARE_DRAW  # listed after the discards
+    g.step(0, D("4s"))
+    if g.phase is Phase.CLAIM:
+        s = g.to_move()[0]
+        with pytest.raises(IllegalActionError, match="only in one's own turn"):
+            g.step(s, DECLARE_DRAW)
+        pass_claims(g)
+    for _ in range(3):
+        quiet_turn(g)
+    assert g.current == 0 and g.phase is Phase.TURN and DECLARE_DRAW not in g.legal_actions(0)
+    with pytest.raises(IllegalActionError, match="only in the first go-round"):
+        g.step(0, DECLARE_DRAW)
+    g = stacked_game([NINE, S16, W16, N16], ruleset=on)
+    g.step(0, DECLARE_DRAW)
+    o = g.outcome
+    assert o is not None and g.is_over and o.winner is None and o.how is None
+    assert (o.draw_reason, o.draw_type, o.declared_by) == (DrawReason.DECLARED, "nine_terminals", 0)
+    assert o.next_dealer == 1  # 和局則輪莊 (L18)
+
+
+def test_L17_nine_terminals_counts_kinds_not_wilds_or_flowers() -> None:
+    """The hook alone: kinds count once, melds count, a wild (its own kind too) and flowers do not."""
+    on = LONGGANG.replace(draw_on_nine_terminals=True)
+    nine = parse_hand("1m9m 1p9p 1s 1z2z3z4z 2m3m4m 5p6p7p 3s4s")
+    assert on.draw_declaration(nine, frozenset()) == "nine_terminals"
+    assert LONGGANG.draw_declaration(nine, frozenset()) is None  # switch off
+    assert on.draw_declaration(nine, frozenset({t("9p")})) is None  # 9p wild: eight kinds
+    pairs = parse_hand("1m1m9m9m 1p9p 1s1s1s 1z2z3z4z 2m3m4m 5p6p")  # pairs and a triplet: nine kinds
+    assert on.draw_declaration(pairs, frozenset()) == "nine_terminals"
+    melded = parse_hand("[4444z] 1m9m 1p9p 1s 1z2z3z 2m3m4m 5p6p7p 3s4s")  # a kong laid down counts
+    assert on.draw_declaration(melded, frozenset()) == "nine_terminals"
+    flowers = parse_hand("1m9m 1p9p 1s 1z2z3z 2m3m4m 5p6p7p 3s4s5s f12")  # eight kinds and flowers
+    assert on.draw_declaration(flowers, frozenset()) is None

@@ -242,3 +242,17 @@ def test_ctrl_c_saves_and_quits(tmp_path: Path) -> None:
 
     assert asyncio.run(go()) == 0
     assert PlayState.load(tmp_path / "c.json").session.hand_index == 0
+
+
+def test_plain_mode_declares_a_draw_where_the_rules_allow_it_l17(tmp_path: Path) -> None:
+    """九么九和 on (L17): seed 144 deals the person (East) nine kinds of terminals and honours;
+    the move list offers 叫和局, typing ``declare_draw`` ends the hand drawn, nobody pays."""
+    rules = LONGGANG.replace(hands_per_match=1, draw_on_nine_terminals=True)
+    state = PlayState.new(Settings(rules, ("greedy", "greedy", "greedy"), seed_from_text("144")))
+    lines = iter(["declare_draw"])
+    out = io.StringIO()
+    assert run_plain(state, tmp_path / "p.json", lambda: next(lines, None), out) == 0
+    text = out.getvalue()
+    assert "declare a draw 叫和局" in text
+    assert "draw 流局 (nine_terminals declared by E" in text and "nobody pays" in text
+    assert verify(load(tmp_path / "p.json")).hands == 1

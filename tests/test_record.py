@@ -10,7 +10,15 @@ import pytest
 
 import caishen
 from caishen import fair
-from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DISCARDS, EXPOSED_KONGS, PONGS
+from caishen.engine.actions import (
+    ADDED_KONGS,
+    CHOWS,
+    CONCEALED_KONGS,
+    DECLARE_DRAW,
+    DISCARDS,
+    EXPOSED_KONGS,
+    PONGS,
+)
 from caishen.engine.game import PASS, WIN, ActionKind, Game
 from caishen.table.match import Table, selfplay
 from caishen.table.play import play
@@ -71,13 +79,14 @@ def test_record_header_and_round_trip(rec: MatchRecord) -> None:
 
 def test_action_text_round_trip() -> None:
     every = [*DISCARDS[:NUM_NON_FLOWER], *PONGS[:34], *EXPOSED_KONGS[:34], *ADDED_KONGS[:34],
-             *CONCEALED_KONGS[:34], *CHOWS.values(), WIN, PASS]
+             *CONCEALED_KONGS[:34], *CHOWS.values(), WIN, PASS, DECLARE_DRAW]
     for a in every:
         assert parse_action(action_text(a)) is a
     assert action_text(CHOWS[(12, 11)]) == "chow 4p 3p"
     assert action_text(DISCARDS[33]) == "discard 7z"
     assert action_text(CONCEALED_KONGS[0]) == "concealed_kong 1m"
     assert action_text(WIN) == "win" and action_text(PASS) == "pass"
+    assert action_text(DECLARE_DRAW) == "declare_draw"
 
 
 @pytest.mark.parametrize(
@@ -109,10 +118,30 @@ def test_random_play_records_replay_and_verify(records: list[MatchRecord]) -> No
         hands += len(r.hands)
         wins += sum(h.result["winner"] is not None for h in r.hands)
     assert hands >= 250 and wins >= 20
-    # the sample exercises every kind of action, and wins in 分张 (L17)
+    # the sample exercises every kind of action (but 叫和局, off by default: see below), and wins
+    # in 分张 (L17)
     kinds = {a.kind for r in records for h in r.hands for _, a in h.actions}
-    assert kinds == set(ActionKind)
+    assert kinds == set(ActionKind) - {ActionKind.DECLARE_DRAW}
     assert any("sea_floor" in h.result["flags"] for r in records for h in r.hands)
+
+
+def test_declared_draw_records_replay_and_verify() -> None:
+    """九么九和 on (L17): a hand a seat declared drawn 叫和局 is recorded with who declared and
+    why, replays and verifies; under the default rules (switch off) the move is refused."""
+    rules = LONGGANG.replace(draw_on_nine_terminals=True)
+    r = loads(selfplay(rules, b"declare-19", 4, 8).dumps())
+    h = r.hands[5]
+    assert h.actions[-1] == (3, DECLARE_DRAW)
+    # the first go-round: only discards (and passes on them) before it
+    assert {a.kind for _, a in h.actions[:-1]} <= {ActionKind.DISCARD, ActionKind.PASS}
+    res = h.result
+    assert (res["winner"], res["draw"], res["draw_type"], res["declared_by"]) == (None, "declared", "nine_terminals", 3)
+    assert res["chips"] == [0, 0, 0, 0] and res["score"] is None
+    assert r.hands[6].seats == (*h.seats[1:], h.seats[0])  # 和局則輪莊: the deal passes (L18)
+    assert replay(r).hands == verify(r).hands == 8
+    off = edited(r, lambda d: d["ruleset"].update(draw_on_nine_terminals=False))
+    with pytest.raises(ReplayError, match="declare_draw"):
+        replay(off)
 
 
 def test_replay_hand_reproduces_outcome(records: list[MatchRecord]) -> None:

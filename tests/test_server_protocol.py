@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from caishen.hand import MeldKind
+from caishen.server import core as core_module
 from caishen.server import tables as tables_module
 from caishen.server.app import create_app
 from caishen.server.core import Observation, iter_hand, loads  # the engine's, through the adapter
@@ -286,3 +287,33 @@ def test_origin_room_codes_and_learner_help(app: FastAPI) -> None:
             assert _next_state(ws)["help_allowed"] is False
             ws.send_text('{"type":"help","on":true}')
             assert ws.receive_json()["code"] == "help_off"
+
+
+#: A seed whose first hand offers the person (player 0, seated by the draw) 叫和局 with 九么九和
+#: on: found once by dealing practice tables with greedy bots.
+NINE_TERMINALS_SEED = bytes.fromhex("ae8d26ddfc92d618cff242e3d5f37fad2763ee7c3d4138d6a8608103d29ccdaf")
+
+
+def test_declare_draw_only_where_the_room_allows_it_l17(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """叫和局 (九么九和, L17): offered and accepted in a room with the switch on, when the person
+    holds nine kinds of terminals and honours in the first go-round; refused as illegal in the
+    same deal under the default rules."""
+    monkeypatch.setattr(core_module, "new_seed", lambda: NINE_TERMINALS_SEED)
+    with _client(app, "Ann") as ann:
+        plain = ann.post("/api/rooms", json={"friends": 0, "turn_seconds": 0}).json()
+        with ann.websocket_connect(f"/ws/{plain['code']}") as ws:
+            v = _next_state(ws)
+            assert v["choices"] and "declare_draw" not in [c["action"] for c in v["choices"]]
+            ws.send_text(act_json(v, "declare_draw"))
+            _expect_error(ws, "illegal")
+        room = ann.post("/api/rooms", json={"friends": 0, "turn_seconds": 0,
+                                            "switches": {"draw_on_nine_terminals": True}}).json()
+        with ann.websocket_connect(f"/ws/{room['code']}") as ws:
+            v = _next_state(ws)
+            declare = [c for c in v["choices"] if c["action"] == "declare_draw"]
+            assert declare == [{"action": "declare_draw", "kind": "declare_draw", "tile": None, "tiles": []}]
+            ws.send_text(act_json(v, "declare_draw"))
+            end = _next_state(ws)["hand_end"]
+            assert end["winner"] is None and end["draw"] == "declared"
+            assert end["draw_type"] == "nine_terminals" and end["declared_by"] == v["me"]
+            assert all(line["chips"] == 0 for line in end["lines"])

@@ -82,7 +82,8 @@ class HandRow:
     """One hand of a simulation. ``winner``/``discarder`` are seats or -1; ``how`` is how the
     hand was won (:class:`~caishen.engine.outcome.WinHow`) or ``draw`` (流局); ``limit`` the limit
     hand's name or ""; ``chips`` each seat's chip change; ``bots`` the bot at each seat;
-    ``win_type`` the variant's name for the win (Gangci's ``zha_dan``, ``an_ci``...) or ""."""
+    ``win_type`` the variant's name for the win (Gangci's ``zha_dan``, ``an_ci``...) or for a
+    declared draw (Longgang's ``nine_terminals``, 叫和局), else ""."""
 
     game: int
     hand: int
@@ -164,8 +165,9 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
         seat_bots = (names[seats[0]], names[seats[1]], names[seats[2]], names[seats[3]])
         if out.winner is None:
             # a drawn hand may still have moved chips (Gangci's kongs stand, G2.11)
+            # a declared draw 叫和局 ends under the variant's name for it (its ending, L17)
             row = HandRow(game, h, fair.commitment(hseed), out.dealer, -1, -1, DRAW, "", 0,
-                          (chips[0], chips[1], chips[2], chips[3]), seat_bots)
+                          (chips[0], chips[1], chips[2], chips[3]), seat_bots, out.draw_type or "")
         else:
             assert out.how is not None
             limit, tai = "", 0

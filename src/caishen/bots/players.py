@@ -295,7 +295,8 @@ _win_chips: dict[tuple[Hand, int, int, int, int | None, Ruleset], float | None] 
 class GreedyBot:
     """Minimises shanten, then maximises the number of unseen tiles that would lower it
     (wilds counted). Claims a pong or chow only when it lowers the shanten, a kong when it
-    does not raise it. Always wins when it can."""
+    does not raise it. Always wins when it can; never declares a drawn hand (叫和局, L17):
+    it plays on."""
 
     name = "greedy"
     observes = True

@@ -70,6 +70,8 @@ def _print_hand(console: Any, record: MatchRecord, hand: HandRecord, draws: bool
     res = hand.result
     if res["winner"] is None:
         reason = res.get("draw") or "wall"
+        if res.get("draw_type"):  # a declared draw 叫和局
+            reason = f"{res['draw_type']} declared by {_who(record, hand, res['declared_by'])}"
         paid = "" if any(res["chips"]) else ": nobody pays"
         console.print(f"[yellow]draw 流局 ({escape(str(reason))}){paid}[/]")
     else:

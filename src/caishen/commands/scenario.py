@@ -63,7 +63,9 @@ def to_text(r: Run) -> str:
     if out is None:
         lines.append(f"hand not over (phase {r.game.phase.value})")
     elif out.winner is None:
-        lines.append(f"drawn hand ({out.draw_reason})")
+        declared = "" if out.draw_type is None or out.declared_by is None else (
+            f": {out.draw_type} by {SEAT_LETTERS[out.declared_by]}")
+        lines.append(f"drawn hand ({out.draw_reason}{declared})")
     else:
         how = out.win_type or (out.how.value if out.how is not None else "-")
         tile = tile_name(out.tile) if out.tile is not None else "-"
@@ -94,6 +96,9 @@ def to_json(r: Run) -> dict[str, object]:
             "from": None if out.from_seat is None else SEAT_LETTERS[out.from_seat],
             "draw": out.draw_reason,
         }
+        if out.draw_type is not None and out.declared_by is not None:  # a declared draw 叫和局
+            outcome["draw_type"] = out.draw_type
+            outcome["declared_by"] = SEAT_LETTERS[out.declared_by]
     return {
         "file": r.scenario.source,
         "variant": r.scenario.variant,

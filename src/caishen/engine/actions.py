@@ -39,12 +39,14 @@ class ActionKind(enum.IntEnum):
     CONCEALED_KONG = 5  # 暗杠
     WIN = 6             # 胡
     PASS = 7            # 过
+    DECLARE_DRAW = 8    # 叫和局: declare the hand drawn, where the variant allows it
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """A move. ``tile``: the discarded tile, the kind of a pong or kong, the claimed tile of a
-    chow; ``-1`` for win and pass. ``chow_low``: the lowest kind of a chow's sequence."""
+    chow; ``-1`` for win, pass and declare_draw. ``chow_low``: the lowest kind of a chow's
+    sequence."""
 
     kind: ActionKind
     tile: int = -1
@@ -66,11 +68,11 @@ class Action:
     def text(self) -> str:
         """The one text form: ``discard 5p``, ``chow 4p 3p`` (claimed tile, lowest tile of the
         sequence), ``pong 5p``, ``exposed_kong 5p``, ``added_kong 5p``, ``concealed_kong 5p``,
-        ``win``, ``pass``."""
+        ``win``, ``pass``, ``declare_draw``."""
         name = self.kind.name.lower()
         if self.kind is ActionKind.CHOW:
             return f"{name} {_name(self.tile)} {_name(self.chow_low)}"
-        if self.kind is ActionKind.WIN or self.kind is ActionKind.PASS:
+        if self.kind in _NO_TILE:
             return name
         return f"{name} {_name(self.tile)}"
 
@@ -82,8 +84,8 @@ class Action:
         if not parts:
             raise ActionTextError("empty action")
         name, args = parts[0], parts[1:]
-        if name in ("win", "pass") and not args:
-            return WIN if name == "win" else PASS
+        if name in _BY_NAME and not args:
+            return _BY_NAME[name]
         if name in _TILE_ACTIONS and len(args) == 1:
             return _TILE_ACTIONS[name][_tile(args[0])]
         if name == "chow" and len(args) == 2:
@@ -128,9 +130,14 @@ CHOWS: Final = {
 }
 WIN: Final = Action(ActionKind.WIN)
 PASS: Final = Action(ActionKind.PASS)
+DECLARE_DRAW: Final = Action(ActionKind.DECLARE_DRAW)
+#: The kinds that take no tile (``tile`` and ``chow_low`` stay -1), by their text.
+_BY_NAME: Final = {"win": WIN, "pass": PASS, "declare_draw": DECLARE_DRAW}
+_NO_TILE: Final = frozenset(a.kind for a in _BY_NAME.values())
 _SHARED: Final = {
     (int(a.kind), a.tile, a.chow_low): a
-    for a in (*DISCARDS, *PONGS, *EXPOSED_KONGS, *ADDED_KONGS, *CONCEALED_KONGS, *CHOWS.values(), WIN, PASS)
+    for a in (*DISCARDS, *PONGS, *EXPOSED_KONGS, *ADDED_KONGS, *CONCEALED_KONGS, *CHOWS.values(),
+              WIN, PASS, DECLARE_DRAW)
 }
 _TILE_ACTIONS: Final = {
     "discard": DISCARDS,

@@ -41,6 +41,7 @@ class GameState(Protocol):
     _kong_offer: list[int]
 
     def to_move(self) -> tuple[int, ...]: ...
+    def _first_go_round(self) -> bool: ...
 _RULE: Final = re.compile(r"\b([LG]\d+(?:\.\d+)?)\)")
 
 
@@ -70,7 +71,7 @@ def action_problem(action: object) -> str | None:
     for field, value in (("tile", tile), ("chow_low", low)):
         if type(value) is not int:
             return f"{kind.name.lower()}: {field} must be an int, not {type(value).__name__} {_show(value)}"
-    if kind is ActionKind.WIN or kind is ActionKind.PASS:
+    if kind is ActionKind.WIN or kind is ActionKind.PASS or kind is ActionKind.DECLARE_DRAW:
         if tile != -1 or low != -1:
             return f"{kind.name.lower()} takes no tile (tile and chow_low must be -1, not {tile} and {low})"
         return None
@@ -138,6 +139,8 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
             if game._claimed:
                 return "no win right after a chow or pong: discard"
             return f"seat {seat}'s hand is not a winning hand (诈胡, L12)"
+        if a.kind is ActionKind.DECLARE_DRAW:
+            return _declare_reason(game, seat)
         if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
             if game._claimed:
                 return "no kong in the turn of a chow or pong (L9)"
@@ -191,4 +194,17 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
         return "that chow would leave no tile that may be discarded (L8, L9): win instead"
     if a.kind is ActionKind.PASS and not opts:
         return "nothing to pass on"
+    if a.kind is ActionKind.DECLARE_DRAW:
+        return "a draw is declared only in one's own turn"
     return f"{a} is not allowed now"
+
+
+def _declare_reason(game: GameState, seat: int) -> str:
+    """Why ``seat`` may not declare the hand drawn 叫和局 in its turn now."""
+    if not game.ruleset.declares_draws:
+        return "these rules have no declared draw (叫和局)"
+    if game._claimed:
+        return "no declared draw right after a chow or pong: discard"
+    if not game._first_go_round():
+        return "a draw is declared only in the first go-round 首巡, before any chow, pong or exposed kong"
+    return f"seat {seat}'s hand may not declare the hand drawn (叫和局)"

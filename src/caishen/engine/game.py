@@ -20,6 +20,7 @@ from caishen.engine.actions import (
     ADDED_KONGS,
     CHOWS,
     CONCEALED_KONGS,
+    DECLARE_DRAW,
     DISCARDS,
     EXPOSED_KONGS,
     PASS,
@@ -109,6 +110,7 @@ class Game:
         self._tail_parity = 1 if (ruleset.indicator_splits_tail and ind >= 0 and lay.tail
                                   and ind // 2 == lay.tail[0] // 2) else 0
         self._decides = ruleset.decides_wins
+        self._declare = ruleset.declares_draws  # 叫和局 offered at all: one check per turn when off
         self._claims: list[Claim] = []     # pongs and kongs made, in order (Outcome.claims)
         self._pong_fed: dict[tuple[int, int], int] = {}  # (seat, kind) of a pong -> its discarder
         self._hi = 0
@@ -573,13 +575,14 @@ class Game:
             if self._can_self_win(seat):
                 return
 
-    def _draw_game(self, reason: DrawReason = DrawReason.WALL) -> None:
+    def _draw_game(self, reason: DrawReason = DrawReason.WALL, draw_type: str | None = None,
+                   declared_by: int | None = None) -> None:
         self._phase = Phase.OVER
         self._outcome = Outcome(
             winner=None, how=None, tile=None, from_seat=None, dealer=self.dealer,
             indicator=self.indicator, hands=tuple(self.hand(s) for s in range(SEATS)),
             wilds=self.wilds, draw_reason=reason, claims=tuple(self._claims),
-            unreplaced_flowers=self._unreplaced(),
+            unreplaced_flowers=self._unreplaced(), draw_type=draw_type, declared_by=declared_by,
         )
 
     def _unreplaced(self) -> tuple[tuple[int, ...], ...]:
@@ -730,6 +733,7 @@ class Game:
             return tuple(out)
         if self._can_self_win(seat):
             out.append(WIN)
+        declare = self._declare and self._may_declare_draw(seat)
         pongs = self._pongs[seat]
         discards: list[Action] = []
         while m:
@@ -744,7 +748,21 @@ class Game:
             else:
                 discards.append(DISCARDS[k])
         out.extend(discards)
+        if declare:
+            out.append(DECLARE_DRAW)
         return tuple(out)
+
+    def _first_go_round(self) -> bool:
+        """The first go-round 首巡: no chow, pong or exposed kong yet, the dealer not drawn again."""
+        return self._n_claims == 0 and not self._dealer_drew
+
+    def _draw_declaration(self, seat: int) -> str | None:
+        """The variant's name of the draw ``seat`` may declare now (叫和局), ``None`` for none."""
+        return self.ruleset.draw_declaration(self._win_hand(seat, -1), self.wilds[seat])
+
+    def _may_declare_draw(self, seat: int) -> bool:
+        """In its own turn (not after a claim, not in the kong round) of the first go-round."""
+        return self._first_go_round() and self._draw_declaration(seat) is not None
 
     def _pong_bits(self, seat: int) -> int:
         """The isolation-mask bits (``_BIT``) of the kinds ``seat`` has ponged."""
@@ -841,6 +859,8 @@ class Game:
             self._after_kong(seat)
         elif kind is ActionKind.ADDED_KONG:
             self._added_kong(seat, a.tile)
+        elif kind is ActionKind.DECLARE_DRAW:
+            self._draw_game(DrawReason.DECLARED, self._draw_declaration(seat), seat)
         else:  # pragma: no cover - legal_actions never offers it
             raise IllegalActionError(f"{a} is not a turn action")
 

@@ -31,6 +31,7 @@ class DrawReason(enum.StrEnum):
     FOUR_WINDS = "four_winds"  # 四风连打 (switch)
     FOUR_KONGS = "four_kongs"  # 四杠 by several players (switch)
     THREE_WINS = "three_wins"  # 一炮三響: three seats win on one discard (switch)
+    DECLARED = "declared"      # a seat declared the hand drawn 叫和局 (the variant's name: draw_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,8 @@ class Outcome:
     last_live_tile: bool = False  # won on the last live tile or its discard 河底捞月
     draw_reason: DrawReason | None = None
     win_type: str | None = None  # the variant's name of the win, when the variant decides wins
+    draw_type: str | None = None  # the variant's name of a declared draw (DrawReason.DECLARED)
+    declared_by: int | None = None  # the seat that declared it
     claims: tuple[Claim, ...] = ()  # pongs and kongs made during the hand, in order
     # per seat, the flowers that never got their replacement: laid open in 分张 (L17) or still
     # held when the hand ended (L7); () when the variant has no flowers or none is left

@@ -60,6 +60,19 @@ class GameRules(Forms, Protocol):
         ...
 
     @property
+    def declares_draws(self) -> bool:
+        """True: a seat may declare the hand drawn (叫和局) in its own turn of the first go-round
+        when :meth:`draw_declaration` names a reason; False: never asked (one check per turn)."""
+        ...
+
+    def draw_declaration(self, hand: Hand, wilds: frozenset[int]) -> str | None:
+        """The variant's name for the drawn hand ``hand`` (after its draw, wild kinds ``wilds``)
+        may declare, ``None`` if it may not. Asked only when :attr:`declares_draws`, in the
+        seat's own turn (not after a chow or pong) of the first go-round: before any chow, pong
+        or exposed kong, and before the dealer's second draw."""
+        ...
+
+    @property
     def pass_bans(self) -> bool: ...               # passing a win or a pong restricts later claims (L11)
     @property
     def decides_wins(self) -> bool:

@@ -2,7 +2,7 @@
 
 Standard library only: the environment turns these lists into numpy arrays.
 
-Action index (235 actions, fixed):
+Action index (236 actions, fixed):
 
 ========== ===== ===========================================================
 index      count action
@@ -15,6 +15,7 @@ index      count action
 199-232    34    concealed kong 暗杠 of kind ``i - 199``
 233        1     win 胡
 234        1     pass 过
+235        1     declare the hand drawn 叫和局 (only where the variant allows it)
 ========== ===== ===========================================================
 """
 
@@ -22,7 +23,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from caishen.engine.actions import ADDED_KONGS, CHOWS, CONCEALED_KONGS, DISCARDS, EXPOSED_KONGS, PONGS
+from caishen.engine.actions import (
+    ADDED_KONGS,
+    CHOWS,
+    CONCEALED_KONGS,
+    DECLARE_DRAW,
+    DISCARDS,
+    EXPOSED_KONGS,
+    PONGS,
+)
 from caishen.engine.game import PASS, WIN, Action, ActionKind, Observation, Phase
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER
 
@@ -34,7 +43,8 @@ ADDED_KONG_BASE: Final = EXPOSED_KONG_BASE + N
 CONCEALED_KONG_BASE: Final = ADDED_KONG_BASE + N
 WIN_INDEX: Final = CONCEALED_KONG_BASE + N
 PASS_INDEX: Final = WIN_INDEX + 1
-NUM_ACTIONS: Final = PASS_INDEX + 1
+DECLARE_DRAW_INDEX: Final = PASS_INDEX + 1
+NUM_ACTIONS: Final = DECLARE_DRAW_INDEX + 1
 
 
 def _chow_index(tile: int, low: int) -> int:
@@ -58,6 +68,8 @@ def action_index(a: Action) -> int:
         return CONCEALED_KONG_BASE + a.tile
     if k == ActionKind.WIN:
         return WIN_INDEX
+    if k == ActionKind.DECLARE_DRAW:
+        return DECLARE_DRAW_INDEX
     return PASS_INDEX
 
 
@@ -73,6 +85,7 @@ def _build_actions() -> tuple[Action, ...]:
         table[_chow_index(tile, low)] = a
     table[WIN_INDEX] = WIN
     table[PASS_INDEX] = PASS
+    table[DECLARE_DRAW_INDEX] = DECLARE_DRAW
     out: list[Action] = []
     for i, entry in enumerate(table):
         if entry is None:  # pragma: no cover - every index is filled

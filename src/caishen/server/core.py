@@ -463,7 +463,7 @@ def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[st
     return HandEndView(
         index=hand.index, winner=res.get("winner"), how=res.get("how"), tile=res.get("tile"), draw=res.get("draw"),
         lines=lines, seed=hand.seed.hex() if hand.seed else "", commitment=hand.commitment,
-        win_type=res.get("win_type"),
+        win_type=res.get("win_type"), draw_type=res.get("draw_type"), declared_by=res.get("declared_by"),
         payments=[PaymentView(rule=p["rule"], chinese=p["chinese"], english=p["english"],
                               payer=WINDS.index(p["payer"]), payee=WINDS.index(p["payee"]),
                               amount=p["amount"], formula=p["formula"]) for p in payments],

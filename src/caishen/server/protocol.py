@@ -23,7 +23,8 @@ class _Strict(BaseModel):
 
 
 class ActMessage(_Strict):
-    """Play ``action`` (record text, e.g. ``discard 5p``, ``pong 5p``, ``win``, ``pass``) in the
+    """Play ``action`` (record text, e.g. ``discard 5p``, ``pong 5p``, ``win``, ``pass``,
+    ``declare_draw``) in the
     state the client saw: hand ``hand`` after ``step`` moves. A stale pair is refused (replays)."""
 
     type: Literal["act"]
@@ -187,6 +188,8 @@ class HandEndView(BaseModel):
     seed: str
     commitment: str
     win_type: str | None = None          # the variant's name of the win (Gangci: zha_dan, an_ci...)
+    draw_type: str | None = None         # a declared draw 叫和局: the variant's name (nine_terminals)
+    declared_by: int | None = None       # ... and the engine seat that declared it
     payments: list[PaymentView] = []     # Gangci: every payment of the hand, kongs first (G2)
 
 

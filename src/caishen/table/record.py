@@ -296,6 +296,8 @@ _ADDED_SWITCHES: Final[dict[str, dict[str, object]]] = {"longgang": {
     "sixteen_unconnected_limit": False, "sixteen_knitted_limit": False, "red_peacock_limit": False,
     "red_dots_limit": False, "red_spot_limit": False, "all_black_limit": False,
     "million_stones_limit": False,
+    # issue 10 item 12: 九么九和, a declared draw
+    "draw_on_nine_terminals": False,
 }}
 
 

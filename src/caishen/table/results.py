@@ -19,7 +19,7 @@ _RECORD_FLAGS = ("heavenly", "earthly", "after_kong", "sea_floor", "last_live_ti
 
 def outcome_json(outcome: Outcome) -> dict[str, object]:
     """The engine's outcome as JSON-ready data (winner, how, tile, final hands...; a
-    variant's ``win_type`` when it names one)."""
+    variant's ``win_type`` when it names one, ``draw_type`` and ``declared_by`` for a declared draw)."""
     out: dict[str, object] = {
         "winner": outcome.winner,
         "draw": None if outcome.draw_reason is None else outcome.draw_reason.value,
@@ -31,6 +31,9 @@ def outcome_json(outcome: Outcome) -> dict[str, object]:
     }
     if outcome.win_type is not None:
         out["win_type"] = outcome.win_type
+    if outcome.draw_type is not None:  # a declared draw 叫和局: the variant's name, who declared
+        out["draw_type"] = outcome.draw_type
+        out["declared_by"] = outcome.declared_by
     return out
 
 

@@ -110,6 +110,8 @@ def describe_action(a: Action, style: TileStyle = TileStyle.CODE) -> str:
         return "win 胡"
     if kind is ActionKind.PASS:
         return "pass 过"
+    if kind is ActionKind.DECLARE_DRAW:
+        return "declare a draw 叫和局"
     names = {
         ActionKind.DISCARD: "discard", ActionKind.PONG: "pong 碰", ActionKind.EXPOSED_KONG: "kong 杠",
         ActionKind.ADDED_KONG: "add kong 补杠", ActionKind.CONCEALED_KONG: "concealed kong 暗杠",
@@ -322,12 +324,12 @@ class PlayState:
         return moves
 
     def parse(self, text: str) -> Action:
-        """A typed action: ``discard 5p``, ``pong 5p``, ``win``, ``pass``, or a bare tile ``5p``
+        """A typed action: ``discard 5p``, ``pong 5p``, ``win``, ``pass``, ``declare_draw``, or a bare tile ``5p``
         (a discard); PlayError for text that is not an action or not legal now."""
         text = text.strip().lower()
         if not text:
             raise PlayError("empty input")
-        if len(text.split()) == 1 and text not in ("win", "pass"):
+        if len(text.split()) == 1 and text not in ("win", "pass", "declare_draw"):
             text = f"discard {text}"
         try:
             a = parse_action(text, "input")
@@ -414,7 +416,10 @@ class PlayState:
         hs = self.session.match.results[-1].score
         assert hs is None or isinstance(hs, HandScore)
         if out.winner is None or hs is None:
-            headline = f"hand {rec.index + 1}: draw 流局 ({out.draw_reason or 'wall'}), nobody pays"
+            why = str(out.draw_reason or "wall")
+            if out.draw_type is not None and out.declared_by is not None:  # 叫和局
+                why = f"{out.draw_type} declared by {self.seat_name(out.declared_by)}"
+            headline = f"hand {rec.index + 1}: draw 流局 ({why}), nobody pays"
         else:
             how = {"self_draw": "by self-draw 自摸", "discard": "on a discard 食胡", "rob_kong": "robbing a kong 抢杠",
                    "bulldozer": "with a bulldozer 推土机"}.get(str(out.how), str(out.how))

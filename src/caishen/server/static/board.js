@@ -78,7 +78,11 @@ function howText(how) {
 function scoreTableEl(end) {
   const box = h("div", { class: "scoretable", "data-testid": "score-table" });
   box.append(h("h2", { text: `${t("scoreTable")} · ${t("hand", end.index + 1)}` }));
-  if (end.winner === null) box.append(h("p", { text: t("drawGame") + (end.draw ? ` (${end.draw})` : "") }));
+  if (end.winner === null) {
+    // a declared draw 叫和局 names its rule and who declared it; a wall draw its reason
+    const why = end.draw_type ? `${t(end.draw_type)}, ${t("declaredBy", end.lines[end.declared_by].name)}` : end.draw;
+    box.append(h("p", { text: t("drawGame") + (why ? ` (${why})` : "") }));
+  }
   else box.append(h("p", {}, `${t("winner")}: `, h("b", { text: end.lines[end.winner].name }),
     ` · ${end.win_type ? t(end.win_type) : howText(end.how)} `, end.tile ? tileEl(end.tile, { size: "sm" }) : null));
   const payments = end.payments || [];

@@ -18,7 +18,7 @@ function toast(text) {
   setTimeout(() => el.remove(), 2500);
 }
 
-const CALLS = { chow: "吃", pong: "碰", exposed_kong: "杠", added_kong: "杠", concealed_kong: "杠", win: "胡" };
+const CALLS = { chow: "吃", pong: "碰", exposed_kong: "杠", added_kong: "杠", concealed_kong: "杠", win: "胡", declare_draw: "和局" };
 
 function announce(events) {
   for (const ev of events) {

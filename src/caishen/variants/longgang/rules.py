@@ -15,10 +15,14 @@ from caishen import ruleset as rs
 from caishen.engine.wall import WallLayout, layout
 from caishen.hand import Hand
 from caishen.ruleset import RulesetError
-from caishen.tiles import FLOWERS, NUM_KINDS, WHITE, is_flower, seat_flower
+from caishen.tiles import FLOWERS, NUM_KINDS, WHITE, is_flower, is_terminal_or_honor, seat_flower
 from caishen.variants.longgang.unconnected import first_draw_shape
 
 _switch = rs.switch
+#: 九么九和 (L17): kinds of terminals and honours that let a hand be declared drawn.
+NINE_TERMINAL_KINDS: Final = 9
+#: The name of that declared draw (``Outcome.draw_type``).
+NINE_TERMINALS: Final = "nine_terminals"
 #: Largest 胡数 figure a switch may hold (a cap, a bonus): far above any real table's.
 MAX_FU: Final = 10_000
 #: Largest chip figure a switch may hold.
@@ -108,6 +112,7 @@ class Ruleset:
     draw_on_four_winds: bool = _switch(False, "L17", "四风连打: four equal wind discards in the first go-round end the hand as a draw (some places)")
     draw_on_four_kongs: bool = _switch(False, "L17", "四杠: a fourth kong by different players ends the hand as a draw, a 杠上开花 on it too (some places)")
     draw_on_three_wins: bool = _switch(False, "L17", "一炮三響 / 三炮同響: three players winning on one discard end the hand as a draw (some places)")
+    draw_on_nine_terminals: bool = _switch(False, "L17", "九么九和: in his own turn of the first go-round a player holding nine or more kinds of terminals and honours may declare the hand drawn (some places)")
 
     # Payments
     discarder_pays_all: bool = _switch(True, "L24", "包三家: the discard that feeds a plain 四喜/字一色, or a late unseen 中/發, pays for all three losers")
@@ -188,6 +193,20 @@ class Ruleset:
         """L22.16: 十六不搭 / 十六不靠 (switches), a win only on the first draw before any claim."""
         return first_draw_shape(hand, wilds, self.hand_size, self.sixteen_unconnected_limit,
                                 self.sixteen_knitted_limit) is not None
+
+    @property
+    def declares_draws(self) -> bool:
+        """叫和局 is offered only with 九么九和 on (L17)."""
+        return self.draw_on_nine_terminals
+
+    def draw_declaration(self, hand: Hand, wilds: frozenset[int]) -> str | None:
+        """L17 九么九和 ("首巡內手牌有九種以上的么牌就可叫和局，成搭成對或成刻都可以"): nine or more
+        different kinds of terminals and honours among the hand's natural tiles (melds count,
+        pairs and triplets count once; a wild is no 么牌 outside a winning hand, L8)."""
+        if not self.draw_on_nine_terminals:
+            return None
+        kinds = {k for k in hand.all_tiles() if is_terminal_or_honor(k) and k not in wilds}
+        return NINE_TERMINALS if len(kinds) >= NINE_TERMINAL_KINDS else None
 
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some switches changed (checked like a TOML override)."""

@@ -71,6 +71,7 @@ class GangciRules:
     draw_on_four_winds: ClassVar[bool] = False
     draw_on_four_kongs: ClassVar[bool] = False
     draw_on_three_wins: ClassVar[bool] = False
+    declares_draws: ClassVar[bool] = False           # no declared draw 叫和局
     eight_and_half_pairs: ClassVar[bool] = False
     seven_pairs: ClassVar[bool] = False
     bulldozer: ClassVar[bool] = False
@@ -112,6 +113,10 @@ class GangciRules:
     def first_draw_win(self, hand: Hand, wilds: frozenset[int]) -> bool:
         """Not asked (``decides_wins`` is True): G5 names every win."""
         return False
+
+    def draw_declaration(self, hand: Hand, wilds: frozenset[int]) -> str | None:
+        """Not asked (``declares_draws`` is False): Gangci has no declared draw."""
+        return None
 
     def replace(self, **changes: object) -> GangciRules:
         """A copy with some switches changed, checked like the constructor."""
