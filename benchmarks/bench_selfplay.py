@@ -18,10 +18,13 @@ Prints hands/s of each and the ratios to rlcard (the anchor). Usage::
 same run, rounds interleaved (short by default: 200 hands, 100 rlcard hands):
 
 * ``selfplay_bare``: the ``caishen engine`` hands/s above against rlcard's ``env.run``;
-* ``selfplay_with_observation``: hands/s when the deciding seat's observation is encoded
-  (:func:`caishen.env.encoding.encode`) and its action mask built (``mask_of``), both as numpy
-  arrays, at every decision, and a random legal action picked from the mask (a win taken),
-  as rlcard's ``env.run`` does with its state and legal actions; against ``env.run``;
+* ``selfplay_with_observation``: hands/s when the deciding seat's observation
+  (``Game.observation``) is encoded into a float32 numpy array
+  (:func:`caishen.env.encoding.encode_into`) and its action mask into an int8 one
+  (``mask_into``), at every decision, and a random legal action picked from the mask's non-zero
+  entries (a win taken), as rlcard's ``env.run`` does with its state and legal actions; against
+  ``env.run``. The two arrays are the loop's own, refilled at every decision, as a training
+  loop fills its batch; the PettingZoo env below hands out a fresh pair each time;
 * ``pettingzoo_env``: env steps/s of the wrapped ``longgang_v0`` AEC env (``observe`` then
   ``step`` with a random masked action) against steps/s of rlcard's ``env.step`` loop.
 """
@@ -40,7 +43,7 @@ from caishen import fair
 from caishen.engine.actions import ActionKind
 from caishen.engine.game import Game
 from caishen.env import longgang_v0
-from caishen.env.encoding import action_index, action_of, encode, mask_of
+from caishen.env.encoding import NUM_ACTIONS, OBS_SIZE, action_index, action_of, encode_into, mask_into
 from caishen.table.match import selfplay
 from caishen.table.play import play
 from caishen.table.players import RandomPlayer, player_rng
@@ -68,15 +71,18 @@ def bench_observed(hands: int, seed: bytes) -> float:
     """Hands/s building the deciding seat's observation vector and action mask every decision."""
     rng = random.Random(seed)
     start = time.perf_counter()
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    obs_view, mask_view = memoryview(obs), memoryview(mask)
     for h in range(hands):
         game = Game.from_seed(fair.hand_seed(seed, h), LONGGANG)
         while not game.is_over:
             seat = next(s for s in game.to_move() if game.legal_actions(s))
             legal = game.legal_actions(seat)
-            np.asarray(encode(game.observation(seat)), dtype=np.float32)
-            mask = np.asarray(mask_of(legal), dtype=np.int8)
+            encode_into(game.observation(seat), obs_view)
+            mask_into(legal, mask_view)
             wins = [a for a in legal if a.kind is ActionKind.WIN]
-            index = action_index(wins[0]) if wins else int(rng.choice(np.flatnonzero(mask)))
+            index = action_index(wins[0]) if wins else rng.choice(mask.nonzero()[0].tolist())
             game.step(seat, action_of(index))
     return hands / (time.perf_counter() - start)
 
