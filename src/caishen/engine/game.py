@@ -30,7 +30,7 @@ from caishen.engine.actions import (
     IllegalActionError,
 )
 from caishen.engine.explain import action_problem, why_illegal
-from caishen.engine.observation import Observation, Phase
+from caishen.engine.observation import Observation, Phase, new_observation
 from caishen.engine.outcome import Claim, DrawReason, Outcome, WinHow
 from caishen.engine.rules import GameRules
 from caishen.engine.wall import WallLayout
@@ -294,7 +294,8 @@ class Game:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now."""
         # Built on every decision of self-play with observations (the RL env): plain loops and
-        # explicit four-seat tuples, no generators; per seat counts kept by _add (self._n).
+        # explicit four-seat tuples, no generators; per seat counts kept by _add (self._n); the
+        # fields set by new_observation, not by the dataclass's (interpreted) __init__.
         c = self._cnt[seat]
         concealed: list[int] = []
         for k in range(NUM_NON_FLOWER):  # sorted by construction: the counts run in kind order
@@ -317,7 +318,7 @@ class Game:
         fs = self._open_flowers
         ds = self._discards
         n4 = self._n
-        return Observation(
+        return new_observation(
             seat=seat,
             dealer=self.dealer,
             dice=self.dice,
