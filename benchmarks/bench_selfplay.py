@@ -73,7 +73,7 @@ def bench_observed(hands: int, seed: bytes) -> float:
     start = time.perf_counter()
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    obs_view, mask_view = memoryview(obs), memoryview(mask)
+    obs_view, mask_view = obs.data, mask.data  # memoryviews: encode_into writes through them
     for h in range(hands):
         game = Game.from_seed(fair.hand_seed(seed, h), LONGGANG)
         while not game.is_over:

@@ -118,7 +118,7 @@ def mask_of(legal: tuple[Action, ...] | list[Action]) -> list[int]:
 _MASK_ZEROS: Final = memoryview(array("b", bytes(NUM_ACTIONS)))
 
 
-def mask_into(legal: tuple[Action, ...] | list[Action], out: memoryview[int]) -> None:
+def mask_into(legal: tuple[Action, ...] | list[Action], out: memoryview[Any]) -> None:
     """Write :func:`mask_of` ``legal`` into ``out``: a writable buffer of :data:`NUM_ACTIONS`
     integers, best a ``memoryview`` of an int8 numpy array or ``array("b")`` (zeroed in one copy)."""
     _zero(out, _MASK_ZEROS)
@@ -257,7 +257,7 @@ _INDEX: Final[tuple[Any, ...]] = tuple(range(OBS_SIZE))
 _VALUE: Final[tuple[Any, ...]] = (0.0, 1.0, 2.0, 3.0, 4.0)
 
 
-def _zero(out: memoryview[float] | memoryview[int], zeros: memoryview[float] | memoryview[int]) -> None:
+def _zero(out: memoryview[Any], zeros: memoryview[Any]) -> None:
     """Zero ``out``: one copy when it has the layout of ``zeros``, else entry by entry."""
     try:
         out[:] = zeros
@@ -266,7 +266,7 @@ def _zero(out: memoryview[float] | memoryview[int], zeros: memoryview[float] | m
             out[i] = 0
 
 
-def _write_counts(out: memoryview[float], at: int, tiles: tuple[int, ...], scratch: list[int]) -> None:
+def _write_counts(out: memoryview[Any], at: int, tiles: tuple[int, ...], scratch: list[int]) -> None:
     """``out[at + k]`` = how many of ``tiles`` are of kind ``k`` (non-flower kinds only);
     ``scratch`` (one entry per non-flower kind) is all zeros before and after."""
     for k in tiles:
@@ -280,7 +280,7 @@ def _write_counts(out: memoryview[float], at: int, tiles: tuple[int, ...], scrat
                 scratch[k] = 0
 
 
-def encode_into(obs: Observation, out: memoryview[float]) -> None:
+def encode_into(obs: Observation, out: memoryview[Any]) -> None:
     """Write :func:`encode` ``obs`` into ``out``, a writable buffer of :data:`OBS_SIZE` floats:
     best a ``memoryview`` of a float32 numpy array or of ``array("f")`` (zeroed in one copy,
     then only the non-zero entries set). The values are exactly :func:`encode`'s, rounded to
