@@ -270,10 +270,11 @@ def _write_counts(out: memoryview[Any], at: int, tiles: tuple[int, ...], scratch
     """``out[at + k]`` = how many of ``tiles`` are of kind ``k`` (non-flower kinds only);
     ``scratch`` (one entry per non-flower kind) is all zeros before and after."""
     for k in tiles:
-        if k < N:
-            scratch[k] += 1
+        if k < NUM_NON_FLOWER:
+            c = scratch[k]  # not scratch[k] += 1: the compiled build would add boxed objects
+            scratch[k] = c + 1
     for k in tiles:
-        if k < N:
+        if k < NUM_NON_FLOWER:
             n = scratch[k]
             if n:
                 out[_INDEX[at + k]] = _VALUE[n] if n <= 4 else float(n)
@@ -294,10 +295,10 @@ def encode_into(obs: Observation, out: memoryview[Any]) -> None:
         phase = _TURN  # who may claim is hidden (see encode)
         last_discard = None
     me = obs.seat
-    scratch = [0] * N
+    scratch = [0] * NUM_NON_FLOWER
     _write_counts(out, OWN_AT, obs.hand.concealed, scratch)
     for f in obs.hand.flowers:
-        out[index[OWN_FLOWERS_AT + f - N]] = one
+        out[index[OWN_FLOWERS_AT + f - NUM_NON_FLOWER]] = one
     for k in obs.wilds:
         if 0 <= k < NUM_KINDS:
             out[index[WILD_AT + k]] = one
@@ -311,15 +312,15 @@ def encode_into(obs: Observation, out: memoryview[Any]) -> None:
             for m in melds:
                 tiles.extend(m.tiles)
                 if m.kind is _CONCEALED_KONG:
-                    out[index[CONCEALED_KONGS_AT + j * N + m.tiles[0]]] = one
-            _write_counts(out, MELDS_AT + j * N, tuple(tiles), scratch)
-        _write_counts(out, DISCARDS_AT + j * N, obs.discards[s], scratch)
+                    out[index[CONCEALED_KONGS_AT + j * NUM_NON_FLOWER + m.tiles[0]]] = one
+            _write_counts(out, MELDS_AT + j * NUM_NON_FLOWER, tuple(tiles), scratch)
+        _write_counts(out, DISCARDS_AT + j * NUM_NON_FLOWER, obs.discards[s], scratch)
         for f in obs.flowers[s]:
-            out[index[OPEN_FLOWERS_AT + j * 4 + f - N]] = one
+            out[index[OPEN_FLOWERS_AT + j * 4 + f - NUM_NON_FLOWER]] = one
         held = obs.concealed_counts[s]
         if held:
             out[index[CONCEALED_COUNTS_AT + j]] = one if held >= 17 else held / 17
-    if last_discard is not None and last_discard < N:
+    if last_discard is not None and last_discard < NUM_NON_FLOWER:
         out[index[LAST_DISCARD_AT + last_discard]] = one
     if 0 <= obs.current < 4:
         out[index[CURRENT_AT + (obs.current - me) % 4]] = one
