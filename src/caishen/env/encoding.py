@@ -2,8 +2,9 @@
 
 Standard library only. :func:`encode` and :func:`mask_of` return lists (the plain reference);
 :func:`encode_into` and :func:`mask_into` write the same values into a buffer the caller owns (a
-``memoryview`` of a numpy array or an ``array.array``), touching only the non-zero entries: what
-the environments use, several times faster than building and converting a list per decision.
+``memoryview`` of a numpy array or an ``array.array``), zeroing it in one copy and setting only
+the non-zero entries: what the environments use, several times faster than building and
+converting a list per decision.
 
 Action index (235 actions, fixed):
 
