@@ -18,21 +18,30 @@ Prints hands/s of each and the ratios to rlcard (the anchor). Usage::
 same run, rounds interleaved (short by default: 200 hands, 100 rlcard hands):
 
 * ``selfplay_bare``: the ``caishen engine`` hands/s above against rlcard's ``env.run``;
-* ``selfplay_with_observation``: hands/s when the deciding seat's observation is encoded
-  (:func:`caishen.env.encoding.encode`) and its action mask built (``mask_of``), both as numpy
-  arrays, at every decision, and a random legal action picked from the mask (a win taken),
-  as rlcard's ``env.run`` does with its state and legal actions; against ``env.run``;
+* ``selfplay_with_observation``: hands/s when the deciding seat's observation
+  (``Game.observation``) is encoded into a float32 numpy array
+  (:func:`caishen.env.encoding.encode_into`) and its action mask into an int8 one
+  (``mask_into``), at every decision, and a random legal action picked from the mask's non-zero
+  entries (a win taken), as rlcard's ``env.run`` does with its state and legal actions; against
+  ``env.run``. The two arrays are the loop's own, refilled at every decision, as a training
+  loop fills its batch; the PettingZoo env below hands out a fresh pair each time;
 * ``pettingzoo_env``: env steps/s of the wrapped ``longgang_v0`` AEC env (``observe`` then
   ``step`` with a random masked action) against steps/s of rlcard's ``env.step`` loop.
+
+``--pieces`` prints instead the CPU time (thread time, µs per call, best of 5 passes) of each
+piece of an observed decision over the positions of a few seeded random hands:
+``Game.observation``, the list encoders with their numpy conversion, and the in-place ones.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import sys
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -40,7 +49,16 @@ from caishen import fair
 from caishen.engine.actions import ActionKind
 from caishen.engine.game import Game
 from caishen.env import longgang_v0
-from caishen.env.encoding import action_index, action_of, encode, mask_of
+from caishen.env.encoding import (
+    NUM_ACTIONS,
+    OBS_SIZE,
+    action_index,
+    action_of,
+    encode,
+    encode_into,
+    mask_into,
+    mask_of,
+)
 from caishen.table.match import selfplay
 from caishen.table.play import play
 from caishen.table.players import RandomPlayer, player_rng
@@ -68,17 +86,59 @@ def bench_observed(hands: int, seed: bytes) -> float:
     """Hands/s building the deciding seat's observation vector and action mask every decision."""
     rng = random.Random(seed)
     start = time.perf_counter()
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    obs_view, mask_view = obs.data, mask.data  # memoryviews: encode_into writes through them
     for h in range(hands):
         game = Game.from_seed(fair.hand_seed(seed, h), LONGGANG)
         while not game.is_over:
             seat = next(s for s in game.to_move() if game.legal_actions(s))
             legal = game.legal_actions(seat)
-            np.asarray(encode(game.observation(seat)), dtype=np.float32)
-            mask = np.asarray(mask_of(legal), dtype=np.int8)
+            encode_into(game.observation(seat), obs_view)
+            mask_into(legal, mask_view)
             wins = [a for a in legal if a.kind is ActionKind.WIN]
-            index = action_index(wins[0]) if wins else int(rng.choice(np.flatnonzero(mask)))
+            index = action_index(wins[0]) if wins else rng.choice(mask.nonzero()[0].tolist())
             game.step(seat, action_of(index))
     return hands / (time.perf_counter() - start)
+
+
+def pieces(hands: int, seed: bytes) -> dict[str, float]:
+    """CPU µs per call of each piece of an observed decision (see the module docstring)."""
+    rng = random.Random(seed)
+    positions = []
+    for h in range(hands):
+        game = Game.from_seed(fair.hand_seed(seed, h), LONGGANG)
+        while not game.is_over:
+            seat = next(s for s in game.to_move() if game.legal_actions(s))
+            if rng.random() < 0.5:
+                positions.append((copy.deepcopy(game), seat))
+            game.step(seat, rng.choice(game.legal_actions(seat)))
+    obs = [g.observation(s) for g, s in positions]
+    vectors = [encode(o) for o in obs]
+    masks = [mask_of(o.legal_actions) for o in obs]
+    obs_view = np.zeros(OBS_SIZE, dtype=np.float32).data
+    mask_view = np.zeros(NUM_ACTIONS, dtype=np.int8).data
+
+    def best(run: Callable[[], object]) -> float:
+        times = []
+        for _ in range(5):
+            start = time.thread_time()
+            for _ in range(10):
+                run()
+            times.append(time.thread_time() - start)
+        return round(min(times) / 10 / len(obs) * 1e6, 2)
+
+    return {
+        "positions": len(obs),
+        "game_observation_us": best(lambda: [g.observation(s) for g, s in positions]),
+        "encode_us": best(lambda: [encode(o) for o in obs]),
+        "asarray_vector_us": best(lambda: [np.asarray(v, dtype=np.float32) for v in vectors]),
+        "encode_into_us": best(lambda: [encode_into(o, obs_view) for o in obs]),
+        "mask_of_us": best(lambda: [mask_of(o.legal_actions) for o in obs]),
+        "asarray_mask_us": best(lambda: [np.asarray(m, dtype=np.int8) for m in masks]),
+        "mask_into_us": best(lambda: [mask_into(o.legal_actions, mask_view) for o in obs]),
+        "loop_us": best(lambda: [None for o in obs]),
+    }
 
 
 def bench_pettingzoo(hands: int, seed: int) -> tuple[int, float]:
@@ -178,8 +238,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="alternate the three measurements in this many rounds (evens out machine load)")
     p.add_argument("--seed", default="bench", help="match seed (default 'bench')")
     p.add_argument("--json", action="store_true", help="print only the JSON object of ratios to rlcard")
+    p.add_argument("--pieces", action="store_true",
+                   help="print the CPU µs per call of each piece of an observed decision (JSON)")
     args = p.parse_args(argv)
     seed = fair.seed_from_text(args.seed)
+    if args.pieces:
+        print(json.dumps(pieces(args.hands if args.hands is not None else 12, seed)))
+        return 0
     if args.json:
         hands = args.hands if args.hands is not None else 200
         rl = args.rlcard_hands if args.rlcard_hands is not None else min(hands, 100)

@@ -126,3 +126,17 @@ def test_trusted_hand_is_the_checked_hand(tiles: list[int], flowers: list[int]) 
     checked = Hand(tuple(tiles), (), tuple(flowers))
     trusted = Hand.trusted(tuple(sorted(tiles)), (), tuple(sorted(flowers)))
     assert trusted == checked and trusted.packed == checked.packed and hash(trusted) == hash(checked)
+
+
+def test_observation_built_field_by_field_is_the_dataclass_one() -> None:
+    # Game.observation builds through new_observation (no interpreted __init__ on the
+    # compiled build): the same value, equal and printed alike, as the dataclass's own.
+    g = Game.from_seed(b"new-observation", LONGGANG)
+    rng = random.Random(5)
+    while not g.is_over:
+        for seat in range(SEATS):
+            o = g.observation(seat)
+            same = Observation(**{f.name: getattr(o, f.name) for f in dataclasses.fields(o)})
+            assert o == same and repr(o) == repr(same) and o.to_json() == same.to_json()
+        s = rng.choice(g.to_move())
+        g.step(s, rng.choice(g.legal_actions(s)))

@@ -31,7 +31,7 @@ from caishen.engine.actions import (
     IllegalActionError,
 )
 from caishen.engine.explain import action_problem, why_illegal
-from caishen.engine.observation import Observation, Phase
+from caishen.engine.observation import Observation, Phase, new_observation
 from caishen.engine.outcome import Claim, DrawReason, Outcome, WinHow
 from caishen.engine.rules import GameRules
 from caishen.engine.wall import WallLayout
@@ -296,33 +296,47 @@ class Game:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now."""
+        # Built on every decision of self-play with observations (the RL env): plain loops and
+        # explicit four-seat tuples, no generators; per seat counts kept by _add (self._n); the
+        # fields set by new_observation, not by the dataclass's (interpreted) __init__.
         c = self._cnt[seat]
-        own_flowers = [k for k in range(NUM_NON_FLOWER, NUM_KINDS) if c[k]] + self._open_flowers[seat]
-        own = Hand.trusted(  # sorted by construction: the counts run in kind order
-            tuple(k for k in range(NUM_NON_FLOWER) for _ in range(c[k])),
-            tuple(self._melds[seat]),
-            tuple(sorted(own_flowers)),
-        )
+        concealed: list[int] = []
+        for k in range(NUM_NON_FLOWER):  # sorted by construction: the counts run in kind order
+            n = c[k]
+            while n:
+                concealed.append(k)
+                n -= 1
+        flowers = list(self._open_flowers[seat])
+        for k in range(NUM_NON_FLOWER, NUM_KINDS):
+            if c[k]:
+                flowers.append(k)
+        flowers.sort()
+        own = Hand.trusted(tuple(concealed), tuple(self._melds[seat]), tuple(flowers))
+        phase = self._phase
         if self._sea:  # 分张 under way (or over): tiles not yet handed out
-            sea_left = max(len(self._sea) - self._sea_i - 1, 0) if self._phase is Phase.SEA_FLOOR else 0
+            sea_left = max(len(self._sea) - self._sea_i - 1, 0) if phase is Phase.SEA_FLOOR else 0
         else:
             sea_left = self.ruleset.sea_floor_tiles
-        return Observation(
+        ms = self._melds
+        fs = self._open_flowers
+        ds = self._discards
+        n4 = self._n
+        return new_observation(
             seat=seat,
             dealer=self.dealer,
             dice=self.dice,
             indicator=self.indicator,
             wilds=self.wilds[seat],
-            phase=self._phase,
-            current=self.current if self._phase is not Phase.OVER else self._turn,
+            phase=phase,
+            current=self.current if phase is not Phase.OVER else self._turn,
             to_move=self._public_to_move(seat),
             hand=own,
-            melds=tuple(tuple(m) for m in self._melds),
-            flowers=tuple(tuple(f) for f in self._open_flowers),
-            discards=tuple(tuple(d) for d in self._discards),
-            last_discard=self._discard_tile if self._phase is Phase.CLAIM else (
-                self._rob_tile if self._phase is Phase.ROB else None),
-            concealed_counts=tuple(sum(self._cnt[s]) for s in range(SEATS)),
+            melds=(tuple(ms[0]), tuple(ms[1]), tuple(ms[2]), tuple(ms[3])),
+            flowers=(tuple(fs[0]), tuple(fs[1]), tuple(fs[2]), tuple(fs[3])),
+            discards=(tuple(ds[0]), tuple(ds[1]), tuple(ds[2]), tuple(ds[3])),
+            last_discard=self._discard_tile if phase is Phase.CLAIM else (
+                self._rob_tile if phase is Phase.ROB else None),
+            concealed_counts=(n4[0], n4[1], n4[2], n4[3]),
             live_tiles=self.live_tiles,
             sea_floor_tiles=sea_left,
             dead_wall_tiles=self._dead(),

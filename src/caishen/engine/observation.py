@@ -87,3 +87,48 @@ class Observation:
             "dead_wall_tiles": self.dead_wall_tiles,
             "legal_actions": [a.text() for a in self.legal_actions],
         }
+
+
+def new_observation(
+    seat: int,
+    dealer: int,
+    dice: tuple[int, int, int, int],
+    indicator: int | None,
+    wilds: frozenset[int],
+    phase: Phase,
+    current: int,
+    to_move: tuple[int, ...],
+    hand: Hand,
+    melds: tuple[tuple[Meld, ...], ...],
+    flowers: tuple[tuple[int, ...], ...],
+    discards: tuple[tuple[int, ...], ...],
+    last_discard: int | None,
+    concealed_counts: tuple[int, ...],
+    live_tiles: int,
+    sea_floor_tiles: int,
+    dead_wall_tiles: int,
+    legal_actions: tuple[Action, ...],
+) -> Observation:
+    """``Observation(...)`` with every field given in order, for the engine's hot path: the
+    compiled build (mypyc) runs a dataclass's ``__init__`` as interpreted code, and setting
+    the fields here instead makes :meth:`Game.observation` about a fifth cheaper."""
+    o = Observation.__new__(Observation)  # not object.__new__: mypyc refuses it for its classes
+    o.seat = seat
+    o.dealer = dealer
+    o.dice = dice
+    o.indicator = indicator
+    o.wilds = wilds
+    o.phase = phase
+    o.current = current
+    o.to_move = to_move
+    o.hand = hand
+    o.melds = melds
+    o.flowers = flowers
+    o.discards = discards
+    o.last_discard = last_discard
+    o.concealed_counts = concealed_counts
+    o.live_tiles = live_tiles
+    o.sea_floor_tiles = sea_floor_tiles
+    o.dead_wall_tiles = dead_wall_tiles
+    o.legal_actions = legal_actions
+    return o

@@ -31,7 +31,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from caishen.engine.game import Game
-from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_of, encode, mask_of
+from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_of, encode_into, mask_into
 from caishen.simulate import hand_chips
 from caishen.variants.base import VariantRules
 
@@ -84,9 +84,11 @@ class HandEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.game is not None
         seat = AGENTS.index(agent)
-        obs = np.asarray(encode(self.game.observation(seat)), dtype=np.float32)
-        legal = self.game.legal_actions(seat) if agent == self.agent_selection else ()
-        mask = np.asarray(mask_of(legal), dtype=np.int8)
+        # Fresh arrays each time (callers keep observations), filled in place.
+        obs = np.empty(OBS_SIZE, dtype=np.float32)
+        encode_into(self.game.observation(seat), obs.data)
+        mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+        mask_into(self.game.legal_actions(seat) if agent == self.agent_selection else (), mask.data)
         return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

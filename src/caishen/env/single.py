@@ -38,7 +38,15 @@ from gymnasium import spaces
 
 from caishen.bots import make_bot
 from caishen.engine.game import PASS, Game
-from caishen.env.encoding import ACTIONS, NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_index, encode, mask_of
+from caishen.env.encoding import (
+    ACTIONS,
+    NUM_ACTIONS,
+    OBS_HIGH,
+    OBS_SIZE,
+    action_index,
+    encode_into,
+    mask_into,
+)
 from caishen.simulate import hand_chips
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
@@ -96,10 +104,11 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
     def _obs(self) -> dict[str, Any]:
         assert self.game is not None
         legal = self.game.legal_actions(self.seat) if not self.game.is_over else ()
-        return {
-            "observation": np.asarray(encode(self.game.observation(self.seat)), dtype=np.float32),
-            "action_mask": np.asarray(mask_of(legal), dtype=np.int8),
-        }
+        obs = np.empty(OBS_SIZE, dtype=np.float32)  # fresh arrays each time, filled in place
+        encode_into(self.game.observation(self.seat), obs.data)
+        mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+        mask_into(legal, mask.data)
+        return {"observation": obs, "action_mask": mask}
 
     def _run_bots(self) -> None:
         """Let the bots move until the agent must act or the hand is over."""
