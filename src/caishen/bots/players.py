@@ -342,7 +342,11 @@ class GreedyBot:
 
     def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         discards = _find(legal, ActionKind.DISCARD)
-        ranked = self.rank_discards(ev, [a.tile for a in discards])
+        return self.own_turn_ranked(ev, legal, discards, self.rank_discards(ev, [a.tile for a in discards]))
+
+    def own_turn_ranked(self, ev: Evaluator, legal: Sequence[Action], discards: list[Action],
+                        ranked: list[tuple[float, int]]) -> Action:
+        """:meth:`own_turn` with the discards already ranked by :meth:`rank_discards`."""
         if not ranked:
             return discards[0]
         sh = ev.shape
@@ -491,10 +495,16 @@ class StrongBot(GreedyBot):
         if not firsts:
             return []
         best = min(x for x, _ in firsts)
+        readies = sum(1 for x, _ in firsts if x == 0)
         out: list[tuple[float, int]] = []
         for x, t in firsts:
             if x > best + self.SLACK:
                 out.append((-100.0 * x, t))
+                continue
+            if x == 0 and readies == 1 and self.SLACK == 0:
+                # The only discard that stays ready ranks first whatever its wins are worth
+                # (every other one scores -100 or less), so they are not scored: same order.
+                out.append((0.001 * (3 - _discard_order_key(t)), t))
                 continue
             counts[t] -= 1
             if x == 0:
@@ -631,6 +641,7 @@ class StrongBot(GreedyBot):
                     for a in discards:
                         if a.tile == tile:
                             return a
+            return self.own_turn_ranked(ev, legal, discards, ranked)  # not ranked twice
         return super().own_turn(ev, legal)
 
     def claim_score(self, ev: Evaluator, a: Action, s0: int, s1: int) -> float | None:

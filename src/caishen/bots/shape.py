@@ -35,6 +35,7 @@ from alive until they are cleared themselves); 300 hands of play fill about 35 M
 
 from __future__ import annotations
 
+from itertools import islice
 from operator import add
 from typing import Final, Union
 
@@ -45,6 +46,7 @@ WIDTH: Final = 2 * GROUPS  # entry 2*m + p: at most m groups and p pairs
 P5: Final = tuple(5**i for i in range(18))
 HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) in ``hi``
 SUIT_CACHE: Final = 10_000
+COVER_CACHE: Final = 100_000
 HALF_CACHE: Final = 10_000
 HAND_CACHE: Final = 40_000
 REST_CACHE: Final = 10_000
@@ -74,7 +76,17 @@ def keys_of(counts: list[int] | tuple[int, ...]) -> tuple[int, int]:
 # ---------------------------------------------------------------- one suit
 
 
-_covers: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({0: _ZERO}, {0: _ZERO})
+_covers: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}, {})
+# Distinct covers are few (a few thousand): the memos share one tuple per value.
+_cover_values: dict[tuple[int, ...], tuple[int, ...]] = {_ZERO: _ZERO}
+
+
+def _trim(memo: dict[int, tuple[int, ...]], limit: int) -> None:
+    """Bound a memo: at ``limit`` entries drop the older half (dicts keep insertion order),
+    so the keys of the hands in play stay."""
+    if len(memo) >= limit:
+        for k in list(islice(memo, limit // 2)):
+            del memo[k]
 
 
 def cover(key: int, honours: bool) -> tuple[int, ...]:
@@ -84,6 +96,8 @@ def cover(key: int, honours: bool) -> tuple[int, ...]:
     got = memo.get(key)
     if got is not None:
         return got
+    if not key:
+        return _ZERO
     i = 0
     while key // P5[i] % 5 == 0:
         i += 1
@@ -117,9 +131,14 @@ def cover(key: int, honours: bool) -> tuple[int, ...]:
             if v > out[j]:
                 out[j] = v
     got = tuple(out)
-    if len(memo) >= SUIT_CACHE:
-        memo.clear()
-        memo[0] = _ZERO
+    shared = _cover_values.get(got)
+    if shared is None:
+        if len(_cover_values) >= COVER_CACHE:
+            _cover_values.clear()
+        _cover_values[got] = got
+    else:
+        got = shared
+    _trim(memo, COVER_CACHE)
     memo[key] = got
     return got
 
