@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,8 @@ from caishen.shapes.analysis import shanten as ref_shanten
 from caishen.table.record import action_text, parse_action
 from caishen.tiles import RED
 from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win, win_value
+from caishen.variants.longgang.settlement import bonus_fu
 from caishen.variants.longgang.wilds import wild_kinds
 
 NO_BULLDOZER = LONGGANG.replace(bulldozer=False)
@@ -363,6 +366,37 @@ def test_recorded_decisions_are_unchanged() -> None:
         legal = tuple(parse_action(t) for t in legal_texts)
         got = bots[name].act(dataclasses.replace(_obs_of(obs), legal_actions=legal))
         assert action_text(got) == chosen, f"decision {i} ({name}): {action_text(got)}, recorded {chosen}"
+
+
+def test_win_value_is_what_score_win_brings() -> None:
+    """The strong bot values its waits with ``win_value``: the total plus the bonus fu of the
+    reading ``score_win`` itemises, on every wait of every ready discard in the first
+    recorded strong decisions (issue 14)."""
+    with gzip.open(DECISIONS, "rt", encoding="utf-8") as f:
+        rows = [json.loads(x) for x in f]
+    checked = 0
+    for name, obs, _, _ in rows[:1500]:
+        if name != "strong":
+            continue
+        o = _obs_of(obs)
+        view = View(o.seat, o.hand, o.wilds, o.indicator, LONGGANG, o.discards, o.melds, o.flowers,
+                    o.live_tiles, o.dealer)
+        ev = Evaluator(view)
+        for t in sorted(set(o.hand.concealed)):
+            if t in o.wilds or ev.discard_shanten(t) != 0:
+                continue
+            before = o.hand.without_tile(t)
+            for k in range(34):
+                ctx = WinContext(k, WinBy.DISCARD, o.seat, o.dealer, o.indicator)
+                try:
+                    r = score_win(before, ctx, LONGGANG)
+                except ScoringError:
+                    with pytest.raises(ScoringError):
+                        win_value(before, ctx, LONGGANG)
+                    continue
+                assert win_value(before, ctx, LONGGANG) == r.total + bonus_fu(r.bonus_tai, r.limit is not None)
+                checked += 1
+    assert checked >= 500, checked
 
 
 if __name__ == "__main__" and "--record" in sys.argv:

@@ -12,6 +12,8 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
+from typing import Final
 
 from caishen.bots.shape import (
     ADD,
@@ -44,8 +46,7 @@ from caishen.tiles import (
 )
 from caishen.variants.base import VariantRules
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
-from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
-from caishen.variants.longgang.settlement import bonus_fu
+from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, win_value
 
 # ---------------------------------------------------------------- hand shape helpers
 
@@ -92,6 +93,11 @@ def _near(held: int) -> int:
             | (held >> 1 & _FROM_ABOVE_1) | (held >> 2 & _FROM_ABOVE_2))
 
 
+_KIND_BITS: Final = tuple(1 << k for k in range(NUM_NON_FLOWER))
+# The values (0-8) in a suit's 9-bit mask.
+_VALUES: Final = tuple(tuple(v for v in range(9) if m >> v & 1) for m in range(512))
+
+
 def _plus(lo: int, hi: int, k: int, n: int = 1) -> tuple[int, int]:
     """The keys of a hand with ``n`` more tiles of kind ``k`` (``n`` < 0: fewer)."""
     if k < HALF_SPLIT:
@@ -132,11 +138,8 @@ class Evaluator:
             elif k not in view.hand.flowers and not any(k in f for f in view.flowers):
                 self.unseen_wilds += 1
         # Kinds worth drawing: unseen copies left, not wild.
-        drawable = 0
-        for k in range(NUM_NON_FLOWER):
-            if unseen[k]:
-                drawable |= 1 << k
-        self.drawable = drawable & ~wild_mask
+        self.drawable = sum(compress(_KIND_BITS, unseen)) & ~wild_mask
+        self.unseen_suits = (unseen[0:9], unseen[9:18], unseen[18:27], unseen[27:NUM_NON_FLOWER])
         # Enough 正财神 is complete whatever else is held (推土机, L8).
         self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
         self._tables: dict[int, dict[int, HandShape]] = {}
@@ -210,13 +213,11 @@ class Evaluator:
         if h.shanten < 0:
             return 0
         m = h.better() & self.drawable
-        total = self.unseen_wilds
-        unseen = self.unseen
-        while m:
-            low = m & -m
-            total += unseen[low.bit_length() - 1]
-            m ^= low
-        return total
+        u = self.unseen_suits
+        return (self.unseen_wilds + sum(map(u[0].__getitem__, _VALUES[m & 511]))
+                + sum(map(u[1].__getitem__, _VALUES[m >> 9 & 511]))
+                + sum(map(u[2].__getitem__, _VALUES[m >> 18 & 511]))
+                + sum(map(u[3].__getitem__, _VALUES[m >> 27])))
 
     def improving(self, counts: list[int], melds: int, current: int) -> int:
         """Unseen tiles whose draw lowers the shanten of ``counts`` (a hand one tile short
@@ -274,6 +275,10 @@ def _discard_order_key(k: int) -> int:
         return 1
     n = k % 9
     return 2 if n in (1, 7) else 3
+
+
+# 3 - _discard_order_key(k) per kind, the tie-break's weight.
+_ORDER: Final = tuple(3 - _discard_order_key(k) for k in range(NUM_NON_FLOWER))
 
 
 # ---------------------------------------------------------------- bots
@@ -336,7 +341,7 @@ class GreedyBot:
             if s == best:
                 # among the best shanten: the most improving tiles (wilds counted)
                 score += ev.discard_outs(t)
-            out.append((score + 0.01 * (3 - _discard_order_key(t)), t))
+            out.append((score + 0.01 * _ORDER[t], t))
         out.sort(key=lambda x: -x[0])
         return out
 
@@ -504,14 +509,14 @@ class StrongBot(GreedyBot):
             if x == 0 and readies == 1 and self.SLACK == 0:
                 # The only discard that stays ready ranks first whatever its wins are worth
                 # (every other one scores -100 or less), so they are not scored: same order.
-                out.append((0.001 * (3 - _discard_order_key(t)), t))
+                out.append((0.001 * _ORDER[t], t))
                 continue
             counts[t] -= 1
             if x == 0:
                 # Ready: the winning tiles and what a win on each would score (L19-L24).
                 outs, value = self.ready_value(ev, counts)
                 counts[t] += 1
-                score = math.log1p(outs) + math.log(max(value, 1.0)) + 0.001 * (3 - _discard_order_key(t))
+                score = math.log1p(outs) + math.log(max(value, 1.0)) + 0.001 * _ORDER[t]
                 out.append((score, t))
                 continue
             # One step from ready: look two draws ahead (ready_quality), else count the
@@ -523,7 +528,7 @@ class StrongBot(GreedyBot):
                 u = ev.discard_outs(t)
             v = PLAN_WEIGHT * self.plan_value(ev, counts)
             counts[t] += 1
-            score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * (3 - _discard_order_key(t))
+            score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * _ORDER[t]
             out.append((score, t))
         out.sort(key=lambda y: -y[0])
         return out
@@ -531,7 +536,7 @@ class StrongBot(GreedyBot):
     def ready_value(self, ev: Evaluator, counts: list[int]) -> tuple[int, float]:
         """For a ready hand (``counts`` + wilds + melds): the unseen winning tiles, and the
         average chips per loser a win would bring (total/10 + bonus, scored by
-        :func:`caishen.variants.longgang.scoring.score_win` on a discard), weighted by unseen copies. A wild
+        :func:`caishen.variants.longgang.scoring.win_value` on a discard), weighted by unseen copies. A wild
         drawn wins with the best of them."""
         view = ev.view
         rs = view.ruleset
@@ -552,8 +557,8 @@ class StrongBot(GreedyBot):
                 got = _win_chips[key]
             else:
                 try:
-                    r = score_win(before, WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator), rs)
-                    got = (r.total + bonus_fu(r.bonus_tai, r.limit is not None, rs)) / rs.fu_per_chip
+                    ctx = WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator)
+                    got = win_value(before, ctx, rs) / rs.fu_per_chip  # total + bonus fu
                 except ScoringError:
                     got = None
                 if len(_win_chips) >= WIN_CHIPS_CACHE:

@@ -36,7 +36,7 @@ from alive until they are cleared themselves); 300 hands of play fill about 35 M
 from __future__ import annotations
 
 from itertools import islice
-from operator import add
+from operator import add, itemgetter, mul
 from typing import Final, Union
 
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
@@ -64,13 +64,7 @@ _ZERO: Final = (0,) * WIDTH
 
 def keys_of(counts: list[int] | tuple[int, ...]) -> tuple[int, int]:
     """``(lo, hi)`` of a 34-count vector."""
-    lo = 0
-    for k in range(HALF_SPLIT - 1, -1, -1):
-        lo = lo * 5 + counts[k]
-    hi = 0
-    for k in range(NUM_NON_FLOWER - 1, HALF_SPLIT - 1, -1):
-        hi = hi * 5 + counts[k]
-    return lo, hi
+    return sum(map(mul, counts[:HALF_SPLIT], P5)), sum(map(mul, counts[HALF_SPLIT:NUM_NON_FLOWER], P5))
 
 
 # ---------------------------------------------------------------- one suit
@@ -212,6 +206,8 @@ _JB: Final = tuple(jb for sp in SPLITS for _, jb in sp)
 _RANGES: Final = tuple(
     (sum(len(sp) for sp in SPLITS[:j]), sum(len(sp) for sp in SPLITS[: j + 1])) for j in range(WIDTH)
 )
+_PICK_A: Final = itemgetter(*_JA)
+_PICK_B: Final = itemgetter(*_JB)
 
 Part = Union["SuitEntry", "Combo"]
 
@@ -231,7 +227,7 @@ class Combo:
         self.a = a
         self.b = b
         self.shift = shift
-        sums: list[int] = list(map(add, map(a.cover.__getitem__, _JA), map(b.cover.__getitem__, _JB)))
+        sums: list[int] = list(map(add, _PICK_A(a.cover), _PICK_B(b.cover)))
         self.cover = tuple([max(sums[i:j]) for i, j in _RANGES])
         ah, bh = a.held_by, b.held_by
         self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
