@@ -357,13 +357,13 @@ class GreedyBot:
         sh = ev.shape
         best_tile = ranked[0][1]
         counts = sh.counts
-        best_s = ev.shanten_of(*ev.without(best_tile), sh.melds)
+        best_s = ev.discard_shanten(best_tile)
         for a in legal:
             if a.kind == ActionKind.CONCEALED_KONG and counts[a.tile] >= 4:
                 if ev.shanten_of(*ev.without(a.tile, 4), sh.melds + 1) <= best_s:
                     return a
             elif a.kind == ActionKind.ADDED_KONG and counts[a.tile] >= 1:
-                if ev.shanten_of(*ev.without(a.tile), sh.melds) <= best_s:
+                if ev.discard_shanten(a.tile) <= best_s:
                     return a
         for a in discards:
             if a.tile == best_tile:
@@ -405,15 +405,18 @@ class GreedyBot:
         else:
             return None
         melds = sh.melds + 1
-        best = 99
+        allowed = 0
         for t in range(NUM_NON_FLOWER):
             if c[t] and t not in banned:
-                s = -1 if ev.complete else ev.changed(lo, hi, t, -1, melds).shanten
-                if s < best:
-                    best = s
-        if best == 99:
+                allowed |= 1 << t
+        if not allowed:
             return None
-        return best, c, melds
+        if ev.complete:
+            return -1, c, melds
+        # The best discard after the claim: a discard keeps the shanten or adds one (as in
+        # Evaluator.discard_shanten), so one look at the kinds that keep it is enough.
+        h = ev.hand(lo, hi, melds)
+        return h.shanten + (0 if h.keep() & allowed else 1), c, melds
 
     def claim(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         sh = ev.shape

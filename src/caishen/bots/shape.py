@@ -138,46 +138,74 @@ def cover(key: int, honours: bool) -> tuple[int, ...]:
 
 
 class SuitEntry:
-    """One suit's cover and, per entry, the kinds (bit ``i`` = value ``i``) whose addition
-    raises it (``up``) and whose removal lowers it (``down``); its count histogram and the
-    kinds it holds 0-4 times (``held_by``)."""
+    """One suit's cover and, per entry, on demand, the kinds (bit ``i`` = value ``i``) whose
+    addition raises it (:meth:`up`: the suit's with-one-more-tile result) and whose removal
+    lowers it (:meth:`down`); its count histogram and the kinds it holds 0-4 times
+    (``held_by``). Only the entries asked for are worked out, each from the covers of the
+    suit with one tile more (or less) of each kind, fetched once."""
 
-    __slots__ = ("cover", "down", "held_by", "hist", "up")
+    __slots__ = ("_down", "_less", "_more", "_up", "cover", "held_by", "hist", "honours", "key")
     cover: tuple[int, ...]
-    up: tuple[int, ...]
-    down: tuple[int, ...]
     held_by: tuple[int, ...]
     hist: int
 
     def __init__(self, key: int, honours: bool) -> None:
-        c = cover(key, honours)
-        up = [0] * WIDTH
-        down = [0] * WIDTH
+        self.key = key
+        self.honours = honours
+        self.cover = cover(key, honours)
         held_by = [0] * 5
         hist = 0
+        k = key
         for i in range(7 if honours else 9):
-            d = key // P5[i] % 5
+            d = k % 5
+            k //= 5
             held_by[d] |= 1 << i
             hist += HIST[d]
-            if d < 4:
-                more = cover(key + P5[i], honours)
-                for j in range(WIDTH):
-                    if more[j] > c[j]:
-                        up[j] |= 1 << i
-            if d:
-                less = cover(key - P5[i], honours)
-                for j in range(WIDTH):
-                    if less[j] < c[j]:
-                        down[j] |= 1 << i
-        self.cover = c
-        self.up = tuple(up)
-        self.down = tuple(down)
         self.held_by = tuple(held_by)
         self.hist = hist
+        self._up = [-1] * WIDTH
+        self._down = [-1] * WIDTH
+        self._more: list[tuple[int, ...]] | None = None
+        self._less: list[tuple[int, ...]] | None = None
 
-    def masks(self, j: int) -> tuple[int, int]:
-        """(kinds whose addition raises entry ``j``, kinds whose removal lowers it)."""
-        return self.up[j], self.down[j]
+    def up(self, j: int) -> int:
+        """Kinds whose addition raises entry ``j``."""
+        got = self._up[j]
+        if got < 0:
+            more = self._more
+            if more is None:
+                # a kind held 4 times cannot be added: its own cover stands in (never raised)
+                key, honours = self.key, self.honours
+                more = self._more = [
+                    self.cover if key // P5[i] % 5 == 4 else cover(key + P5[i], honours)
+                    for i in range(7 if honours else 9)
+                ]
+            c = self.cover[j]
+            got = 0
+            for i, m in enumerate(more):
+                if m[j] > c:
+                    got |= 1 << i
+            self._up[j] = got
+        return got
+
+    def down(self, j: int) -> int:
+        """Kinds whose removal lowers entry ``j``."""
+        got = self._down[j]
+        if got < 0:
+            less = self._less
+            if less is None:
+                key, honours = self.key, self.honours
+                less = self._less = [
+                    cover(key - P5[i], honours) if key // P5[i] % 5 else self.cover
+                    for i in range(7 if honours else 9)
+                ]
+            c = self.cover[j]
+            got = 0
+            for i, m in enumerate(less):
+                if m[j] < c:
+                    got |= 1 << i
+            self._down[j] = got
+        return got
 
 
 _suits: tuple[dict[int, SuitEntry], dict[int, SuitEntry]] = ({}, {})
@@ -214,11 +242,11 @@ Part = Union["SuitEntry", "Combo"]
 
 class Combo:
     """Two parts combined (two suits, or a suit and a half): the cover of at most ``m``
-    groups and ``p`` pairs across both, and on demand (:meth:`masks`) per entry the kinds
+    groups and ``p`` pairs across both, and on demand (:meth:`up`, :meth:`down`) per entry the kinds
     (part ``a`` at bit 0, part ``b`` at bit ``shift``) whose addition raises it and whose
     removal lowers it (a kind lowers the combined entry only if it lowers every best split)."""
 
-    __slots__ = ("_masks", "a", "b", "cover", "held_by", "hist", "shift")
+    __slots__ = ("_down", "_up", "a", "b", "cover", "held_by", "hist", "shift")
     cover: tuple[int, ...]
     held_by: tuple[int, ...]
     hist: int
@@ -233,25 +261,37 @@ class Combo:
         self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
                         ah[3] | bh[3] << shift, ah[4] | bh[4] << shift)
         self.hist = a.hist + b.hist
-        self._masks: list[tuple[int, int] | None] = [None] * WIDTH
+        self._up = [-1] * WIDTH
+        self._down = [-1] * WIDTH
 
-    def masks(self, j: int) -> tuple[int, int]:
-        """(kinds whose addition raises entry ``j``, kinds whose removal lowers it)."""
-        got = self._masks[j]
-        if got is None:
+    def up(self, j: int) -> int:
+        """Kinds whose addition raises entry ``j``: those of either part at a best split."""
+        got = self._up[j]
+        if got < 0:
             a, b = self.a, self.b
             ac, bc = a.cover, b.cover
             best = self.cover[j]
             shift = self.shift
-            up = 0
-            down = -1
+            got = 0
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    au, ad = a.masks(ja)
-                    bu, bd = b.masks(jb)
-                    up |= au | bu << shift
-                    down &= ad | bd << shift
-            got = self._masks[j] = (up, down)
+                    got |= a.up(ja) | b.up(jb) << shift
+            self._up[j] = got
+        return got
+
+    def down(self, j: int) -> int:
+        """Kinds whose removal lowers entry ``j``: only those that lower every best split."""
+        got = self._down[j]
+        if got < 0:
+            a, b = self.a, self.b
+            ac, bc = a.cover, b.cover
+            best = self.cover[j]
+            shift = self.shift
+            got = -1
+            for ja, jb in SPLITS[j]:
+                if ac[ja] + bc[jb] == best:
+                    got &= a.down(ja) | b.down(jb) << shift
+            self._down[j] = got
         return got
 
 
@@ -340,43 +380,48 @@ class HandShape:
         self._better = -1
         self._keep = -1
 
-    def _masks(self) -> None:
-        x, y = self._x, self._y
-        xoff, yoff = self._xoff, self._yoff
-        better = 0
-        keep = 0
-        if self.shanten >= 0:
-            down = ALL_KINDS
-            for i in self._tight:
-                xu, xd = x.masks(i)
-                yu, yd = y.masks(self._last - i)
-                better |= xu << xoff | yu << yoff
-                down &= xd << xoff | yd << yoff
-            if self._tight:
-                keep = self.held & ~down
-            if self._pairs:
-                hist = x.hist + y.hist
-                used = pairs_used(hist)
-                for c in range(4):  # draw a kind held c times
-                    if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
-                        better |= x.held_by[c] << xoff | y.held_by[c] << yoff
-                for c in range(1, 5):  # discard a kind held c times
-                    if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
-                        keep |= x.held_by[c] << xoff | y.held_by[c] << yoff
-        self._better = better
-        self._keep = keep
-
     def better(self) -> int:
         """Kinds whose draw lowers the shanten (none for a complete hand)."""
-        if self._better < 0:
-            self._masks()
-        return self._better
+        got = self._better
+        if got < 0:
+            got = 0
+            if self.shanten >= 0:
+                x, y = self._x, self._y
+                xoff, yoff = self._xoff, self._yoff
+                last = self._last
+                for i in self._tight:
+                    got |= x.up(i) << xoff | y.up(last - i) << yoff
+                if self._pairs:
+                    hist = x.hist + y.hist
+                    used = pairs_used(hist)
+                    for c in range(4):  # draw a kind held c times
+                        if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
+                            got |= x.held_by[c] << xoff | y.held_by[c] << yoff
+            self._better = got
+        return got
 
     def keep(self) -> int:
         """Held kinds whose discard keeps the shanten (none for a complete hand)."""
-        if self._keep < 0:
-            self._masks()
-        return self._keep
+        got = self._keep
+        if got < 0:
+            got = 0
+            if self.shanten >= 0:
+                x, y = self._x, self._y
+                xoff, yoff = self._xoff, self._yoff
+                last = self._last
+                if self._tight:
+                    down = ALL_KINDS
+                    for i in self._tight:
+                        down &= x.down(i) << xoff | y.down(last - i) << yoff
+                    got = self.held & ~down
+                if self._pairs:
+                    hist = x.hist + y.hist
+                    used = pairs_used(hist)
+                    for c in range(1, 5):  # discard a kind held c times
+                        if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
+                            got |= x.held_by[c] << xoff | y.held_by[c] << yoff
+            self._keep = got
+        return got
 
 
 _hands: dict[int, dict[int, HandShape]] = {}
