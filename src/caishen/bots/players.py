@@ -144,6 +144,7 @@ class Evaluator:
         self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
         self._tables: dict[int, dict[int, HandShape]] = {}
         self._base: HandShape | None = None
+        self._outs_of: dict[int, int] = {}
 
     def hand(self, lo: int, hi: int, melds: int) -> HandShape:
         """The shape of the hand ``(lo, hi)`` with ``melds`` declared melds and this view's
@@ -207,7 +208,12 @@ class Evaluator:
         short of a full one), wild copies included; 0 for a complete hand."""
         if self.complete:
             return 0
-        return self._outs(self.hand(lo, hi, melds))
+        # the strong bot's look-ahead meets the same hands from different discards and draws
+        key = (lo << HAND_KEY_SHIFT | hi) << 3 | melds
+        got = self._outs_of.get(key)
+        if got is None:
+            got = self._outs_of[key] = self._outs(self.hand(lo, hi, melds))
+        return got
 
     def _outs(self, h: HandShape) -> int:
         if h.shanten < 0:
@@ -261,6 +267,11 @@ class Evaluator:
     def ready_quality(self, counts: list[int], melds: int) -> int:
         lo, hi = keys_of(counts)
         return self.ready_quality_of(lo, hi, melds)
+
+
+def _pairs_or_more(counts: list[int]) -> int:
+    """Kinds held at least twice (``counts``: the 34 non-flower counts)."""
+    return NUM_NON_FLOWER - counts.count(0) - counts.count(1)
 
 
 def _find(legal: Sequence[Action], kind: ActionKind) -> list[Action]:
@@ -460,9 +471,7 @@ class StrongBot(GreedyBot):
         """(flush suit or None, tiles off that suit, pong-hand plan) for ``counts`` plus the
         declared melds."""
         view = ev.view
-        suit_tiles = [0, 0, 0]
-        for k in range(27):
-            suit_tiles[k // 9] += counts[k]
+        suit_tiles = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
         meld_suits: set[int] = set()
         chows = False
         for m in view.hand.melds:
@@ -479,10 +488,7 @@ class StrongBot(GreedyBot):
                 off = sum(suit_tiles) - suit_tiles[target]
                 if off <= 5:
                     flush = target
-        pongish = 0
-        for k in range(NUM_NON_FLOWER):
-            if counts[k] >= 2:
-                pongish += 1
+        pongish = _pairs_or_more(counts)
         pongish += sum(1 for m in view.hand.melds if m.kind != MeldKind.CHOW)
         pong_plan = not chows and pongish >= 5
         return flush, off, pong_plan
@@ -592,7 +598,7 @@ class StrongBot(GreedyBot):
             factor = 4.0 if honours == 0 else 2.0  # 清一色 limit (L22) / 混一色 1 tai (L21)
             v += math.log1p(p * (factor - 1))
         if pong_plan:
-            q = sum(1 for k in range(NUM_NON_FLOWER) if counts[k] >= 2)
+            q = _pairs_or_more(counts)
             q += sum(1 for m in melds if m.kind != MeldKind.CHOW)
             if q >= PONGS_NEAR:
                 v += math.log1p(min(1.0, (q - PONGS_NEAR + 1) / 2))  # 对对胡 1 tai (L21)
