@@ -9,6 +9,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.bots import BOTS, GreedyBot, StrongBot, View, make_bot
+from caishen.bots import BOTS, GreedyBot, StrongBot, View, make_bot, shape
 from caishen.bots.players import Evaluator
 from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
 from caishen.engine.actions import DECLARE_DRAW
@@ -25,6 +26,7 @@ from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, Observation
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import parse_hand, parse_tile, parse_tiles
 from caishen.scenario import stacked_game
+from caishen.shapes.analysis import _cover as analysis_cover
 from caishen.shapes.analysis import shanten as ref_shanten
 from caishen.table.record import action_text, parse_action
 from caishen.tiles import RED
@@ -106,6 +108,21 @@ def test_shanten_matches_analysis_reference(seed: int) -> None:
         else:
             c[k] += 1
     assert shanten_counts(c, len(hand.melds), w, 5, True) == ref_shanten(hand, NO_BULLDOZER, wilds)
+
+
+def test_cover_tables_ship_and_match_the_analyser() -> None:
+    """The bots' per-suit cover table (caishen/data/bot-covers-v1.zlib, issue 14) loads, and
+    its covers are the analyser's, worked out independently, on every key of at most 5
+    tiles and on random keys."""
+    assert shape._COVER_INDEX[0] and shape._COVER_INDEX[1]
+    rng = random.Random(14)
+    keys = sorted({sum(5**v for v in vs) for n in range(6) for vs in combinations_with_replacement(range(9), n)
+                   if all(vs.count(v) <= 4 for v in vs)})
+    assert len(keys) == 1993  # every suit of at most 5 tiles
+    for k in keys + [rng.randrange(5**9) for _ in range(3000)]:
+        assert shape.cover(k, False) == analysis_cover(k, False), k
+        if k < 5**7:
+            assert shape.cover(k, True) == analysis_cover(k, True), k
 
 
 def test_flower_indicator_bulldozer_counts_wild_flowers_l5_l8() -> None:

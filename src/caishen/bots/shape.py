@@ -18,11 +18,14 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
 300 hands of play at the ``bench_bots.py`` table (tracemalloc, pure-Python build):
 
 * per suit key (one suit's 9 counts, honours 7): its cover for each number of groups and
-  pair (``2*m + p``) (:data:`COVER_CACHE` = 50,000 per kind of suit, about 90 B each: the
-  memos share one tuple per distinct cover, of which play meets about 130; at the limit the
-  older half is dropped); and a :class:`SuitEntry` that works out, for the entries asked
-  for only, the kinds whose addition raises it (the suit's with-one-more-tile result) and
-  whose removal lowers it (:data:`SUIT_CACHE` = 10,000 per kind of suit, about 0.9 kB each);
+  pair (``2*m + p``), read from a table of every key (``caishen/data/bot-covers-v1.zlib``,
+  130 kB, SHA-256 checked: one byte per key naming one of the 163 distinct covers, 2 MB in
+  memory, loaded in about 10 ms; ``python -m caishen.bots.shape`` rebuilds it in about
+  30 s). Without the file, covers are worked out on demand and kept in memos of
+  :data:`COVER_CACHE` = 50,000 per kind of suit (about 90 B each; at the limit the older
+  half is dropped). And a :class:`SuitEntry` that works out, for the entries asked for
+  only, the kinds whose addition raises it (the suit's with-one-more-tile result) and whose
+  removal lowers it (:data:`SUIT_CACHE` = 10,000 per kind of suit, about 0.9 kB each);
 * per half (``lo`` or ``hi``) and per *rest* (a hand's three suits other than one): two
   parts combined, masks worked out on demand (:data:`HALF_CACHE` = 10,000 per half,
   :data:`REST_CACHE` = 10,000, about 0.8 kB each);
@@ -30,16 +33,21 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
   the kinds whose discard keeps it (:data:`HAND_CACHE` = 40,000 over all contexts, about
   0.3 kB each).
 
-All but the cover memos are cleared when full. At their limits the caches hold about 65 MB
+All but the cover memos are cleared when full. At their limits the caches hold about 60 MB
 (hand entries keep the parts they were built from alive until they are cleared
-themselves); 300 hands of play fill about 30 MB (covers 2 MB, suits 6 MB, halves 12 MB,
-rests 5 MB, hands 4 MB).
+themselves); 300 hands of play fill about 30 MB (suits 6 MB, halves 12 MB, rests 5 MB,
+hands 4 MB), besides the 2 MB cover table.
 """
 
 from __future__ import annotations
 
+import hashlib
+import zlib
+from collections.abc import Callable
+from importlib import resources
 from itertools import islice
 from operator import add, itemgetter, mul
+from pathlib import Path
 from typing import Final, Union
 
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
@@ -50,6 +58,11 @@ P5: Final = tuple(5**i for i in range(18))
 HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) in ``hi``
 SUIT_CACHE: Final = 10_000
 COVER_CACHE: Final = 50_000
+SUIT_KEYS: Final = 5**9
+HONOUR_KEYS: Final = 5**7
+COVERS_NAME: Final = "bot-covers-v1.zlib"
+# SHA-256 of the uncompressed cover tables (build_cover_data).
+COVERS_DIGEST: Final = "33152c3400a3853633f1f8a7b8650eadabad334718baf666ab0c2391700e04f4"
 HALF_CACHE: Final = 10_000
 HAND_CACHE: Final = 40_000
 REST_CACHE: Final = 10_000
@@ -86,15 +99,9 @@ def _trim(memo: dict[int, tuple[int, ...]], limit: int) -> None:
             del memo[k]
 
 
-def cover(key: int, honours: bool) -> tuple[int, ...]:
-    """Most tiles of one suit's counts (base-5 ``key``) that fit into at most ``m`` groups
-    and ``p`` pairs, at entry ``2*m + p``."""
-    memo = _covers[honours]
-    got = memo.get(key)
-    if got is not None:
-        return got
-    if not key:
-        return _ZERO
+def _cover_from(key: int, honours: bool, sub: Callable[[int], tuple[int, ...]]) -> tuple[int, ...]:
+    """The cover of ``key`` (not 0) from the covers ``sub`` gives of smaller keys: the lowest
+    tile is left out, or is the lowest of a group or of the pair."""
     i = 0
     while key // P5[i] % 5 == 0:
         i += 1
@@ -102,7 +109,7 @@ def cover(key: int, honours: bool) -> tuple[int, ...]:
     a = key // pi % 5
     nxt = 0 if honours or i >= 8 else key // P5[i + 1] % 5
     nxt2 = 0 if honours or i >= 7 else key // P5[i + 2] % 5
-    out = list(cover(key - pi, honours))  # the lowest tile left out
+    out = list(sub(key - pi))  # the lowest tile left out
     # groups whose lowest tile is i: (counts removed, tiles covered)
     groups = [(pi, 1)]
     if a >= 2:
@@ -116,18 +123,89 @@ def cover(key: int, honours: bool) -> tuple[int, ...]:
     if nxt2:
         groups.append((pi + P5[i + 2], 2))
     for removed, n in groups:
-        sub = cover(key - removed, honours)
+        got = sub(key - removed)
         for j in range(2, WIDTH):
-            v = sub[j - 2] + n
+            v = got[j - 2] + n
             if v > out[j]:
                 out[j] = v
     for removed, n in ((pi, 1), (2 * pi, 2)) if a >= 2 else ((pi, 1),):  # the pair
-        sub = cover(key - removed, honours)
+        got = sub(key - removed)
         for j in range(1, WIDTH, 2):
-            v = sub[j - 1] + n
+            v = got[j - 1] + n
             if v > out[j]:
                 out[j] = v
-    got = tuple(out)
+    return tuple(out)
+
+
+def build_cover_data() -> bytes:
+    """Every suit key's and honours key's cover, as the table file holds it: the number of
+    distinct covers (2 bytes, little-endian), each cover's 12 entries (a byte each), then
+    per key the index of its cover (a byte): 5**9 suit keys, 5**7 honours keys. About 30 s."""
+    values: dict[tuple[int, ...], int] = {_ZERO: 0}
+    indexes: list[bytes] = []
+    for honours, n in ((False, SUIT_KEYS), (True, HONOUR_KEYS)):
+        covers: list[tuple[int, ...]] = [_ZERO] * n
+        index = bytearray(n)
+        for key in range(1, n):
+            c = _cover_from(key, honours, covers.__getitem__)
+            v = values.setdefault(c, len(values))
+            covers[key] = c
+            index[key] = v
+        indexes.append(bytes(index))
+    head = bytes((len(values) & 255, len(values) >> 8))
+    return head + bytes(x for c in values for x in c) + b"".join(indexes)
+
+
+def _load_covers() -> tuple[tuple[tuple[int, ...], ...], bytes, bytes] | None:
+    """The cover tables from the package's data file, or None (then covers are worked out
+    on demand and kept in the bounded memos) if it is missing or not the expected one."""
+    try:
+        raw = resources.files("caishen").joinpath("data", COVERS_NAME).read_bytes()
+        blob = zlib.decompress(raw)
+    except (OSError, zlib.error):
+        return None
+    if hashlib.sha256(blob).hexdigest() != COVERS_DIGEST:
+        return None
+    n = blob[0] | blob[1] << 8
+    o = 2 + WIDTH * n
+    values = tuple(tuple(blob[2 + WIDTH * v : 2 + WIDTH * (v + 1)]) for v in range(n))
+    return values, blob[o : o + SUIT_KEYS], blob[o + SUIT_KEYS : o + SUIT_KEYS + HONOUR_KEYS]
+
+
+def write_cover_data(path: Path | None = None) -> str:
+    """Rebuild the cover tables, write the compressed file, return its digest."""
+    blob = build_cover_data()
+    target = path or Path(__file__).parent.parent / "data" / COVERS_NAME
+    target.write_bytes(zlib.compress(blob, 9))
+    return hashlib.sha256(blob).hexdigest()
+
+
+_COVER_TABLES: Final = _load_covers()
+_COVER_VALUES: Final = _COVER_TABLES[0] if _COVER_TABLES is not None else ()
+_COVER_INDEX: Final = (_COVER_TABLES[1], _COVER_TABLES[2]) if _COVER_TABLES is not None else (b"", b"")
+
+
+def _suit_cover(key: int) -> tuple[int, ...]:
+    return cover(key, False)
+
+
+def _honours_cover(key: int) -> tuple[int, ...]:
+    return cover(key, True)
+
+
+def cover(key: int, honours: bool) -> tuple[int, ...]:
+    """Most tiles of one suit's counts (base-5 ``key``) that fit into at most ``m`` groups
+    and ``p`` pairs, at entry ``2*m + p``: read from the table, else worked out and kept."""
+    index = _COVER_INDEX[honours]
+    if index:
+        return _COVER_VALUES[index[key]]
+    memo = _covers[honours]
+    got = memo.get(key)
+    if got is not None:
+        return got
+    if not key:
+        return _ZERO
+    got = _cover_from(key, honours, _honours_cover if honours else _suit_cover)
     shared = _cover_values.get(got)
     if shared is None:
         if len(_cover_values) >= COVER_CACHE:
@@ -554,3 +632,7 @@ def shanten_counts(
         return -1
     lo, hi = keys_of(counts)
     return hand_shape(lo, hi, sets_needed - melds, wilds, pairs_form and melds == 0).shanten
+
+
+if __name__ == "__main__":
+    print(write_cover_data())
