@@ -58,6 +58,7 @@ P5: Final = tuple(5**i for i in range(18))
 HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) in ``hi``
 SUIT_CACHE: Final = 10_000
 COVER_CACHE: Final = 50_000
+COMBINED_CACHE: Final = 50_000
 SUIT_KEYS: Final = 5**9
 HONOUR_KEYS: Final = 5**7
 COVERS_NAME: Final = "bot-covers-v1.zlib"
@@ -320,6 +321,11 @@ _PICK_B: Final = itemgetter(*_JB)
 
 Part = Union["SuitEntry", "Combo"]
 
+# Covers combined, per pair of covers (Combo), and a hand's best total with the entries of
+# its first part at a best split, per (cover, cover, last entry) (HandShape).
+_combined: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+_best_splits: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, tuple[int, ...]]] = {}
+
 
 class Combo:
     """Two parts combined (two suits, or a suit and a half): the cover of at most ``m``
@@ -336,8 +342,16 @@ class Combo:
         self.a = a
         self.b = b
         self.shift = shift
-        sums: list[int] = list(map(add, _PICK_A(a.cover), _PICK_B(b.cover)))
-        self.cover = tuple([max(sums[i:j]) for i, j in _RANGES])
+        # few distinct covers meet (about 200 in play), so each pair is combined once
+        key = (a.cover, b.cover)
+        got = _combined.get(key)
+        if got is None:
+            sums: list[int] = list(map(add, _PICK_A(a.cover), _PICK_B(b.cover)))
+            got = tuple([max(sums[i:j]) for i, j in _RANGES])
+            if len(_combined) >= COMBINED_CACHE:
+                _combined.clear()
+            _combined[key] = got
+        self.cover = got
         ah, bh = a.held_by, b.held_by
         self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
                         ah[3] | bh[3] << shift, ah[4] | bh[4] << shift)
@@ -438,9 +452,16 @@ class HandShape:
         which hold every kind between them."""
         last = 2 * sets + 1
         # entry i of x with entry last - i of y: at most ``sets`` groups and one pair in all
-        sums: list[int] = list(map(add, x.cover[: last + 1], y.cover[last::-1]))
-        best = max(sums)
-        tight = [i for i, v in enumerate(sums) if v == best]  # x's entries at a best split
+        key = (x.cover, y.cover, last)
+        got = _best_splits.get(key)
+        if got is None:
+            sums: list[int] = list(map(add, x.cover[: last + 1], y.cover[last::-1]))
+            top = max(sums)
+            got = (top, tuple([i for i, v in enumerate(sums) if v == top]))  # x's entries at a best split
+            if len(_best_splits) >= COMBINED_CACHE:
+                _best_splits.clear()
+            _best_splits[key] = got
+        best, tight = got
         std = 3 * sets + 1 - wilds - best
         pairs = 0  # 1: 八对半 only, 2: both forms at the best
         if pairs_form:
@@ -456,7 +477,7 @@ class HandShape:
         self._xoff = xoff
         self._yoff = yoff
         self._last = last
-        self._tight = tuple(tight) if pairs != 1 else ()
+        self._tight = tight if pairs != 1 else ()
         self._pairs = pairs
         self._better = -1
         self._keep = -1
