@@ -157,16 +157,17 @@ def build_cover_data() -> bytes:
     return head + bytes(x for c in values for x in c) + b"".join(indexes)
 
 
-def _load_covers() -> tuple[tuple[tuple[int, ...], ...], bytes, bytes] | None:
-    """The cover tables from the package's data file, or None (then covers are worked out
-    on demand and kept in the bounded memos) if it is missing or not the expected one."""
+def _load_covers() -> tuple[tuple[tuple[int, ...], ...], bytes, bytes]:
+    """The cover tables from the package's data file: (covers, suit index, honours index);
+    empty if the file is missing or not the expected one (then covers are worked out on
+    demand and kept in the bounded memos)."""
     try:
         raw = resources.files("caishen").joinpath("data", COVERS_NAME).read_bytes()
         blob = zlib.decompress(raw)
     except (OSError, zlib.error):
-        return None
+        return (), b"", b""
     if hashlib.sha256(blob).hexdigest() != COVERS_DIGEST:
-        return None
+        return (), b"", b""
     n = blob[0] | blob[1] << 8
     o = 2 + WIDTH * n
     values = tuple(tuple(blob[2 + WIDTH * v : 2 + WIDTH * (v + 1)]) for v in range(n))
@@ -181,9 +182,9 @@ def write_cover_data(path: Path | None = None) -> str:
     return hashlib.sha256(blob).hexdigest()
 
 
-_COVER_TABLES: Final = _load_covers()
-_COVER_VALUES: Final = _COVER_TABLES[0] if _COVER_TABLES is not None else ()
-_COVER_INDEX: Final = (_COVER_TABLES[1], _COVER_TABLES[2]) if _COVER_TABLES is not None else (b"", b"")
+_COVER_TABLES = _load_covers()
+_COVER_VALUES: Final = _COVER_TABLES[0]
+_COVER_INDEX: Final = (_COVER_TABLES[1], _COVER_TABLES[2])
 
 
 def _suit_cover(key: int) -> tuple[int, ...]:
