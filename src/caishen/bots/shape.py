@@ -31,12 +31,15 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
   :data:`REST_CACHE` = 10,000, about 0.8 kB each);
 * per hand and context (sets, wilds, 八对半): shanten, the kinds whose draw lowers it and
   the kinds whose discard keeps it (:data:`HAND_CACHE` = 40,000 over all contexts, about
-  0.3 kB each).
+  0.25 kB each);
+* per pair of covers: the two combined (:class:`Combo`), and a hand's best total with its
+  best splits (:class:`HandShape`): about 200 distinct covers meet in play, so most pairs
+  repeat (:data:`COMBINED_CACHE` = 20,000 each, about 0.15 and 0.27 kB per entry).
 
-All but the cover memos are cleared when full. At their limits the caches hold about 60 MB
+All but the cover memos are cleared when full. At their limits the caches hold about 65 MB
 (hand entries keep the parts they were built from alive until they are cleared
-themselves); 300 hands of play fill about 30 MB (suits 6 MB, halves 12 MB, rests 5 MB,
-hands 4 MB), besides the 2 MB cover table.
+themselves); 300 hands of play fill about 27 MB (suits 6 MB, halves 10 MB, rests 4 MB,
+hands 4 MB, pairs of covers 2.5 MB), besides the 2 MB cover table.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ P5: Final = tuple(5**i for i in range(18))
 HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) in ``hi``
 SUIT_CACHE: Final = 10_000
 COVER_CACHE: Final = 50_000
-COMBINED_CACHE: Final = 50_000
+COMBINED_CACHE: Final = 20_000
 SUIT_KEYS: Final = 5**9
 HONOUR_KEYS: Final = 5**7
 COVERS_NAME: Final = "bot-covers-v1.zlib"
