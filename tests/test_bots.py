@@ -9,14 +9,16 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caishen import fair
-from caishen.bots import BOTS, GreedyBot, StrongBot, View, make_bot
+from caishen.bots import BOTS, GreedyBot, StrongBot, View, make_bot, shape
 from caishen.bots.players import Evaluator
 from caishen.bots.shape import pairs_shanten, shanten_counts, standard_shanten
 from caishen.engine.actions import DECLARE_DRAW
@@ -24,10 +26,13 @@ from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, Observation
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import parse_hand, parse_tile, parse_tiles
 from caishen.scenario import stacked_game
+from caishen.shapes.analysis import _cover as analysis_cover
 from caishen.shapes.analysis import shanten as ref_shanten
 from caishen.table.record import action_text, parse_action
 from caishen.tiles import RED
 from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win, win_value
+from caishen.variants.longgang.settlement import bonus_fu
 from caishen.variants.longgang.wilds import wild_kinds
 
 NO_BULLDOZER = LONGGANG.replace(bulldozer=False)
@@ -103,6 +108,21 @@ def test_shanten_matches_analysis_reference(seed: int) -> None:
         else:
             c[k] += 1
     assert shanten_counts(c, len(hand.melds), w, 5, True) == ref_shanten(hand, NO_BULLDOZER, wilds)
+
+
+def test_cover_tables_ship_and_match_the_analyser() -> None:
+    """The bots' per-suit cover table (caishen/data/bot-covers-v1.zlib, issue 14) loads, and
+    its covers are the analyser's, worked out independently, on every key of at most 5
+    tiles and on random keys."""
+    assert shape._COVER_INDEX[0] and shape._COVER_INDEX[1]
+    rng = random.Random(14)
+    keys = sorted({sum(5**v for v in vs) for n in range(6) for vs in combinations_with_replacement(range(9), n)
+                   if all(vs.count(v) <= 4 for v in vs)})
+    assert len(keys) == 1993  # every suit of at most 5 tiles
+    for k in keys + [rng.randrange(5**9) for _ in range(3000)]:
+        assert shape.cover(k, False) == analysis_cover(k, False), k
+        if k < 5**7:
+            assert shape.cover(k, True) == analysis_cover(k, True), k
 
 
 def test_flower_indicator_bulldozer_counts_wild_flowers_l5_l8() -> None:
@@ -363,6 +383,37 @@ def test_recorded_decisions_are_unchanged() -> None:
         legal = tuple(parse_action(t) for t in legal_texts)
         got = bots[name].act(dataclasses.replace(_obs_of(obs), legal_actions=legal))
         assert action_text(got) == chosen, f"decision {i} ({name}): {action_text(got)}, recorded {chosen}"
+
+
+def test_win_value_is_what_score_win_brings() -> None:
+    """The strong bot values its waits with ``win_value``: the total plus the bonus fu of the
+    reading ``score_win`` itemises, on every wait of every ready discard in the first
+    recorded strong decisions (issue 14)."""
+    with gzip.open(DECISIONS, "rt", encoding="utf-8") as f:
+        rows = [json.loads(x) for x in f]
+    checked = 0
+    for name, obs, _, _ in rows[:1500]:
+        if name != "strong":
+            continue
+        o = _obs_of(obs)
+        view = View(o.seat, o.hand, o.wilds, o.indicator, LONGGANG, o.discards, o.melds, o.flowers,
+                    o.live_tiles, o.dealer)
+        ev = Evaluator(view)
+        for t in sorted(set(o.hand.concealed)):
+            if t in o.wilds or ev.discard_shanten(t) != 0:
+                continue
+            before = o.hand.without_tile(t)
+            for k in range(34):
+                ctx = WinContext(k, WinBy.DISCARD, o.seat, o.dealer, o.indicator)
+                try:
+                    r = score_win(before, ctx, LONGGANG)
+                except ScoringError:
+                    with pytest.raises(ScoringError):
+                        win_value(before, ctx, LONGGANG)
+                    continue
+                assert win_value(before, ctx, LONGGANG) == r.total + bonus_fu(r.bonus_tai, r.limit is not None)
+                checked += 1
+    assert checked >= 500, checked
 
 
 if __name__ == "__main__" and "--record" in sys.argv:

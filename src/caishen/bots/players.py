@@ -12,6 +12,8 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
+from typing import Final
 
 from caishen.bots.shape import (
     ADD,
@@ -44,8 +46,7 @@ from caishen.tiles import (
 )
 from caishen.variants.base import VariantRules
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
-from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, score_win
-from caishen.variants.longgang.settlement import bonus_fu
+from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, win_value
 
 # ---------------------------------------------------------------- hand shape helpers
 
@@ -92,6 +93,11 @@ def _near(held: int) -> int:
             | (held >> 1 & _FROM_ABOVE_1) | (held >> 2 & _FROM_ABOVE_2))
 
 
+_KIND_BITS: Final = tuple(1 << k for k in range(NUM_NON_FLOWER))
+# The values (0-8) in a suit's 9-bit mask.
+_VALUES: Final = tuple(tuple(v for v in range(9) if m >> v & 1) for m in range(512))
+
+
 def _plus(lo: int, hi: int, k: int, n: int = 1) -> tuple[int, int]:
     """The keys of a hand with ``n`` more tiles of kind ``k`` (``n`` < 0: fewer)."""
     if k < HALF_SPLIT:
@@ -132,15 +138,13 @@ class Evaluator:
             elif k not in view.hand.flowers and not any(k in f for f in view.flowers):
                 self.unseen_wilds += 1
         # Kinds worth drawing: unseen copies left, not wild.
-        drawable = 0
-        for k in range(NUM_NON_FLOWER):
-            if unseen[k]:
-                drawable |= 1 << k
-        self.drawable = drawable & ~wild_mask
+        self.drawable = sum(compress(_KIND_BITS, unseen)) & ~wild_mask
+        self.unseen_suits = (unseen[0:9], unseen[9:18], unseen[18:27], unseen[27:NUM_NON_FLOWER])
         # Enough 正财神 is complete whatever else is held (推土机, L8).
         self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
         self._tables: dict[int, dict[int, HandShape]] = {}
         self._base: HandShape | None = None
+        self._outs_of: dict[int, int] = {}
 
     def hand(self, lo: int, hi: int, melds: int) -> HandShape:
         """The shape of the hand ``(lo, hi)`` with ``melds`` declared melds and this view's
@@ -204,19 +208,22 @@ class Evaluator:
         short of a full one), wild copies included; 0 for a complete hand."""
         if self.complete:
             return 0
-        return self._outs(self.hand(lo, hi, melds))
+        # the strong bot's look-ahead meets the same hands from different discards and draws
+        key = (lo << HAND_KEY_SHIFT | hi) << 3 | melds
+        got = self._outs_of.get(key)
+        if got is None:
+            got = self._outs_of[key] = self._outs(self.hand(lo, hi, melds))
+        return got
 
     def _outs(self, h: HandShape) -> int:
         if h.shanten < 0:
             return 0
         m = h.better() & self.drawable
-        total = self.unseen_wilds
-        unseen = self.unseen
-        while m:
-            low = m & -m
-            total += unseen[low.bit_length() - 1]
-            m ^= low
-        return total
+        u = self.unseen_suits
+        return (self.unseen_wilds + sum(map(u[0].__getitem__, _VALUES[m & 511]))
+                + sum(map(u[1].__getitem__, _VALUES[m >> 9 & 511]))
+                + sum(map(u[2].__getitem__, _VALUES[m >> 18 & 511]))
+                + sum(map(u[3].__getitem__, _VALUES[m >> 27])))
 
     def improving(self, counts: list[int], melds: int, current: int) -> int:
         """Unseen tiles whose draw lowers the shanten of ``counts`` (a hand one tile short
@@ -262,6 +269,11 @@ class Evaluator:
         return self.ready_quality_of(lo, hi, melds)
 
 
+def _pairs_or_more(counts: list[int]) -> int:
+    """Kinds held at least twice (``counts``: the 34 non-flower counts)."""
+    return NUM_NON_FLOWER - counts.count(0) - counts.count(1)
+
+
 def _find(legal: Sequence[Action], kind: ActionKind) -> list[Action]:
     return [a for a in legal if a.kind == kind]
 
@@ -276,6 +288,10 @@ def _discard_order_key(k: int) -> int:
     return 2 if n in (1, 7) else 3
 
 
+# 3 - _discard_order_key(k) per kind, the tie-break's weight.
+_ORDER: Final = tuple(3 - _discard_order_key(k) for k in range(NUM_NON_FLOWER))
+
+
 # ---------------------------------------------------------------- bots
 
 SHANTEN_COST = 2.2  # log of the slow-down of one more step of shanten (strong bot)
@@ -287,7 +303,8 @@ PLAN_WEIGHT = 1.0  # strong bot: weight of the value plans against speed (tuned 
 
 # Chips a win on a discard would bring, per (hand before the win, winning tile, seat,
 # dealer, indicator, ruleset); None where scoring refuses it. A ready hand is scored again
-# on every turn it stays ready, so the strong bot keeps these (cleared when full).
+# on every turn it stays ready, so the strong bot keeps these (cleared when full; about
+# 0.26 kB each, 5 MB at the limit).
 WIN_CHIPS_CACHE = 20_000
 _win_chips: dict[tuple[Hand, int, int, int, int | None, Ruleset], float | None] = {}
 
@@ -336,25 +353,29 @@ class GreedyBot:
             if s == best:
                 # among the best shanten: the most improving tiles (wilds counted)
                 score += ev.discard_outs(t)
-            out.append((score + 0.01 * (3 - _discard_order_key(t)), t))
+            out.append((score + 0.01 * _ORDER[t], t))
         out.sort(key=lambda x: -x[0])
         return out
 
     def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         discards = _find(legal, ActionKind.DISCARD)
-        ranked = self.rank_discards(ev, [a.tile for a in discards])
+        return self.own_turn_ranked(ev, legal, discards, self.rank_discards(ev, [a.tile for a in discards]))
+
+    def own_turn_ranked(self, ev: Evaluator, legal: Sequence[Action], discards: list[Action],
+                        ranked: list[tuple[float, int]]) -> Action:
+        """:meth:`own_turn` with the discards already ranked by :meth:`rank_discards`."""
         if not ranked:
             return discards[0]
         sh = ev.shape
         best_tile = ranked[0][1]
         counts = sh.counts
-        best_s = ev.shanten_of(*ev.without(best_tile), sh.melds)
+        best_s = ev.discard_shanten(best_tile)
         for a in legal:
             if a.kind == ActionKind.CONCEALED_KONG and counts[a.tile] >= 4:
                 if ev.shanten_of(*ev.without(a.tile, 4), sh.melds + 1) <= best_s:
                     return a
             elif a.kind == ActionKind.ADDED_KONG and counts[a.tile] >= 1:
-                if ev.shanten_of(*ev.without(a.tile), sh.melds) <= best_s:
+                if ev.discard_shanten(a.tile) <= best_s:
                     return a
         for a in discards:
             if a.tile == best_tile:
@@ -396,15 +417,18 @@ class GreedyBot:
         else:
             return None
         melds = sh.melds + 1
-        best = 99
+        allowed = 0
         for t in range(NUM_NON_FLOWER):
             if c[t] and t not in banned:
-                s = -1 if ev.complete else ev.changed(lo, hi, t, -1, melds).shanten
-                if s < best:
-                    best = s
-        if best == 99:
+                allowed |= 1 << t
+        if not allowed:
             return None
-        return best, c, melds
+        if ev.complete:
+            return -1, c, melds
+        # The best discard after the claim: a discard keeps the shanten or adds one (as in
+        # Evaluator.discard_shanten), so one look at the kinds that keep it is enough.
+        h = ev.hand(lo, hi, melds)
+        return h.shanten + (0 if h.keep() & allowed else 1), c, melds
 
     def claim(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         sh = ev.shape
@@ -447,9 +471,7 @@ class StrongBot(GreedyBot):
         """(flush suit or None, tiles off that suit, pong-hand plan) for ``counts`` plus the
         declared melds."""
         view = ev.view
-        suit_tiles = [0, 0, 0]
-        for k in range(27):
-            suit_tiles[k // 9] += counts[k]
+        suit_tiles = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
         meld_suits: set[int] = set()
         chows = False
         for m in view.hand.melds:
@@ -466,10 +488,7 @@ class StrongBot(GreedyBot):
                 off = sum(suit_tiles) - suit_tiles[target]
                 if off <= 5:
                     flush = target
-        pongish = 0
-        for k in range(NUM_NON_FLOWER):
-            if counts[k] >= 2:
-                pongish += 1
+        pongish = _pairs_or_more(counts)
         pongish += sum(1 for m in view.hand.melds if m.kind != MeldKind.CHOW)
         pong_plan = not chows and pongish >= 5
         return flush, off, pong_plan
@@ -491,17 +510,23 @@ class StrongBot(GreedyBot):
         if not firsts:
             return []
         best = min(x for x, _ in firsts)
+        readies = sum(1 for x, _ in firsts if x == 0)
         out: list[tuple[float, int]] = []
         for x, t in firsts:
             if x > best + self.SLACK:
                 out.append((-100.0 * x, t))
+                continue
+            if x == 0 and readies == 1 and self.SLACK == 0:
+                # The only discard that stays ready ranks first whatever its wins are worth
+                # (every other one scores -100 or less), so they are not scored: same order.
+                out.append((0.001 * _ORDER[t], t))
                 continue
             counts[t] -= 1
             if x == 0:
                 # Ready: the winning tiles and what a win on each would score (L19-L24).
                 outs, value = self.ready_value(ev, counts)
                 counts[t] += 1
-                score = math.log1p(outs) + math.log(max(value, 1.0)) + 0.001 * (3 - _discard_order_key(t))
+                score = math.log1p(outs) + math.log(max(value, 1.0)) + 0.001 * _ORDER[t]
                 out.append((score, t))
                 continue
             # One step from ready: look two draws ahead (ready_quality), else count the
@@ -513,7 +538,7 @@ class StrongBot(GreedyBot):
                 u = ev.discard_outs(t)
             v = PLAN_WEIGHT * self.plan_value(ev, counts)
             counts[t] += 1
-            score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * (3 - _discard_order_key(t))
+            score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * _ORDER[t]
             out.append((score, t))
         out.sort(key=lambda y: -y[0])
         return out
@@ -521,7 +546,7 @@ class StrongBot(GreedyBot):
     def ready_value(self, ev: Evaluator, counts: list[int]) -> tuple[int, float]:
         """For a ready hand (``counts`` + wilds + melds): the unseen winning tiles, and the
         average chips per loser a win would bring (total/10 + bonus, scored by
-        :func:`caishen.variants.longgang.scoring.score_win` on a discard), weighted by unseen copies. A wild
+        :func:`caishen.variants.longgang.scoring.win_value` on a discard), weighted by unseen copies. A wild
         drawn wins with the best of them."""
         view = ev.view
         rs = view.ruleset
@@ -542,8 +567,8 @@ class StrongBot(GreedyBot):
                 got = _win_chips[key]
             else:
                 try:
-                    r = score_win(before, WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator), rs)
-                    got = (r.total + bonus_fu(r.bonus_tai, r.limit is not None, rs)) / rs.fu_per_chip
+                    ctx = WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator)
+                    got = win_value(before, ctx, rs) / rs.fu_per_chip  # total + bonus fu
                 except ScoringError:
                     got = None
                 if len(_win_chips) >= WIN_CHIPS_CACHE:
@@ -573,7 +598,7 @@ class StrongBot(GreedyBot):
             factor = 4.0 if honours == 0 else 2.0  # 清一色 limit (L22) / 混一色 1 tai (L21)
             v += math.log1p(p * (factor - 1))
         if pong_plan:
-            q = sum(1 for k in range(NUM_NON_FLOWER) if counts[k] >= 2)
+            q = _pairs_or_more(counts)
             q += sum(1 for m in melds if m.kind != MeldKind.CHOW)
             if q >= PONGS_NEAR:
                 v += math.log1p(min(1.0, (q - PONGS_NEAR + 1) / 2))  # 对对胡 1 tai (L21)
@@ -631,6 +656,7 @@ class StrongBot(GreedyBot):
                     for a in discards:
                         if a.tile == tile:
                             return a
+            return self.own_turn_ranked(ev, legal, discards, ranked)  # not ranked twice
         return super().own_turn(ev, legal)
 
     def claim_score(self, ev: Evaluator, a: Action, s0: int, s1: int) -> float | None:

@@ -14,28 +14,43 @@ one pair (1-2 equal tiles); every wild (财神, 坐花) fills one missing tile (
 ``shanten = 3*S + 2 - wilds - cover - 1``, at least -1 (complete). 八对半 (L14): 7 pairs + 1
 triplet, no melds. 推土机 (L8): enough 正财神 is complete at once.
 
-Tables, filled on demand and kept in bounded dictionaries (cleared when full), with their
-sizes measured after 200 hands of play (``benchmarks/bench_bots.py``):
+Tables, filled on demand and kept in bounded dictionaries, with their sizes measured after
+300 hands of play at the ``bench_bots.py`` table (tracemalloc, pure-Python build):
 
 * per suit key (one suit's 9 counts, honours 7): its cover for each number of groups and
-  pair (``2*m + p``), and for each entry the kinds whose addition raises it and whose
-  removal lowers it, i.e. the suit's with-one-more-tile (and one-less) result
-  (:data:`SUIT_CACHE` = 10,000 entries per kind of suit, about 0.8 kB each, plus as many
-  covers of 0.2 kB);
+  pair (``2*m + p``), read from a table of every key (``caishen/data/bot-covers-v1.zlib``,
+  130 kB, SHA-256 checked: one byte per key naming one of the 163 distinct covers, 2 MB in
+  memory, loaded in about 10 ms; ``python -m caishen.bots.shape`` rebuilds it in about
+  30 s). Without the file, covers are worked out on demand and kept in memos of
+  :data:`COVER_CACHE` = 50,000 per kind of suit (about 90 B each; at the limit the older
+  half is dropped). And a :class:`SuitEntry` that works out, for the entries asked for
+  only, the kinds whose addition raises it (the suit's with-one-more-tile result) and whose
+  removal lowers it (:data:`SUIT_CACHE` = 10,000 per kind of suit, about 0.9 kB each);
 * per half (``lo`` or ``hi``) and per *rest* (a hand's three suits other than one): two
   parts combined, masks worked out on demand (:data:`HALF_CACHE` = 10,000 per half,
   :data:`REST_CACHE` = 10,000, about 0.8 kB each);
 * per hand and context (sets, wilds, 八对半): shanten, the kinds whose draw lowers it and
   the kinds whose discard keeps it (:data:`HAND_CACHE` = 40,000 over all contexts, about
-  0.3 kB each).
+  0.25 kB each);
+* per pair of covers: the two combined (:class:`Combo`), and a hand's best total with its
+  best splits (:class:`HandShape`): about 200 distinct covers meet in play, so most pairs
+  repeat (:data:`COMBINED_CACHE` = 20,000 each, about 0.15 and 0.27 kB per entry).
 
-At their limits the caches hold about 50 MB (hand entries keep the parts they were built
-from alive until they are cleared themselves); 300 hands of play fill about 35 MB.
+All but the cover memos are cleared when full. At their limits the caches hold about 65 MB
+(hand entries keep the parts they were built from alive until they are cleared
+themselves); 300 hands of play fill about 27 MB (suits 6 MB, halves 10 MB, rests 4 MB,
+hands 4 MB, pairs of covers 2.5 MB), besides the 2 MB cover table.
 """
 
 from __future__ import annotations
 
-from operator import add
+import hashlib
+import zlib
+from collections.abc import Callable
+from importlib import resources
+from itertools import islice
+from operator import add, itemgetter, mul
+from pathlib import Path
 from typing import Final, Union
 
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
@@ -45,6 +60,13 @@ WIDTH: Final = 2 * GROUPS  # entry 2*m + p: at most m groups and p pairs
 P5: Final = tuple(5**i for i in range(18))
 HALF_SPLIT: Final = 18  # kinds 0-17 (man, pin) in ``lo``, 18-33 (sou, honours) in ``hi``
 SUIT_CACHE: Final = 10_000
+COVER_CACHE: Final = 50_000
+COMBINED_CACHE: Final = 20_000
+SUIT_KEYS: Final = 5**9
+HONOUR_KEYS: Final = 5**7
+COVERS_NAME: Final = "bot-covers-v1.zlib"
+# SHA-256 of the uncompressed cover tables (build_cover_data).
+COVERS_DIGEST: Final = "33152c3400a3853633f1f8a7b8650eadabad334718baf666ab0c2391700e04f4"
 HALF_CACHE: Final = 10_000
 HAND_CACHE: Final = 40_000
 REST_CACHE: Final = 10_000
@@ -62,28 +84,28 @@ _ZERO: Final = (0,) * WIDTH
 
 def keys_of(counts: list[int] | tuple[int, ...]) -> tuple[int, int]:
     """``(lo, hi)`` of a 34-count vector."""
-    lo = 0
-    for k in range(HALF_SPLIT - 1, -1, -1):
-        lo = lo * 5 + counts[k]
-    hi = 0
-    for k in range(NUM_NON_FLOWER - 1, HALF_SPLIT - 1, -1):
-        hi = hi * 5 + counts[k]
-    return lo, hi
+    return sum(map(mul, counts[:HALF_SPLIT], P5)), sum(map(mul, counts[HALF_SPLIT:NUM_NON_FLOWER], P5))
 
 
 # ---------------------------------------------------------------- one suit
 
 
-_covers: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({0: _ZERO}, {0: _ZERO})
+_covers: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}, {})
+# Distinct covers are few (a few thousand): the memos share one tuple per value.
+_cover_values: dict[tuple[int, ...], tuple[int, ...]] = {_ZERO: _ZERO}
 
 
-def cover(key: int, honours: bool) -> tuple[int, ...]:
-    """Most tiles of one suit's counts (base-5 ``key``) that fit into at most ``m`` groups
-    and ``p`` pairs, at entry ``2*m + p``."""
-    memo = _covers[honours]
-    got = memo.get(key)
-    if got is not None:
-        return got
+def _trim(memo: dict[int, tuple[int, ...]], limit: int) -> None:
+    """Bound a memo: at ``limit`` entries drop the older half (dicts keep insertion order),
+    so the keys of the hands in play stay."""
+    if len(memo) >= limit:
+        for k in list(islice(memo, limit // 2)):
+            del memo[k]
+
+
+def _cover_from(key: int, honours: bool, sub: Callable[[int], tuple[int, ...]]) -> tuple[int, ...]:
+    """The cover of ``key`` (not 0) from the covers ``sub`` gives of smaller keys: the lowest
+    tile is left out, or is the lowest of a group or of the pair."""
     i = 0
     while key // P5[i] % 5 == 0:
         i += 1
@@ -91,7 +113,7 @@ def cover(key: int, honours: bool) -> tuple[int, ...]:
     a = key // pi % 5
     nxt = 0 if honours or i >= 8 else key // P5[i + 1] % 5
     nxt2 = 0 if honours or i >= 7 else key // P5[i + 2] % 5
-    out = list(cover(key - pi, honours))  # the lowest tile left out
+    out = list(sub(key - pi))  # the lowest tile left out
     # groups whose lowest tile is i: (counts removed, tiles covered)
     groups = [(pi, 1)]
     if a >= 2:
@@ -105,66 +127,171 @@ def cover(key: int, honours: bool) -> tuple[int, ...]:
     if nxt2:
         groups.append((pi + P5[i + 2], 2))
     for removed, n in groups:
-        sub = cover(key - removed, honours)
+        got = sub(key - removed)
         for j in range(2, WIDTH):
-            v = sub[j - 2] + n
+            v = got[j - 2] + n
             if v > out[j]:
                 out[j] = v
     for removed, n in ((pi, 1), (2 * pi, 2)) if a >= 2 else ((pi, 1),):  # the pair
-        sub = cover(key - removed, honours)
+        got = sub(key - removed)
         for j in range(1, WIDTH, 2):
-            v = sub[j - 1] + n
+            v = got[j - 1] + n
             if v > out[j]:
                 out[j] = v
-    got = tuple(out)
-    if len(memo) >= SUIT_CACHE:
-        memo.clear()
-        memo[0] = _ZERO
+    return tuple(out)
+
+
+def build_cover_data() -> bytes:
+    """Every suit key's and honours key's cover, as the table file holds it: the number of
+    distinct covers (2 bytes, little-endian), each cover's 12 entries (a byte each), then
+    per key the index of its cover (a byte): 5**9 suit keys, 5**7 honours keys. About 30 s."""
+    values: dict[tuple[int, ...], int] = {_ZERO: 0}
+    indexes: list[bytes] = []
+    for honours, n in ((False, SUIT_KEYS), (True, HONOUR_KEYS)):
+        covers: list[tuple[int, ...]] = [_ZERO] * n
+        index = bytearray(n)
+        for key in range(1, n):
+            c = _cover_from(key, honours, covers.__getitem__)
+            v = values.setdefault(c, len(values))
+            covers[key] = c
+            index[key] = v
+        indexes.append(bytes(index))
+    head = bytes((len(values) & 255, len(values) >> 8))
+    return head + bytes(x for c in values for x in c) + b"".join(indexes)
+
+
+def _load_covers() -> tuple[tuple[tuple[int, ...], ...], bytes, bytes]:
+    """The cover tables from the package's data file: (covers, suit index, honours index);
+    empty if the file is missing or not the expected one (then covers are worked out on
+    demand and kept in the bounded memos)."""
+    try:
+        raw = resources.files("caishen").joinpath("data", COVERS_NAME).read_bytes()
+        blob = zlib.decompress(raw)
+    except (OSError, zlib.error):
+        return (), b"", b""
+    if hashlib.sha256(blob).hexdigest() != COVERS_DIGEST:
+        return (), b"", b""
+    n = blob[0] | blob[1] << 8
+    o = 2 + WIDTH * n
+    values = tuple(tuple(blob[2 + WIDTH * v : 2 + WIDTH * (v + 1)]) for v in range(n))
+    return values, blob[o : o + SUIT_KEYS], blob[o + SUIT_KEYS : o + SUIT_KEYS + HONOUR_KEYS]
+
+
+def write_cover_data(path: Path | None = None) -> str:
+    """Rebuild the cover tables, write the compressed file, return its digest."""
+    blob = build_cover_data()
+    target = path or Path(__file__).parent.parent / "data" / COVERS_NAME
+    target.write_bytes(zlib.compress(blob, 9))
+    return hashlib.sha256(blob).hexdigest()
+
+
+_COVER_TABLES = _load_covers()
+_COVER_VALUES: Final = _COVER_TABLES[0]
+_COVER_INDEX: Final = (_COVER_TABLES[1], _COVER_TABLES[2])
+
+
+def _suit_cover(key: int) -> tuple[int, ...]:
+    return cover(key, False)
+
+
+def _honours_cover(key: int) -> tuple[int, ...]:
+    return cover(key, True)
+
+
+def cover(key: int, honours: bool) -> tuple[int, ...]:
+    """Most tiles of one suit's counts (base-5 ``key``) that fit into at most ``m`` groups
+    and ``p`` pairs, at entry ``2*m + p``: read from the table, else worked out and kept."""
+    index = _COVER_INDEX[honours]
+    if index:
+        return _COVER_VALUES[index[key]]
+    memo = _covers[honours]
+    got = memo.get(key)
+    if got is not None:
+        return got
+    if not key:
+        return _ZERO
+    got = _cover_from(key, honours, _honours_cover if honours else _suit_cover)
+    shared = _cover_values.get(got)
+    if shared is None:
+        if len(_cover_values) >= COVER_CACHE:
+            _cover_values.clear()
+        _cover_values[got] = got
+    else:
+        got = shared
+    _trim(memo, COVER_CACHE)
     memo[key] = got
     return got
 
 
 class SuitEntry:
-    """One suit's cover and, per entry, the kinds (bit ``i`` = value ``i``) whose addition
-    raises it (``up``) and whose removal lowers it (``down``); its count histogram and the
-    kinds it holds 0-4 times (``held_by``)."""
+    """One suit's cover and, per entry, on demand, the kinds (bit ``i`` = value ``i``) whose
+    addition raises it (:meth:`up`: the suit's with-one-more-tile result) and whose removal
+    lowers it (:meth:`down`); its count histogram and the kinds it holds 0-4 times
+    (``held_by``). Only the entries asked for are worked out, each from the covers of the
+    suit with one tile more (or less) of each kind, fetched once."""
 
-    __slots__ = ("cover", "down", "held_by", "hist", "up")
+    __slots__ = ("_down", "_less", "_more", "_up", "cover", "held_by", "hist", "honours", "key")
     cover: tuple[int, ...]
-    up: tuple[int, ...]
-    down: tuple[int, ...]
     held_by: tuple[int, ...]
     hist: int
 
     def __init__(self, key: int, honours: bool) -> None:
-        c = cover(key, honours)
-        up = [0] * WIDTH
-        down = [0] * WIDTH
+        self.key = key
+        self.honours = honours
+        self.cover = cover(key, honours)
         held_by = [0] * 5
         hist = 0
+        k = key
         for i in range(7 if honours else 9):
-            d = key // P5[i] % 5
+            d = k % 5
+            k //= 5
             held_by[d] |= 1 << i
             hist += HIST[d]
-            if d < 4:
-                more = cover(key + P5[i], honours)
-                for j in range(WIDTH):
-                    if more[j] > c[j]:
-                        up[j] |= 1 << i
-            if d:
-                less = cover(key - P5[i], honours)
-                for j in range(WIDTH):
-                    if less[j] < c[j]:
-                        down[j] |= 1 << i
-        self.cover = c
-        self.up = tuple(up)
-        self.down = tuple(down)
         self.held_by = tuple(held_by)
         self.hist = hist
+        self._up = [-1] * WIDTH
+        self._down = [-1] * WIDTH
+        self._more: list[tuple[int, ...]] | None = None
+        self._less: list[tuple[int, ...]] | None = None
 
-    def masks(self, j: int) -> tuple[int, int]:
-        """(kinds whose addition raises entry ``j``, kinds whose removal lowers it)."""
-        return self.up[j], self.down[j]
+    def up(self, j: int) -> int:
+        """Kinds whose addition raises entry ``j``."""
+        got = self._up[j]
+        if got < 0:
+            more = self._more
+            if more is None:
+                # a kind held 4 times cannot be added: its own cover stands in (never raised)
+                key, honours = self.key, self.honours
+                more = self._more = [
+                    self.cover if key // P5[i] % 5 == 4 else cover(key + P5[i], honours)
+                    for i in range(7 if honours else 9)
+                ]
+            c = self.cover[j]
+            got = 0
+            for i, m in enumerate(more):
+                if m[j] > c:
+                    got |= 1 << i
+            self._up[j] = got
+        return got
+
+    def down(self, j: int) -> int:
+        """Kinds whose removal lowers entry ``j``."""
+        got = self._down[j]
+        if got < 0:
+            less = self._less
+            if less is None:
+                key, honours = self.key, self.honours
+                less = self._less = [
+                    cover(key - P5[i], honours) if key // P5[i] % 5 else self.cover
+                    for i in range(7 if honours else 9)
+                ]
+            c = self.cover[j]
+            got = 0
+            for i, m in enumerate(less):
+                if m[j] < c:
+                    got |= 1 << i
+            self._down[j] = got
+        return got
 
 
 _suits: tuple[dict[int, SuitEntry], dict[int, SuitEntry]] = ({}, {})
@@ -193,17 +320,24 @@ _JB: Final = tuple(jb for sp in SPLITS for _, jb in sp)
 _RANGES: Final = tuple(
     (sum(len(sp) for sp in SPLITS[:j]), sum(len(sp) for sp in SPLITS[: j + 1])) for j in range(WIDTH)
 )
+_PICK_A: Final = itemgetter(*_JA)
+_PICK_B: Final = itemgetter(*_JB)
 
 Part = Union["SuitEntry", "Combo"]
+
+# Covers combined, per pair of covers (Combo), and a hand's best total with the entries of
+# its first part at a best split, per (cover, cover, last entry) (HandShape).
+_combined: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+_best_splits: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, tuple[int, ...]]] = {}
 
 
 class Combo:
     """Two parts combined (two suits, or a suit and a half): the cover of at most ``m``
-    groups and ``p`` pairs across both, and on demand (:meth:`masks`) per entry the kinds
+    groups and ``p`` pairs across both, and on demand (:meth:`up`, :meth:`down`) per entry the kinds
     (part ``a`` at bit 0, part ``b`` at bit ``shift``) whose addition raises it and whose
     removal lowers it (a kind lowers the combined entry only if it lowers every best split)."""
 
-    __slots__ = ("_masks", "a", "b", "cover", "held_by", "hist", "shift")
+    __slots__ = ("_down", "_up", "a", "b", "cover", "held_by", "hist", "shift")
     cover: tuple[int, ...]
     held_by: tuple[int, ...]
     hist: int
@@ -212,31 +346,51 @@ class Combo:
         self.a = a
         self.b = b
         self.shift = shift
-        sums: list[int] = list(map(add, map(a.cover.__getitem__, _JA), map(b.cover.__getitem__, _JB)))
-        self.cover = tuple([max(sums[i:j]) for i, j in _RANGES])
+        # few distinct covers meet (about 200 in play), so each pair is combined once
+        key = (a.cover, b.cover)
+        got = _combined.get(key)
+        if got is None:
+            sums: list[int] = list(map(add, _PICK_A(a.cover), _PICK_B(b.cover)))
+            got = tuple([max(sums[i:j]) for i, j in _RANGES])
+            if len(_combined) >= COMBINED_CACHE:
+                _combined.clear()
+            _combined[key] = got
+        self.cover = got
         ah, bh = a.held_by, b.held_by
         self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
                         ah[3] | bh[3] << shift, ah[4] | bh[4] << shift)
         self.hist = a.hist + b.hist
-        self._masks: list[tuple[int, int] | None] = [None] * WIDTH
+        self._up = [-1] * WIDTH
+        self._down = [-1] * WIDTH
 
-    def masks(self, j: int) -> tuple[int, int]:
-        """(kinds whose addition raises entry ``j``, kinds whose removal lowers it)."""
-        got = self._masks[j]
-        if got is None:
+    def up(self, j: int) -> int:
+        """Kinds whose addition raises entry ``j``: those of either part at a best split."""
+        got = self._up[j]
+        if got < 0:
             a, b = self.a, self.b
             ac, bc = a.cover, b.cover
             best = self.cover[j]
             shift = self.shift
-            up = 0
-            down = -1
+            got = 0
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    au, ad = a.masks(ja)
-                    bu, bd = b.masks(jb)
-                    up |= au | bu << shift
-                    down &= ad | bd << shift
-            got = self._masks[j] = (up, down)
+                    got |= a.up(ja) | b.up(jb) << shift
+            self._up[j] = got
+        return got
+
+    def down(self, j: int) -> int:
+        """Kinds whose removal lowers entry ``j``: only those that lower every best split."""
+        got = self._down[j]
+        if got < 0:
+            a, b = self.a, self.b
+            ac, bc = a.cover, b.cover
+            best = self.cover[j]
+            shift = self.shift
+            got = -1
+            for ja, jb in SPLITS[j]:
+                if ac[ja] + bc[jb] == best:
+                    got &= a.down(ja) | b.down(jb) << shift
+            self._down[j] = got
         return got
 
 
@@ -302,9 +456,16 @@ class HandShape:
         which hold every kind between them."""
         last = 2 * sets + 1
         # entry i of x with entry last - i of y: at most ``sets`` groups and one pair in all
-        sums: list[int] = list(map(add, x.cover[: last + 1], y.cover[last::-1]))
-        best = max(sums)
-        tight = [i for i, v in enumerate(sums) if v == best]  # x's entries at a best split
+        key = (x.cover, y.cover, last)
+        got = _best_splits.get(key)
+        if got is None:
+            sums: list[int] = list(map(add, x.cover[: last + 1], y.cover[last::-1]))
+            top = max(sums)
+            got = (top, tuple([i for i, v in enumerate(sums) if v == top]))  # x's entries at a best split
+            if len(_best_splits) >= COMBINED_CACHE:
+                _best_splits.clear()
+            _best_splits[key] = got
+        best, tight = got
         std = 3 * sets + 1 - wilds - best
         pairs = 0  # 1: 八对半 only, 2: both forms at the best
         if pairs_form:
@@ -320,48 +481,53 @@ class HandShape:
         self._xoff = xoff
         self._yoff = yoff
         self._last = last
-        self._tight = tuple(tight) if pairs != 1 else ()
+        self._tight = tight if pairs != 1 else ()
         self._pairs = pairs
         self._better = -1
         self._keep = -1
 
-    def _masks(self) -> None:
-        x, y = self._x, self._y
-        xoff, yoff = self._xoff, self._yoff
-        better = 0
-        keep = 0
-        if self.shanten >= 0:
-            down = ALL_KINDS
-            for i in self._tight:
-                xu, xd = x.masks(i)
-                yu, yd = y.masks(self._last - i)
-                better |= xu << xoff | yu << yoff
-                down &= xd << xoff | yd << yoff
-            if self._tight:
-                keep = self.held & ~down
-            if self._pairs:
-                hist = x.hist + y.hist
-                used = pairs_used(hist)
-                for c in range(4):  # draw a kind held c times
-                    if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
-                        better |= x.held_by[c] << xoff | y.held_by[c] << yoff
-                for c in range(1, 5):  # discard a kind held c times
-                    if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
-                        keep |= x.held_by[c] << xoff | y.held_by[c] << yoff
-        self._better = better
-        self._keep = keep
-
     def better(self) -> int:
         """Kinds whose draw lowers the shanten (none for a complete hand)."""
-        if self._better < 0:
-            self._masks()
-        return self._better
+        got = self._better
+        if got < 0:
+            got = 0
+            if self.shanten >= 0:
+                x, y = self._x, self._y
+                xoff, yoff = self._xoff, self._yoff
+                last = self._last
+                for i in self._tight:
+                    got |= x.up(i) << xoff | y.up(last - i) << yoff
+                if self._pairs:
+                    hist = x.hist + y.hist
+                    used = pairs_used(hist)
+                    for c in range(4):  # draw a kind held c times
+                        if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
+                            got |= x.held_by[c] << xoff | y.held_by[c] << yoff
+            self._better = got
+        return got
 
     def keep(self) -> int:
         """Held kinds whose discard keeps the shanten (none for a complete hand)."""
-        if self._keep < 0:
-            self._masks()
-        return self._keep
+        got = self._keep
+        if got < 0:
+            got = 0
+            if self.shanten >= 0:
+                x, y = self._x, self._y
+                xoff, yoff = self._xoff, self._yoff
+                last = self._last
+                if self._tight:
+                    down = ALL_KINDS
+                    for i in self._tight:
+                        down &= x.down(i) << xoff | y.down(last - i) << yoff
+                    got = self.held & ~down
+                if self._pairs:
+                    hist = x.hist + y.hist
+                    used = pairs_used(hist)
+                    for c in range(1, 5):  # discard a kind held c times
+                        if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
+                            got |= x.held_by[c] << xoff | y.held_by[c] << yoff
+            self._keep = got
+        return got
 
 
 _hands: dict[int, dict[int, HandShape]] = {}
@@ -491,3 +657,7 @@ def shanten_counts(
         return -1
     lo, hi = keys_of(counts)
     return hand_shape(lo, hi, sets_needed - melds, wilds, pairs_form and melds == 0).shanten
+
+
+if __name__ == "__main__":
+    print(write_cover_data())

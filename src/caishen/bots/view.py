@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from caishen.engine.observation import Observation
 from caishen.hand import Hand, Meld
-from caishen.tiles import NUM_NON_FLOWER, is_flower
+from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, is_flower
 from caishen.variants.base import VariantRules
 
 
@@ -38,7 +38,7 @@ class View:
         """Copies of each non-flower kind this seat has not seen anywhere (34 counts): 4
         less own concealed tiles, every meld, every discard still on the table, and the
         wild indicator (never drawn, L4)."""
-        c = [4] * NUM_NON_FLOWER
+        c = [4] * NUM_KINDS  # flowers counted too, then dropped
         for k in self.hand.concealed:
             c[k] -= 1
         for seat_melds in self.melds:
@@ -47,11 +47,11 @@ class View:
                     c[k] -= 1
         for pile in self.discards:
             for k in pile:
-                if not is_flower(k):
-                    c[k] -= 1
-        if self.indicator is not None and not is_flower(self.indicator):
+                c[k] -= 1
+        if self.indicator is not None:
             c[self.indicator] -= 1
-        return [max(0, x) for x in c]
+        del c[NUM_NON_FLOWER:]
+        return c if min(c) >= 0 else [max(0, x) for x in c]
 
     def unseen_flowers(self) -> int:
         """Flowers not yet seen (laid open or held)."""

@@ -75,6 +75,7 @@ __all__ = [
     "score_arrangement",
     "score_hand",
     "score_win",
+    "win_value",
     "settle_scores",
 ]
 
@@ -1273,6 +1274,17 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     """Score the winner's hand: ``hand`` is the hand *before* the winning tile ``ctx.tile``
     (16 tiles counting melds as 3, flowers apart). The arrangement that scores most is used
     (L13). Raises :class:`ScoringError` for wrong input, :class:`NotAWinError` if it does not win."""
+    return _itemise(_best_win(hand, ctx, ruleset), ctx, ruleset)
+
+
+def win_value(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> int:
+    """What :func:`score_win` of the same win brings the winner from each loser before
+    settlement: its ``total`` plus the fu of its bonus tai (:func:`bonus_fu`), without
+    itemising it (the strong bot values its waits with this). Same checks and errors."""
+    return _best_win(hand, ctx, ruleset).key[0]
+
+
+def _best_win(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> _Reading:
     _check_tiles(hand, ctx.tile, ctx.indicator, ctx.seat, ctx.dealer, ruleset)
     full = hand.with_tile(ctx.tile)
     wi = _wild_info(full, ctx.wind, ctx.indicator, ruleset)
@@ -1286,7 +1298,7 @@ def score_win(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> Score
     readings = [r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset)]
     if shape is not None:
         readings.append(_shape_reading(shape, ctx, wi, ruleset))
-    return _itemise(_best(readings), ctx, ruleset)
+    return _best(readings)
 
 
 def _shape_reading(shape: Unconnected, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _Reading:
