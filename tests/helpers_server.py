@@ -21,6 +21,21 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 PG_BASE = os.environ.get("CAISHEN_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
+#: A seed whose first hand offers the person (player 0, seated by the draw) 叫和局 with 九么九和
+#: on: found once by dealing practice tables with greedy bots.
+NINE_TERMINALS_SEED = bytes.fromhex("ae8d26ddfc92d618cff242e3d5f37fad2763ee7c3d4138d6a8608103d29ccdaf")
+
+# ``caishen serve`` with every room's master seed fixed (argv[1], hex): the subprocess twin of
+# the in-process tests' ``monkeypatch.setattr(core, "new_seed", ...)``.
+_FIXED_SEED_SERVE = (
+    "import sys\n"
+    "from caishen import cli\n"
+    "from caishen.server import core\n"
+    "seed = bytes.fromhex(sys.argv.pop(1))\n"
+    "core.new_seed = lambda: seed\n"
+    "sys.exit(cli.main())\n"
+)
+
 
 @contextmanager
 def database(kind: str, tmp: Path) -> Iterator[str]:
@@ -50,11 +65,13 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``caishen serve`` as a subprocess on a free loopback port."""
+    """``caishen serve`` as a subprocess on a free loopback port; with ``seed``, every room it
+    opens gets that master seed (so its deals are known in advance)."""
 
-    def __init__(self, db: str, port: int | None = None) -> None:
+    def __init__(self, db: str, port: int | None = None, seed: bytes | None = None) -> None:
         self.db = db
         self.port = port or free_port()
+        self.seed = seed
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -63,8 +80,9 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+        launch = ["-m", "caishen.cli"] if self.seed is None else ["-c", _FIXED_SEED_SERVE, self.seed.hex()]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "caishen.cli", "serve", "--port", str(self.port), "--db", self.db],
+            [sys.executable, *launch, "serve", "--port", str(self.port), "--db", self.db],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + 60

@@ -1,8 +1,8 @@
 """Browser tests of the game centre: Playwright driving Debian's chromium against a real server.
 
 Run them on their own: ``python3 -m pytest -m browser tests/test_server_browser.py``. With
-``CAISHEN_SCREENSHOTS=docs/screenshots`` they also save the lobby, a table mid-hand and a
-score table there.
+``CAISHEN_SCREENSHOTS=docs/screenshots`` they also save the lobby (and its house rules on a
+phone), a table mid-hand and a score table there.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers_server import ServerProcess
+from helpers_server import NINE_TERMINALS_SEED, ServerProcess
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -31,6 +31,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 @pytest.fixture(scope="module")
+def nine_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A centre whose rooms are all dealt from NINE_TERMINALS_SEED: the person's first turn
+    holds nine kinds of terminals and honours (九么九和, L17)."""
+    db = tmp_path_factory.mktemp("nine") / "centre.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}", seed=NINE_TERMINALS_SEED).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
         pytest.skip("no /usr/bin/chromium")
@@ -40,11 +50,12 @@ def browser() -> Iterator[object]:
         b.close()
 
 
-def _shot(page: Page, name: str) -> None:
+def _shot(page: Page, name: str, part: str | None = None) -> None:
+    """Save the page's viewport, or the whole of the element ``part`` (a selector)."""
     if SHOTS:
         page.evaluate("document.querySelectorAll('.call, .toast').forEach(e => e.remove())")  # passing effects
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / name))
+        (page.locator(part) if part else page).screenshot(path=str(Path(SHOTS) / name))
 
 
 def _state(page: Page) -> str:
@@ -213,4 +224,66 @@ def test_a_gangci_room_shows_the_ci_tile_and_the_payments(server: ServerProcess,
     pays = page.locator("[data-testid=payments] tr")
     assert sum(chips) == 0 and (pays.count() > 1) == any(chips)  # a header row, then one row per payment
     _shot(page, "score-gangci.png")
+    ctx.close()
+
+
+def _lobby(page: Page, base: str, lang: str) -> None:
+    page.goto(base + "/")
+    page.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
+    page.reload()
+    page.wait_for_selector("#sw-draw_on_nine_terminals", state="attached")
+    page.click("#rules summary")  # open the house rules
+
+
+def _create(page: Page, nine_terminals: bool) -> None:
+    page.set_checked("#sw-draw_on_nine_terminals", nine_terminals)
+    page.select_option("#friends", "0")
+    page.fill("#timer", "0")
+    page.click("#roomform button[type=submit]")
+
+
+@pytest.mark.parametrize(("lang", "explanation", "button", "draw_line"), [
+    ("zh", "九么九和：第一圈轮到自己时，手中有九种或以上么九牌的玩家可以叫和局（有的地方）",
+     "叫和局", "流局：九么九和，Jiu叫和局"),
+    ("en", "九么九和: in his own turn of the first go-round a player holding nine or more kinds of "
+     "terminals and honours may declare the hand drawn (some places)",
+     "Declare a draw 叫和局", "Draw (流局): nine terminals and honours 九么九和, declared by Jiu"),
+], ids=["zh", "en"])
+def test_declare_draw_from_the_lobby_to_the_score_table_l17(
+        nine_server: ServerProcess, browser: object, lang: str, explanation: str, button: str, draw_line: str) -> None:
+    """九么九和 (L17) on a phone: the switch in the lobby's house rules (rule ID, explanation in
+    the page's language); a room with it on offers the person 叫和局 in the first go-round of
+    the known deal, and the click ends the hand as a declared draw, named in the score table in
+    the page's language. The same deal under the default rules offers no such button."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    _lobby(page, nine_server.base, lang)
+    _name(page, "Jiu")
+    row = page.locator("label[for=sw-draw_on_nine_terminals]")
+    assert row.locator(".rid").inner_text() == "L17"
+    assert row.locator(".doc").inner_text() == explanation + "\ndraw_on_nine_terminals · true | false"
+    assert page.evaluate("document.documentElement.scrollWidth") == 390  # nothing overflows the phone
+    if lang == "zh":
+        _shot(page, "lobby-phone.png", "fieldset:has(#sw-draw_on_nine_terminals)")
+
+    _create(page, nine_terminals=False)  # the default rules: the same deal, no declaration
+    page.wait_for_selector(".myhand .tile.can")  # the person's first turn: a discard to choose
+    assert page.locator('.actions button[data-action="declare_draw"]').count() == 0
+
+    _lobby(page, nine_server.base, lang)
+    page.check("#sw-draw_on_nine_terminals")
+    page.click("button.lang")  # the other language and back: the switch stays on
+    page.click("button.lang")
+    assert page.is_checked("#sw-draw_on_nine_terminals")
+    _create(page, nine_terminals=True)
+    declare = page.locator('.actions button[data-action="declare_draw"]')
+    declare.wait_for()
+    assert declare.inner_text() == button
+    assert page.locator(".myhand .tile.can").count() > 0  # declaring is a choice: a discard would do too
+    declare.click()
+    table = page.locator("[data-testid=score-table]")
+    table.wait_for()
+    assert table.locator("[data-testid=draw]").inner_text() == draw_line
+    assert table.locator(".scoreseat.winner").count() == 0
+    assert table.locator(".scoreseat .head span.pos, .scoreseat .head span.neg").count() == 0  # nobody pays
     ctx.close()

@@ -23,8 +23,9 @@ from caishen.server.app import create_app
 from caishen.server.core import Observation, iter_hand, loads  # the engine's, through the adapter
 from caishen.server.db import MoveRow
 from caishen.server.protocol import MAX_MESSAGE_BYTES
+from caishen.server.switch_zh import SWITCH_DOC_ZH
 from caishen.tiles import tile_name
-from helpers_server import act_json, choose, database
+from helpers_server import NINE_TERMINALS_SEED, act_json, choose, database
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -289,11 +290,6 @@ def test_origin_room_codes_and_learner_help(app: FastAPI) -> None:
             assert ws.receive_json()["code"] == "help_off"
 
 
-#: A seed whose first hand offers the person (player 0, seated by the draw) 叫和局 with 九么九和
-#: on: found once by dealing practice tables with greedy bots.
-NINE_TERMINALS_SEED = bytes.fromhex("ae8d26ddfc92d618cff242e3d5f37fad2763ee7c3d4138d6a8608103d29ccdaf")
-
-
 def test_declare_draw_only_where_the_room_allows_it_l17(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
     """叫和局 (九么九和, L17): offered and accepted in a room with the switch on, when the person
     holds nine kinds of terminals and honours in the first go-round; refused as illegal in the
@@ -317,3 +313,19 @@ def test_declare_draw_only_where_the_room_allows_it_l17(app: FastAPI, monkeypatc
             assert end["winner"] is None and end["draw"] == "declared"
             assert end["draw_type"] == "nine_terminals" and end["declared_by"] == v["me"]
             assert all(line["chips"] == 0 for line in end["lines"])
+
+
+def test_every_switch_has_a_chinese_explanation_for_the_lobby() -> None:
+    """The lobby in Chinese explains each house rule in Chinese (switch_zh): every switch of
+    every registered variant has its line, with the switch's Chinese term where its doc has one,
+    and no line names a switch that no longer exists."""
+    names = set()
+    for variant in core_module.variants():
+        for sw in variant.switches:
+            names.add(sw.name)
+            assert sw.name in SWITCH_DOC_ZH, sw.name
+            assert sw.doc_zh == SWITCH_DOC_ZH[sw.name] != sw.doc
+            term = sw.doc.split(":")[0]
+            if ":" in sw.doc and all("\u4e00" <= ch <= "\u9fff" or ch in " /" for ch in term):
+                assert sw.doc_zh.startswith(term), (sw.name, term)  # 九么九和: … → 九么九和：…
+    assert names == set(SWITCH_DOC_ZH)

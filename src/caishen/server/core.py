@@ -45,6 +45,7 @@ from caishen.server.protocol import (
     VerifyOut,
     WaitView,
 )
+from caishen.server.switch_zh import SWITCH_DOC_ZH
 from caishen.shapes.analysis import shanten, waits
 from caishen.table.match import MatchError
 from caishen.table.players import Player, player_rng
@@ -129,7 +130,7 @@ class RoomError(ValueError):
 
 def variants() -> list[VariantOut]:
     """Every registered variant with its switches, grouped by rule ID, each with its one-line
-    explanation and valid values. The table plays every registered variant."""
+    explanation (in English and in Chinese) and valid values. The table plays every registered variant."""
     out: list[VariantOut] = []
     order = {title: i for i, (title, _) in enumerate(_GROUPS)}
     for name in registry.names():
@@ -139,7 +140,7 @@ def variants() -> list[VariantOut]:
         switches = [
             SwitchOut(
                 name=sw.name, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
-                rule=sw.rule, doc=sw.doc, group=_GROUP_OF.get(sw.rule, "Other 其他"),
+                rule=sw.rule, doc=sw.doc, doc_zh=SWITCH_DOC_ZH.get(sw.name, sw.doc), group=_GROUP_OF.get(sw.rule, "Other 其他"),
                 editable=playable and sw.name not in _FIXED, allowed=sw.allowed,
                 choices=[c for c in sw.choices or () if isinstance(c, str)],
             )

@@ -258,6 +258,7 @@ class SwitchOut(BaseModel):
     value: bool | int | list[int] | str
     rule: str
     doc: str
+    doc_zh: str  # the lobby's Chinese explanation (caishen.server.switch_zh)
     group: str
     editable: bool
     allowed: str = ""

@@ -79,9 +79,10 @@ function scoreTableEl(end) {
   const box = h("div", { class: "scoretable", "data-testid": "score-table" });
   box.append(h("h2", { text: `${t("scoreTable")} · ${t("hand", end.index + 1)}` }));
   if (end.winner === null) {
-    // a declared draw 叫和局 names its rule and who declared it; a wall draw its reason
-    const why = end.draw_type ? `${t(end.draw_type)}, ${t("declaredBy", end.lines[end.declared_by].name)}` : end.draw;
-    box.append(h("p", { text: t("drawGame") + (why ? ` (${why})` : "") }));
+    // a declared draw 叫和局 names its rule and who declared it; any other draw its reason (L17)
+    const why = end.draw_type ? t(end.draw_type) + t("comma") + t("declaredBy", end.lines[end.declared_by].name)
+      : end.draw ? t("draw_" + end.draw) : "";
+    box.append(h("p", { "data-testid": "draw", text: why ? t("drawWhy", why) : t("drawGame") }));
   }
   else box.append(h("p", {}, `${t("winner")}: `, h("b", { text: end.lines[end.winner].name }),
     ` · ${end.win_type ? t(end.win_type) : howText(end.how)} `, end.tile ? tileEl(end.tile, { size: "sm" }) : null));

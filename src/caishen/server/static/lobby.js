@@ -18,23 +18,27 @@ async function ensureName() {
   return true;
 }
 
-function switchInput(sw) {
+// The switch's input showing `value` (its default, or what the user chose before a re-render).
+function switchInput(sw, value) {
   const id = "sw-" + sw.name;
-  if (Array.isArray(sw.value)) return h("input", { id, type: "text", value: sw.value.join(","), disabled: !sw.editable, "data-kind": "list" });
-  if (typeof sw.value === "boolean") return h("input", { id, type: "checkbox", checked: sw.value, disabled: !sw.editable, "data-kind": "bool" });
-  if (typeof sw.value === "number") return h("input", { id, type: "number", value: sw.value, disabled: !sw.editable, "data-kind": "int" });
+  if (Array.isArray(value)) return h("input", { id, type: "text", value: value.join(","), disabled: !sw.editable, "data-kind": "list" });
+  if (typeof value === "boolean") return h("input", { id, type: "checkbox", checked: value, disabled: !sw.editable, "data-kind": "bool" });
+  if (typeof value === "number") return h("input", { id, type: "number", value, disabled: !sw.editable, "data-kind": "int" });
   if (sw.choices && sw.choices.length) {
     return h("select", { id, disabled: !sw.editable, "data-kind": "choice" },
-      sw.choices.map((c) => h("option", { value: c, selected: c === sw.value }, c)));
+      sw.choices.map((c) => h("option", { value: c, selected: c === value }, c)));
   }
-  return h("input", { id, type: "text", value: sw.value, disabled: true, "data-kind": "str" });
+  return h("input", { id, type: "text", value, disabled: true, "data-kind": "str" });
 }
 
 function renderSwitches() {
   const v = VARIANTS.find((x) => x.name === document.getElementById("variant").value);
   const box = document.getElementById("switches");
+  // a re-render for the other language keeps what the user has set so far
+  const kept = v && box.dataset.variant === v.name ? changedSwitches() : {};
   box.replaceChildren();
   if (!v) return;
+  box.dataset.variant = v.name;
   // "until 断筹" only where the variant has going broke (Longgang, L25)
   const toBreak = document.querySelector('#hands option[value="0"]');
   toBreak.disabled = !v.to_break;
@@ -46,8 +50,10 @@ function renderSwitches() {
   }
   for (const [title, list] of groups) {
     box.append(h("fieldset", {}, h("legend", { text: title }), list.map((sw) =>
-      h("label", { class: "switch", for: "sw-" + sw.name }, switchInput(sw), h("span", { class: "rid", text: sw.rule }),
-        h("span", { class: "doc" }, sw.doc, h("code", { text: sw.allowed ? `${sw.name} · ${sw.allowed}` : sw.name }))))));
+      h("label", { class: "switch", for: "sw-" + sw.name },
+        switchInput(sw, sw.name in kept ? kept[sw.name] : sw.value), h("span", { class: "rid", text: sw.rule }),
+        h("span", { class: "doc", title: LANG === "zh" ? sw.doc : sw.doc_zh }, LANG === "zh" ? sw.doc_zh : sw.doc,
+          h("code", { text: sw.allowed ? `${sw.name} · ${sw.allowed}` : sw.name }))))));
   }
 }
 

@@ -79,22 +79,22 @@ class Ruleset:
     kong_replacement_tai: bool = _switch(False, "L21", "杠上开花 scores 1 tai (some places)")
     single_wait_tai: bool = _switch(False, "L21", "单吊 scores 1 tai (some places)")
     loser_four_flowers_tai: int = _switch(2, "L21", "Tai of 四花 for a player who did not win (some places: 1)", choices=(1, 2))
-    one_dragon_tai: bool = _switch(False, "L21", "一條龍: 123 456 789 of one suit scores 1 tai (選用, some places)")
-    concealed_hand_tai: bool = _switch(False, "L21", "門清 / 不求人: no chow, pong or exposed kong scores 1 tai (appendix, 選用)")
-    all_claimed_tai: bool = _switch(False, "L21", "全求人 / 半求人: every set claimed, won on a single wait, scores 1 tai (appendix, 選用)")
+    one_dragon_tai: bool = _switch(False, "L21", "一条龙: 123 456 789 of one suit scores 1 tai (选用, some places)")
+    concealed_hand_tai: bool = _switch(False, "L21", "门清 / 不求人: no chow, pong or exposed kong scores 1 tai (appendix, 选用)")
+    all_claimed_tai: bool = _switch(False, "L21", "全求人 / 半求人: every set claimed, won on a single wait, scores 1 tai (appendix, 选用)")
 
     # Limits (腊子)
     four_winds_wild_rule: bool = _switch(True, "L22", "四喜 with a wild needs two or more wilds, none standing for another tile (off: no restriction, 现在习惯上不作此限制)")
-    four_guardians_limit: bool = _switch(False, "L22", "四金剛: four honour triplets, or three and a pair of another honour, is a limit (some places)")
-    rare_limits: bool = _switch(False, "L22", "The eighth 腊子 list: 五槓子, 四槓子, 五暗刻, 五連刻, 四連太寶 are limits (極難不常用之役)")
-    all_green_limit: bool = _switch(False, "L22", "綠一色: only 2 3 4 6 8 bamboo and Green is a limit (appendix, 選用)")
-    sixteen_unconnected_limit: bool = _switch(False, "L22", "十六不搭: sixteen tiles with no two of a suit within two and a pair, made by the first draw, is a limit (appendix, 選用)")
-    sixteen_knitted_limit: bool = _switch(False, "L22", "十六不靠: 十六不搭 with 147, 258 and 369 one in each suit is a limit (appendix, 選用)")
-    red_peacock_limit: bool = _switch(False, "L22", "紅孔雀: only 1 5 7 9 bamboo and Red is a limit (appendix, 選用)")
-    red_dots_limit: bool = _switch(False, "L22", "點點紅: only 1 3 5 6 7 9 dots and a pair of Red is a limit (appendix, 選用)")
-    red_spot_limit: bool = _switch(False, "L22", "紅一點: only 2 3 4 6 8 bamboo and a pair of Red is a limit (appendix, 選用)")
-    all_black_limit: bool = _switch(False, "L22", "黑一色: only winds and 8 dots (and White) is a limit (appendix, 選用)")
-    million_stones_limit: bool = _switch(False, "L22", "百萬石: characters only, the numbers adding up to 100 or more, is a limit of its own name (a 清一色, so a limit anyway; appendix, 選用)")
+    four_guardians_limit: bool = _switch(False, "L22", "四金刚: four honour triplets, or three and a pair of another honour, is a limit (some places)")
+    rare_limits: bool = _switch(False, "L22", "The eighth 腊子 list: 五杠子, 四杠子, 五暗刻, 五连刻, 四连太宝 are limits (极难不常用之役)")
+    all_green_limit: bool = _switch(False, "L22", "绿一色: only 2 3 4 6 8 bamboo and Green is a limit (appendix, 选用)")
+    sixteen_unconnected_limit: bool = _switch(False, "L22", "十六不搭: sixteen tiles with no two of a suit within two and a pair, made by the first draw, is a limit (appendix, 选用)")
+    sixteen_knitted_limit: bool = _switch(False, "L22", "十六不靠: 十六不搭 with 147, 258 and 369 one in each suit is a limit (appendix, 选用)")
+    red_peacock_limit: bool = _switch(False, "L22", "红孔雀: only 1 5 7 9 bamboo and Red is a limit (appendix, 选用)")
+    red_dots_limit: bool = _switch(False, "L22", "点点红: only 1 3 5 6 7 9 dots and a pair of Red is a limit (appendix, 选用)")
+    red_spot_limit: bool = _switch(False, "L22", "红一点: only 2 3 4 6 8 bamboo and a pair of Red is a limit (appendix, 选用)")
+    all_black_limit: bool = _switch(False, "L22", "黑一色: only winds and 8 dots (and White) is a limit (appendix, 选用)")
+    million_stones_limit: bool = _switch(False, "L22", "百万石: characters only, the numbers adding up to 100 or more, is a limit of its own name (a 清一色, so a limit anyway; appendix, 选用)")
 
     # Chips
     fu_per_chip: int = _switch(10, "L24", "胡数 per chip", bounds=(1, 1000))
@@ -111,12 +111,12 @@ class Ruleset:
     # Table
     draw_on_four_winds: bool = _switch(False, "L17", "四风连打: four equal wind discards in the first go-round end the hand as a draw (some places)")
     draw_on_four_kongs: bool = _switch(False, "L17", "四杠: a fourth kong by different players ends the hand as a draw, a 杠上开花 on it too (some places)")
-    draw_on_three_wins: bool = _switch(False, "L17", "一炮三響 / 三炮同響: three players winning on one discard end the hand as a draw (some places)")
+    draw_on_three_wins: bool = _switch(False, "L17", "一炮三响 / 三炮同响: three players winning on one discard end the hand as a draw (some places)")
     draw_on_nine_terminals: bool = _switch(False, "L17", "九么九和: in his own turn of the first go-round a player holding nine or more kinds of terminals and honours may declare the hand drawn (some places)")
 
     # Payments
-    discarder_pays_all: bool = _switch(True, "L24", "包三家: the discard that feeds a plain 四喜/字一色, or a late unseen 中/發, pays for all three losers")
-    late_discard_tiles: int = _switch(8, "L24", "包三家 for 中/發 applies with this many live tiles left or fewer (分张前幾張; 0: never)", bounds=(0, 100))
+    discarder_pays_all: bool = _switch(True, "L24", "包三家: the discard that feeds a plain 四喜/字一色, or a late unseen 中/发, pays for all three losers")
+    late_discard_tiles: int = _switch(8, "L24", "包三家 for 中/发 applies with this many live tiles left or fewer (分张前几张; 0: never)", bounds=(0, 100))
 
     # Scoring extras
     eight_pairs_terminal_limits: bool = _switch(False, "L22", "八对半 of terminals/honours counts as 清老头/混老头 (some places)")
