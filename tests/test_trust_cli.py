@@ -210,6 +210,18 @@ def test_version(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyP
     assert (code, out) == (0, f"caishen {__version__} ({build()})\n")
 
 
+
+def test_python_dash_m_caishen_is_the_command_line(tmp_path: Path) -> None:
+    """``python -m caishen`` runs the same command line, one-line errors and exit 2 included."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    ok = subprocess.run([sys.executable, "-m", "caishen", "--version"], capture_output=True, text=True, env=env,
+                        timeout=60, check=False)
+    assert (ok.returncode, ok.stdout) == (0, f"caishen {__version__} ({build()})\n")
+    bad = subprocess.run([sys.executable, "-m", "caishen", "rules", "nosuch"], capture_output=True, text=True,
+                         env=env, timeout=60, check=False)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert_one_line(bad.stderr, "rules")
+
 def test_help_still_shows_usage(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["score", "--help"], capsys, monkeypatch)
     assert code == 0 and out.startswith("usage: caishen score") and "--indicator TILE" in out
