@@ -14,6 +14,7 @@ import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
@@ -99,18 +100,29 @@ class Batch:
 
     code: str
     hand: dict[str, object] | None = None
-    moves: list[dict[str, object]] = field(default_factory=list)
+    moves: list[tuple[str, int, int, int, str]] = field(default_factory=list)  # room, hand, seq, seat, action
+    at: datetime = field(default_factory=now)
     finished: tuple[int, dict[str, object]] | None = None
     over: dict[str, object] | None = None
 
 
-def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:
-    if fut.done():
-        return
-    if error is None:
-        fut.set_result(None)
-    else:
-        fut.set_exception(error)
+def _settle(futures: Sequence[asyncio.Future[None]], error: BaseException | None) -> None:
+    for fut in futures:
+        if fut.done():
+            continue
+        if error is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(error)
+
+
+def _insert_moves_sql(engine: Engine) -> str | None:
+    """The plain INSERT of a move row in the driver's own parameter style (None: a style
+    not written here; the writer then goes through SQLAlchemy Core)."""
+    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(engine.dialect.paramstyle)
+    if mark is None:
+        return None
+    return f"INSERT INTO moves (room, hand, seq, seat, action, at) VALUES ({', '.join([mark] * 6)})"
 
 
 class Store:
@@ -119,6 +131,12 @@ class Store:
         self._queue: queue.SimpleQueue[tuple[Batch, asyncio.Future[None], asyncio.AbstractEventLoop]] = (
             queue.SimpleQueue())
         self._writer: threading.Thread | None = None
+        # The move rows go to the driver as tuples: SQLAlchemy's per-row parameter handling
+        # cost more than the database's own work (measured: 0.64 against 0.36 ms of CPU
+        # for 60 moves of 12 tables on SQLite). The time column is converted once per batch,
+        # the way SQLAlchemy would store it.
+        self._insert_moves = _insert_moves_sql(engine)
+        self._at = MoveRow.__table__.c.at.type.dialect_impl(engine.dialect).bind_processor(engine.dialect)
 
     # ------------------------------------------------------------ settings, people
 
@@ -237,8 +255,9 @@ class Store:
         batch = Batch(code)
         if new_hand:
             batch.hand = {"room": code, "index": hi, "commitment": core.commitment(session), "started_at": at}
+        batch.at = at
         batch.moves = [
-            {"room": code, "hand": hi, "seq": seq, "seat": seat, "action": text, "at": at}
+            (code, hi, seq, seat, text)
             for seq in range(first, len(session.moves))
             for seat, text in (core.move_text(session.moves[seq]),)
         ]
@@ -262,9 +281,16 @@ class Store:
             for b in batches:
                 if b.hand is not None:
                     conn.execute(insert(HandRow).values(**b.hand))
-            moves = [m for b in batches for m in b.moves]
-            if moves:
-                conn.execute(insert(MoveRow), moves)
+            if self._insert_moves is not None:
+                rows = [(*m, at) for b in batches if b.moves
+                        for at in (b.at if self._at is None else self._at(b.at),) for m in b.moves]
+                if rows:
+                    conn.exec_driver_sql(self._insert_moves, rows)
+            else:
+                moves = [dict(zip(("room", "hand", "seq", "seat", "action"), m, strict=True), at=b.at)
+                         for b in batches for m in b.moves]
+                if moves:
+                    conn.execute(insert(MoveRow), moves)
             for b in batches:
                 if b.finished is not None:
                     index, values = b.finished
@@ -303,8 +329,12 @@ class Store:
                 self.write([b for b, _, _ in items])
             except Exception as exc:  # noqa: BLE001 - handed to every waiting table
                 error = exc
+            # one wake-up of each event loop for the whole group, not one per table
+            by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
             for _, fut, loop in items:
-                loop.call_soon_threadsafe(_settle, fut, error)
+                by_loop.setdefault(loop, []).append(fut)
+            for loop, futures in by_loop.items():
+                loop.call_soon_threadsafe(_settle, futures, error)
 
     # ------------------------------------------------------------ history
 
