@@ -67,6 +67,7 @@ def create_app(db_url: str) -> FastAPI:
         gc.collect()
         gc.freeze()
         yield
+        gc.unfreeze()  # an app made again in the same process (the tests) leaves nothing behind
         engine.dispose()
 
     app = FastAPI(
