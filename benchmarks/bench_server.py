@@ -38,7 +38,7 @@ def choose(view: dict[str, object]) -> str:
     return str(acts[-1])
 
 
-async def table(base: str, stop: float, bot: str, lat: list[float], hands: list[int]) -> None:
+async def table(base: str, stop: float, bot: str, lat: list[float], hands: list[int], opened: list[int]) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         r = await http.post("/api/me", json={"name": "bench"})
         cookie = r.cookies["caishen"]
@@ -47,6 +47,7 @@ async def table(base: str, stop: float, bot: str, lat: list[float], hands: list[
             url = base.replace("http://", "ws://") + f"/ws/{room['code']}"
             async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"}, max_size=2**22,
                                           open_timeout=120, ping_interval=None) as ws:
+                opened[0] += 1
                 sent: float | None = None
                 while time.monotonic() < stop:
                     msg = json.loads(await ws.recv())
@@ -67,17 +68,40 @@ async def table(base: str, stop: float, bot: str, lat: list[float], hands: list[
                         await ws.send(json.dumps({"type": "act", "action": choose(msg), "hand": msg["hand"], "step": msg["step"]}))
 
 
-async def run(base: str, tables: int, seconds: float, bot: str) -> tuple[float, float, float, int]:
+async def steady_cpu(pid: int, tables: int, stop: float, lat: list[float], opened: list[int]) -> tuple[float, int]:
+    """The server's CPU and the moves measured from when every table has its socket open
+    (the rooms' opening left out; at the latest from half-time) to the end."""
+    half = stop - (stop - time.monotonic()) / 2
+    while opened[0] < tables and time.monotonic() < half:
+        await asyncio.sleep(0.05)
+    cpu0, n0 = server_cpu(pid), len(lat)
+    await asyncio.sleep(max(0.0, stop - time.monotonic()))
+    return server_cpu(pid) - cpu0, len(lat) - n0
+
+
+async def run(base: str, tables: int, seconds: float, bot: str, pid: int) -> tuple[float, float, float, int, float]:
     lat: list[float] = []
     hands = [0]
+    opened = [0]
     start = time.monotonic()
     stop = start + seconds
-    await asyncio.gather(*(table(base, stop, bot, lat, hands) for _ in range(tables)))
+    steady = asyncio.ensure_future(steady_cpu(pid, tables, stop, lat, opened))
+    await asyncio.gather(*(table(base, stop, bot, lat, hands, opened) for _ in range(tables)))
+    cpu, moves = await steady
     elapsed = time.monotonic() - start
     lat.sort()
     p50 = statistics.median(lat) * 1000 if lat else float("nan")
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan")
-    return hands[0] / elapsed, p50, p99, len(lat)
+    return hands[0] / elapsed, p50, p99, len(lat), cpu / moves if moves else float("nan")
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system, all threads) the server process has used; NaN off Linux."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> int:
@@ -102,13 +126,16 @@ def main() -> int:
             except httpx.HTTPError:
                 time.sleep(0.1)
         cpu0 = time.process_time()
-        hps, p50, p99, n = asyncio.run(run(base, args.tables, args.seconds, args.bot))
+        hps, p50, p99, n, per_move = asyncio.run(run(base, args.tables, args.seconds, args.bot, proc.pid))
         client_cpu = time.process_time() - cpu0
     finally:
         proc.terminate()
         proc.wait(10)
     print(f"moves measured: {n}, server bots: {args.bot}, database: {db.split('@')[-1]}, "
           f"client CPU {client_cpu:.1f} s in {args.seconds:.0f} s (the load generator shares the machine)")
+    # the server's CPU per move is steadier than wall time on a busy machine
+    print(f"server CPU per client move {per_move * 1e6:.0f} us once every table is open or from half-time "
+          "(the move, the three bots' answers, the database write and the state sent)")
     print(f"tables={args.tables} hands/s={hps:.2f} p50={p50:.1f} ms p99={p99:.1f} ms")
     return 0
 

@@ -69,6 +69,12 @@ class Action:
         """The one text form: ``discard 5p``, ``chow 4p 3p`` (claimed tile, lowest tile of the
         sequence), ``pong 5p``, ``exposed_kong 5p``, ``added_kong 5p``, ``concealed_kong 5p``,
         ``win``, ``pass``, ``declare_draw``."""
+        got = _TEXTS.get(self)
+        if got is None:
+            got = _TEXTS[self] = self._make_text()
+        return got
+
+    def _make_text(self) -> str:
         name = self.kind.name.lower()
         if self.kind is ActionKind.CHOW:
             return f"{name} {_name(self.tile)} {_name(self.chow_low)}"
@@ -123,6 +129,10 @@ PONGS: Final = tuple(Action(ActionKind.PONG, k) for k in range(NUM_KINDS))
 EXPOSED_KONGS: Final = tuple(Action(ActionKind.EXPOSED_KONG, k) for k in range(NUM_KINDS))
 ADDED_KONGS: Final = tuple(Action(ActionKind.ADDED_KONG, k) for k in range(NUM_KINDS))
 CONCEALED_KONGS: Final = tuple(Action(ActionKind.CONCEALED_KONG, k) for k in range(NUM_KINDS))
+# The text of each action, made once: records and the game centre write every move's (there
+# are a few hundred actions in all).
+_TEXTS: Final[dict[Action, str]] = {}
+
 CHOWS: Final = {
     (t, low): Action(ActionKind.CHOW, t, low)
     for low in range(NUM_SUITED) if low % 9 <= 6

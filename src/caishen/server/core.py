@@ -84,6 +84,7 @@ __all__ = [
     "iter_hand",
     "loads",
     "move_text",
+    "public_events",
     "new_session",
     "record_text",
     "replay_frames",
@@ -94,6 +95,7 @@ __all__ = [
     "stand_in",
     "standings",
     "table_view",
+    "table_view_json",
     "variants",
     "verify_text",
 ]
@@ -413,6 +415,117 @@ def table_view(session: MatchSession, player: int, people: SeatPeople, extras: V
     chips = list(session.match.table.ledger.chips)
     v.standings = standings(people.names, chips)
     return v
+
+
+# The same view as JSON text, put together from fragments: what the table sends on every
+# move. ``table_view(...).model_dump_json()`` is the reference (tests/test_server_view.py
+# checks the two texts are equal). Building and dumping the pydantic models, or even plain
+# dicts through ``json``, was one of the biggest items of a move's cost at a busy centre;
+# here a tile, an action button and a public move are JSON text made once.
+
+_DUMPS: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_Q: Final = tuple(_DUMPS(n) for n in _TILE_NAMES)  # '"5p"'
+_BACK: Final = '"back"'
+_KIND_NAMES: Final = {k: k.name.lower() for k in ActionKind}
+_MELD_NAMES: Final = {k: k.name.lower() for k in MeldKind}
+_BOOL: Final = ("false", "true")
+_CHOICE_JSON: dict[Action, str] = {}
+
+
+def _tiles_json(ks: Sequence[int]) -> str:
+    return "[" + ",".join([_Q[k] for k in ks]) + "]"
+
+
+def _opt(text: str | None) -> str:
+    return "null" if text is None else _DUMPS(text)
+
+
+def _choice_json(a: Action) -> str:
+    got = _CHOICE_JSON.get(a)
+    if got is None:
+        got = _CHOICE_JSON[a] = _choice(a).model_dump_json()
+    return got
+
+
+def public_events(done: Sequence[Move], viewer: int | None) -> list[str]:
+    """The moves just made as ``viewer`` may learn of them, as JSON objects (see :func:`public_event`)."""
+    out: list[str] = []
+    for m in done:
+        a = m.action
+        if a.kind is ActionKind.PASS:
+            continue
+        hide = a.kind is ActionKind.CONCEALED_KONG and viewer != m.seat
+        tile = "null" if hide or a.tile < 0 else _Q[a.tile]
+        out.append(f'{{"seat":{m.seat},"kind":"{_KIND_NAMES[a.kind]}","tile":{tile}}}')
+    return out
+
+
+def _meld_json(m: Meld, visible: bool) -> str:
+    tiles = "[" + ",".join([_BACK] * len(m.tiles)) + "]" if not visible else _tiles_json(m.tiles)
+    return f'{{"kind":"{_MELD_NAMES[m.kind]}","tiles":{tiles}}}'
+
+
+def table_view_json(
+    session: MatchSession, player: int, people: SeatPeople, extras: ViewExtras, events: Sequence[str],
+) -> str:
+    """``table_view(session, player, people, extras)`` as JSON text, built without pydantic
+    (``events`` stand in for ``extras.events``: :func:`public_events`)."""
+    game = session.game
+    seat = session.seat_of(player)
+    mine = seat is not None
+    obs = game.observation(seat if seat is not None else 0)
+    held = _held(obs) if mine else []
+    seats = session.seats
+    rows: list[str] = []
+    for s in range(4):
+        p = seats[s]
+        bot = people.bots[p]
+        melds = ",".join([_meld_json(m, m.kind is not MeldKind.CONCEALED_KONG or s == seat) for m in obs.melds[s]])
+        rows.append(
+            f'{{"seat":{s},"wind":"{WINDS[s]}","name":{_DUMPS(people.names[p])},"bot":{_opt(bot)},'
+            f'"connected":{_BOOL[bot is not None or p in people.connected]},"away":{_BOOL[p in people.away]},'
+            f'"dealer":{_BOOL[s == obs.dealer]},"melds":[{melds}],"flowers":{_tiles_json(obs.flowers[s])},'
+            f'"discards":{_tiles_json(obs.discards[s])},"concealed":{obs.concealed_counts[s]}}}'
+        )
+    choices = ""
+    if seat is not None and seat in session.waiting_for():
+        choices = ",".join([_choice_json(a) for a in session.legal_actions(seat)])
+    help_view = "null"
+    if seat is not None and extras.help_on and extras.help_allowed and not session.hand_over:
+        help_view = _help(session.observation(seat), session.ruleset).model_dump_json()
+    hand_end = "null"
+    if session.hand_over and session.last_hand is not None:
+        score = session.match.results[-1].score  # scored once, when the hand was settled
+        hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None,
+                                 people.names).model_dump_json()
+    chips = session.match.table.ledger.chips
+    ranks = ",".join([f'{{"name":{_DUMPS(people.names[p])},"chips":{c},"rank":{r}}}'
+                      for p, c, r in _ranks(chips)])
+    hands_total = "null" if extras.hands_total is None else extras.hands_total
+    deadline = "null" if extras.deadline_ms is None else extras.deadline_ms
+    return (
+        f'{{"type":"state","code":{_DUMPS(extras.code)},"variant":{_DUMPS(extras.variant)},'
+        f'"me":{"null" if seat is None else seat},"hand":{session.hand_index},"step":{len(session.moves)},'
+        f'"hands_total":{hands_total},"phase":{_DUMPS(str(obs.phase))},"dealer":{obs.dealer},'
+        f'"current":{obs.current},"to_move":[{",".join(map(str, obs.to_move)) if mine else ""}],'
+        f'"indicator":{"null" if obs.indicator is None else _Q[obs.indicator]},'
+        f'"wilds":{_tiles_json(sorted(obs.wilds) if mine else ())},'
+        f'"own_flower":{"null" if seat is None else _Q[FLOWERS[wind_of(seat, obs.dealer)]]},'
+        f'"live_tiles":{obs.live_tiles},"sea_floor_tiles":{obs.sea_floor_tiles},'
+        f'"tiles":{_tiles_json(held)},"all_tiles":null,"my_flowers":{_tiles_json(held[len(obs.hand.concealed):])},'
+        f'"seats":[{",".join(rows)}],'
+        f'"last_discard":{"null" if obs.last_discard is None else _Q[obs.last_discard]},'
+        f'"choices":[{choices}],"deadline_ms":{deadline},"away":{_BOOL[player in people.away]},'
+        f'"events":[{",".join(events)}],"commitment":{_DUMPS(commitment(session))},"hand_end":{hand_end},'
+        f'"match_over":{_BOOL[session.over]},"standings":[{ranks}],"help":{help_view},'
+        f'"help_allowed":{_BOOL[extras.help_allowed]}}}'
+    )
+
+
+def _ranks(chips: Sequence[int]) -> list[tuple[int, int, int]]:
+    """(player, chips, rank) from the most chips down: :func:`standings` without the names."""
+    order = sorted(range(len(chips)), key=lambda i: -chips[i])
+    return [(p, chips[p], 1 + sum(1 for c in chips if c > chips[p])) for p in order]
 
 
 def standings(names: Sequence[str], chips: Sequence[int]) -> list[StandingView]:

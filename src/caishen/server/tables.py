@@ -18,7 +18,6 @@ from caishen.server.protocol import (
     ActMessage,
     BackMessage,
     ErrorMessage,
-    EventView,
     HelpMessage,
     NextMessage,
     PingMessage,
@@ -216,20 +215,19 @@ class LiveTable:
 
     async def _send_view(self, client: Client, done: list[core.Move], people: core.SeatPeople | None = None) -> None:
         s = self.session
-        seat = s.seat_of(client.player)
-        events: list[EventView] = [e for m in done if (e := core.public_event(m, seat)) is not None]
+        events = core.public_events(done, s.seat_of(client.player))
         deadline = None
         if self._deadline is not None:
             deadline = max(0, int((self._deadline - asyncio.get_running_loop().time()) * 1000))
         extras = core.ViewExtras(
             code=self.room.code, variant=self.room.variant,
             hands_total=None if self.room.hands == 0 else self.room.hands, deadline_ms=deadline,
-            help_on=client.help_on, help_allowed=self.help_ok, events=events,
+            help_on=client.help_on, help_allowed=self.help_ok,
         )
-        view = core.table_view(s, client.player, people or self._people(), extras)
+        text = core.table_view_json(s, client.player, people or self._people(), extras, events)
         client.tokens = min(RATE_BURST, client.tokens + 1)  # a client may answer every state at once
         try:
-            await client.send(view.model_dump_json())
+            await client.send(text)
         except Exception:  # noqa: BLE001 - a closed socket: its handler removes the client
             pass
 
