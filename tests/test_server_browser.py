@@ -73,7 +73,13 @@ def _play_one(page: Page) -> bool:
         loc = page.locator(sel)
         if loc.count():
             old = _state(page)
-            loc.first.click()
+            try:
+                loc.first.click(timeout=5000)
+            except playwright_api.TimeoutError:
+                # The button left with a newer state before the click landed (a bot's win closes
+                # the claim we meant to pass): that state is the change we wait for.
+                if _state(page) == old:
+                    raise
             _wait_change(page, old)
             return True
     return False
