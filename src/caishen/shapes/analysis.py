@@ -183,7 +183,8 @@ def _slots_for(wilds: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 class _Info:
     """Forms switches the analyser needs, read once per ruleset object."""
 
-    __slots__ = ("bulldozer", "eight_half", "kinds", "non_flower_kinds", "ruleset", "sets", "seven")
+    __slots__ = ("bulldozer", "eight_half", "joker_pairs", "joker_sets", "kinds", "non_flower_kinds", "ruleset",
+                 "sequences", "sets", "seven")
 
     def __init__(self, r: Forms) -> None:
         self.ruleset = r
@@ -193,6 +194,9 @@ class _Info:
         self.bulldozer = r.bulldozer_wilds if r.bulldozer else 0
         self.kinds = r.tile_kinds
         self.non_flower_kinds = tuple(k for k in self.kinds if k < NUM_NON_FLOWER)
+        # made once per ruleset, read by every _standard_abstract
+        self.joker_sets, self.joker_pairs = _joker_shapes(self.non_flower_kinds)
+        self.sequences = _sequence_slots(self.non_flower_kinds)
 
 
 _info_cache: Final[dict[int, _Info]] = {}
@@ -651,15 +655,48 @@ def _assign(
         )
 
 
-def _joker_shapes(info: _Info) -> tuple[list[_AGroup], list[_AGroup]]:
+def _joker_shapes(kinds: tuple[int, ...]) -> tuple[list[_AGroup], list[_AGroup]]:
     """Groups made of wilds only: every set and every pair of the ruleset's kinds (L8)."""
-    kinds = info.non_flower_kinds
     sets: list[_AGroup] = [(GroupKind.TRIPLET, (k, k, k), (k, k, k)) for k in kinds]
     for k in kinds:
         if k < NUM_SUITED and k % 9 <= 6 and k + 2 in kinds:
             sets.append((GroupKind.SEQUENCE, (k, k + 1, k + 2), (k, k + 1, k + 2)))
     pairs: list[_AGroup] = [(GroupKind.PAIR, (k, k), (k, k)) for k in kinds]
     return sets, pairs
+
+
+# A sequence that can hold a real tile of kind i as its lowest real tile: (stand-for tiles,
+# real tiles taken, wild slots, the kinds above i it takes real, which must be held).
+_SeqSlot = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _sequence_slots(kinds: tuple[int, ...]) -> tuple[tuple[_SeqSlot, ...], ...]:
+    """Per kind ``i``: the sequences of the ruleset's kinds through ``i`` where the positions
+    below ``i`` are wilds, ``i`` is real and each position above is real or wild."""
+    have = set(kinds)
+    out: list[tuple[_SeqSlot, ...]] = []
+    for i in range(NUM_NON_FLOWER):
+        slots: list[_SeqSlot] = []
+        if i < NUM_SUITED:
+            base = i - i % 9
+            for s in (i - 2, i - 1, i):
+                if s < base or s > base + 6:
+                    continue
+                seq = (s, s + 1, s + 2)
+                if any(p not in have for p in seq):
+                    continue
+                above = [p for p in seq if p > i]
+                for mask in range(1 << len(above)):
+                    real = [i]
+                    wild = [p for p in seq if p < i]
+                    for bit, p in enumerate(above):
+                        if mask >> bit & 1:
+                            real.append(p)
+                        else:
+                            wild.append(p)
+                    slots.append((seq, tuple(real), tuple(wild), tuple(real[1:])))
+        out.append(tuple(slots))
+    return tuple(out)
 
 
 def _min_need(keys: Sequence[int], pair: bool) -> int:
@@ -677,8 +714,8 @@ def _standard_abstract(
     keys = [0, 0, 0, 0]
     for k, n in enumerate(counts):
         keys[_SLOT[k]] += n * _POW[k]
-    jsets, jpairs = _joker_shapes(info)
-    kinds = set(info.non_flower_kinds)
+    jsets, jpairs = info.joker_sets, info.joker_pairs
+    sequences = info.sequences
     acc: list[_AGroup] = []
 
     def take(tiles: Sequence[int]) -> None:
@@ -712,30 +749,11 @@ def _standard_abstract(
         if pair_left:
             for r in range(1, min(counts[i], 2) + 1):
                 cands.append((GroupKind.PAIR, (i, i), (i,) * r, (i,) * (2 - r)))
-        if sets_left and i < NUM_SUITED:
-            base = i - i % 9
-            for s in (i - 2, i - 1, i):
-                if s < base or s > base + 6:
-                    continue
-                seq = (s, s + 1, s + 2)
-                if any(p not in kinds for p in seq):
-                    continue
-                # positions below i must be wilds; i is real; above i real or wild
-                above = [p for p in seq if p > i]
-                for mask in range(1 << len(above)):
-                    real = [i]
-                    wild = [p for p in seq if p < i]
-                    ok = True
-                    for bit, p in enumerate(above):
-                        if mask >> bit & 1:
-                            if counts[p] == 0:
-                                ok = False
-                                break
-                            real.append(p)
-                        else:
-                            wild.append(p)
-                    if ok:
-                        cands.append((GroupKind.SEQUENCE, seq, tuple(real), tuple(wild)))
+        if sets_left:
+            # positions below i must be wilds; i is real; above i real (if held) or wild
+            for seq, real, wild, need in sequences[i]:
+                if all(counts[p] for p in need):
+                    cands.append((GroupKind.SEQUENCE, seq, real, wild))
         for kind, tiles, got_real, got_wild in cands:
             jn = j - len(got_wild)
             if jn < 0:
