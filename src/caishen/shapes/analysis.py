@@ -665,18 +665,37 @@ def _joker_shapes(kinds: tuple[int, ...]) -> tuple[list[_AGroup], list[_AGroup]]
     return sets, pairs
 
 
-# A sequence that can hold a real tile of kind i as its lowest real tile: (stand-for tiles,
-# real tiles taken, wild slots, the kinds above i it takes real, which must be held).
-_SeqSlot = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+# A candidate group for _standard_abstract's lowest held kind: (the abstract group, the real
+# tiles it takes, their base-5 sum in their suit's key, its number of wild slots, 1 if it is
+# the pair else 0).
+_Cand = tuple[_AGroup, tuple[int, ...], int, int, int]
 
 
-def _sequence_slots(kinds: tuple[int, ...]) -> tuple[tuple[_SeqSlot, ...], ...]:
+def _cand(kind: GroupKind, tiles: tuple[int, ...], real: tuple[int, ...], wild: tuple[int, ...]) -> _Cand:
+    return ((kind, tiles, wild), real, sum(_POW[t] for t in real), len(wild), int(kind is GroupKind.PAIR))
+
+
+# Per kind i and count held (capped at 3 and 2): the triplets and pairs with 1.. real tiles of i.
+_TRIPLET_CANDS: Final = tuple(
+    tuple(tuple(_cand(GroupKind.TRIPLET, (i, i, i), (i,) * r, (i,) * (3 - r)) for r in range(1, c + 1))
+          for c in range(4))
+    for i in range(NUM_NON_FLOWER)
+)
+_PAIR_CANDS: Final = tuple(
+    tuple(tuple(_cand(GroupKind.PAIR, (i, i), (i,) * r, (i,) * (2 - r)) for r in range(1, c + 1))
+          for c in range(3))
+    for i in range(NUM_NON_FLOWER)
+)
+
+
+def _sequence_slots(kinds: tuple[int, ...]) -> tuple[tuple[tuple[_Cand, int, int], ...], ...]:
     """Per kind ``i``: the sequences of the ruleset's kinds through ``i`` where the positions
-    below ``i`` are wilds, ``i`` is real and each position above is real or wild."""
+    below ``i`` are wilds, ``i`` is real and each position above is real or wild, with the
+    kinds above ``i`` taken real, which must be held (``i`` itself where there are fewer)."""
     have = set(kinds)
-    out: list[tuple[_SeqSlot, ...]] = []
+    out: list[tuple[tuple[_Cand, int, int], ...]] = []
     for i in range(NUM_NON_FLOWER):
-        slots: list[_SeqSlot] = []
+        slots: list[tuple[_Cand, int, int]] = []
         if i < NUM_SUITED:
             base = i - i % 9
             for s in (i - 2, i - 1, i):
@@ -694,7 +713,8 @@ def _sequence_slots(kinds: tuple[int, ...]) -> tuple[tuple[_SeqSlot, ...], ...]:
                             real.append(p)
                         else:
                             wild.append(p)
-                    slots.append((seq, tuple(real), tuple(wild), tuple(real[1:])))
+                    need = [*real[1:], i, i]
+                    slots.append((_cand(GroupKind.SEQUENCE, seq, tuple(real), tuple(wild)), need[0], need[1]))
         out.append(tuple(slots))
     return tuple(out)
 
@@ -718,16 +738,6 @@ def _standard_abstract(
     sequences = info.sequences
     acc: list[_AGroup] = []
 
-    def take(tiles: Sequence[int]) -> None:
-        for t in tiles:
-            counts[t] -= 1
-            keys[_SLOT[t]] -= _POW[t]
-
-    def give(tiles: Sequence[int]) -> None:
-        for t in tiles:
-            counts[t] += 1
-            keys[_SLOT[t]] += _POW[t]
-
     def rec(start: int, j: int, sets_left: int, pair_left: int) -> None:
         i = start
         while i < NUM_NON_FLOWER and counts[i] == 0:
@@ -741,31 +751,34 @@ def _standard_abstract(
                     groups = acc + extra + ([pr] if pr is not None else [])
                     out.add(tuple(sorted(groups)))
             return
-        cands: list[tuple[GroupKind, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
-        # (kind, stand-for tiles, real tiles taken, wild slots)
+        c = counts[i]
+        slot = _SLOT[i]
+        # (group, real tiles taken, their base-5 sum in the suit key, wild slots, is the pair)
+        cands: list[_Cand] = []
         if sets_left:
-            for r in range(1, min(counts[i], 3) + 1):
-                cands.append((GroupKind.TRIPLET, (i, i, i), (i,) * r, (i,) * (3 - r)))
+            cands.extend(_TRIPLET_CANDS[i][min(c, 3)])
         if pair_left:
-            for r in range(1, min(counts[i], 2) + 1):
-                cands.append((GroupKind.PAIR, (i, i), (i,) * r, (i,) * (2 - r)))
+            cands.extend(_PAIR_CANDS[i][min(c, 2)])
         if sets_left:
             # positions below i must be wilds; i is real; above i real (if held) or wild
-            for seq, real, wild, need in sequences[i]:
-                if all(counts[p] for p in need):
-                    cands.append((GroupKind.SEQUENCE, seq, real, wild))
-        for kind, tiles, got_real, got_wild in cands:
-            jn = j - len(got_wild)
+            for cand, a, b in sequences[i]:
+                if counts[a] and counts[b]:
+                    cands.append(cand)
+        for group, got_real, dkey, wild_n, is_pair in cands:
+            jn = j - wild_n
             if jn < 0:
                 continue
-            take(got_real)
-            sl = sets_left - (kind is not GroupKind.PAIR)
-            pl = pair_left - (kind is GroupKind.PAIR)
+            for t in got_real:
+                counts[t] -= 1
+            keys[slot] -= dkey
+            pl = pair_left - is_pair
             if _min_need(keys, pl > 0) <= jn:
-                acc.append((kind, tiles, got_wild))
-                rec(i, jn, sl, pl)
+                acc.append(group)
+                rec(i, jn, sets_left - 1 + is_pair, pl)
                 acc.pop()
-            give(got_real)
+            for t in got_real:
+                counts[t] += 1
+            keys[slot] += dkey
 
     if _min_need(keys, True) <= jokers:
         rec(0, jokers, sets, 1)
