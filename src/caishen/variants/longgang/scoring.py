@@ -943,11 +943,20 @@ class _Counting:
     # wilds in it or None for the pair): see score_hand
     loser_sets: dict[tuple[tuple[int, int, int], frozenset[int], int, tuple[tuple[int, int], ...] | None],
                      tuple[Group, int, int]] = field(default_factory=dict)
+    # a winner's group and its (fu, tai), by (self-drawn, seat's honours, wild kinds) and then
+    # (group, holds the winning tile): see _arrangement_readings
+    winner_groups: dict[tuple[bool, tuple[int, int, int], frozenset[int]],
+                        dict[tuple[Group, bool], tuple[int, int]]] = field(default_factory=dict)
 
 
 _COUNTING: Final[dict[int, tuple[Ruleset, _Counting]]] = {}
 _COUNTING_KEPT: Final = 64
 _LOSER_SETS_KEPT: Final = 4096  # rulesets remembered; tests make many, a match uses one
+# A winner's groups remembered per (self-drawn, honours, wild kinds), and how many such
+# contexts: about 0.3 kB an entry, so at most about 3 MB per context (the strong bot scores
+# its waits with win_value, and the same groups recur from wait to wait and turn to turn).
+_WINNER_GROUPS_KEPT: Final = 10_000
+_WINNER_CONTEXTS_KEPT: Final = 64
 
 
 def _counting(ruleset: Ruleset) -> _Counting:
@@ -1182,7 +1191,7 @@ class _Reading:
 
 def _read_placement(
     arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, c: _Counting,
-    group_counts: dict[int, tuple[int, int]],
+    group_counts: dict[tuple[Group, bool], tuple[int, int]],
 ) -> _Reading:
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
@@ -1191,10 +1200,12 @@ def _read_placement(
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
     fu, tai = _fu_tai(f, (), (), c.winner_hand)
-    for i in range(len(arr.groups)):
-        slot = ~i if i == place else i
+    for i, g in enumerate(arr.groups):
+        slot = (g, i == place)
         hit = group_counts.get(slot)
         if hit is None:
+            if len(group_counts) >= _WINNER_GROUPS_KEPT:
+                group_counts.clear()
             hit = group_counts[slot] = _fu_tai(f, c.winner_group, (i,), ())
         fu += hit[0]
         tai += hit[1]
@@ -1215,9 +1226,16 @@ def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset
     c = _counting(ruleset)
     places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
     # A group counts the same in every placement but the one that puts the winning tile in it
-    # (L19.5, L20.8: the group items look at their group, the seat, the wilds and how the tile
-    # came), so each group is counted once as holding the tile and once not (keys i and ~i).
-    group_counts: dict[int, tuple[int, int]] = {}
+    # (L19.5, L20.8: the group items look only at their group, whether it holds the winning
+    # tile, the seat's honours, the wild kinds and whether the tile was self-drawn), so each
+    # group is counted once as holding the tile and once not, in any arrangement and any win
+    # of the same context (the itemised walk, done afresh, adds up to the same: tests/test_scoring_properties.py).
+    context = (ctx.by.self_drawn, _scoring_honours(ctx.wind), wi.kinds)
+    group_counts = c.winner_groups.get(context)
+    if group_counts is None:
+        if len(c.winner_groups) >= _WINNER_CONTEXTS_KEPT:
+            c.winner_groups.clear()
+        group_counts = c.winner_groups[context] = {}
     for p in places or [None]:
         yield _read_placement(arr, p, ctx, wi, ruleset, c, group_counts)
 
