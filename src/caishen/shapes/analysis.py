@@ -885,7 +885,9 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
                 std.append(groups)
     std.sort(key=lambda gs: [_group_key(g) for g in gs])
     result.extend(Arrangement(Form.STANDARD, melds + gs) for gs in std)
-    if not hand.melds and (info.eight_half or info.seven):
+    # the pairs form only if every real tile fits its slots (most standard wins do not)
+    if not hand.melds and (info.eight_half or info.seven) and _pairs_cover(
+            [n for n in counts if n], info.eight_half) >= size - len(wild_tiles):
         seen.clear()
         prs: list[tuple[Group, ...]] = []
         for ab in _pairs_abstract(counts, len(wild_tiles), info.eight_half, info):
