@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import chain
 from typing import Final
 
 from caishen.hand import Hand, Meld, MeldKind
@@ -26,6 +27,7 @@ from caishen.tiles import (
     GREEN,
     MAN,
     NUM_NON_FLOWER,
+    NUM_SUITED,
     RED,
     SEAT_LETTERS,
     SEATS,
@@ -506,7 +508,7 @@ class Facts:
         """Every tile of the groups, wilds as the kind they stand for."""
         tiles = self._tiles
         if tiles is None:
-            tiles = tuple(t for g in self.groups for t in g.tiles)
+            tiles = tuple(chain.from_iterable([g.tiles for g in self.groups]))
             object.__setattr__(self, "_tiles", tiles)
         return tiles
 
@@ -515,7 +517,7 @@ class Facts:
         """The suits of the suited tiles."""
         suits = self._suits
         if suits is None:
-            suits = frozenset(suit_of(t) for t in self.tiles if is_suited(t))
+            suits = frozenset([t // 9 for t in self.tiles if t < NUM_SUITED])  # suit_of the suited
             object.__setattr__(self, "_suits", suits)
         return suits
 
@@ -756,10 +758,13 @@ _EDGE_SINGLE_FU: Final = BySwitch(
     lambda r: r.closed_wait_fu if r.edge_single_wait_fu else 0,
 )
 
+_DRAGON_SETS: Final = 3
+
+
 def _one_dragon(f: Facts, _: int) -> bool:
     """一條龍: 123, 456 and 789 of one suit among the sequences (L21.11)."""
     lows = {g.tiles[0] for g in f.sets if g.kind is GroupKind.SEQUENCE}
-    return any({s * 9, s * 9 + 3, s * 9 + 6} <= lows for s in range(3))
+    return len(lows) >= _DRAGON_SETS and any(s in lows and s + 3 in lows and s + 6 in lows for s in (0, 9, 18))
 
 
 def _no_claimed_set(f: Facts) -> bool:
