@@ -952,16 +952,17 @@ class _Counting:
     # (group, holds the winning tile): see _arrangement_readings
     winner_groups: dict[tuple[bool, tuple[int, int, int], frozenset[int]],
                         dict[tuple[Group, bool], tuple[int, int]]] = field(default_factory=dict)
+    winner_groups_size: list[int] = field(default_factory=lambda: [0])  # entries over all contexts
 
 
 _COUNTING: Final[dict[int, tuple[Ruleset, _Counting]]] = {}
 _COUNTING_KEPT: Final = 64
 _LOSER_SETS_KEPT: Final = 4096  # rulesets remembered; tests make many, a match uses one
-# A winner's groups remembered per (self-drawn, honours, wild kinds), and how many such
-# contexts: about 0.3 kB an entry, so at most about 3 MB per context (the strong bot scores
-# its waits with win_value, and the same groups recur from wait to wait and turn to turn).
-_WINNER_GROUPS_KEPT: Final = 10_000
-_WINNER_CONTEXTS_KEPT: Final = 64
+# A winner's groups remembered over all contexts (self-drawn, honours, wild kinds), all
+# cleared when full: about 0.28 kB an entry, so at most about 6 MB (the strong bot scores its
+# waits with win_value, and the same groups recur from wait to wait and turn to turn; 300
+# hands of bench_bots.py's table leave about 2,000 entries).
+_WINNER_GROUPS_KEPT: Final = 20_000
 
 
 def _counting(ruleset: Ruleset) -> _Counting:
@@ -1209,8 +1210,12 @@ def _read_placement(
         slot = (g, i == place)
         hit = group_counts.get(slot)
         if hit is None:
-            if len(group_counts) >= _WINNER_GROUPS_KEPT:
-                group_counts.clear()
+            size = c.winner_groups_size
+            if size[0] >= _WINNER_GROUPS_KEPT:
+                for kept in c.winner_groups.values():
+                    kept.clear()
+                size[0] = 0
+            size[0] += 1
             hit = group_counts[slot] = _fu_tai(f, c.winner_group, (i,), ())
         fu += hit[0]
         tai += hit[1]
@@ -1238,8 +1243,6 @@ def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset
     context = (ctx.by.self_drawn, _scoring_honours(ctx.wind), wi.kinds)
     group_counts = c.winner_groups.get(context)
     if group_counts is None:
-        if len(c.winner_groups) >= _WINNER_CONTEXTS_KEPT:
-            c.winner_groups.clear()
         group_counts = c.winner_groups[context] = {}
     for p in places or [None]:
         yield _read_placement(arr, p, ctx, wi, ruleset, c, group_counts)
