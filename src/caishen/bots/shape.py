@@ -372,16 +372,9 @@ class Combo:
             best = self.cover[j]
             shift = self.shift
             got = 0
-            aup, bup = a._up, b._up  # the parts' memos read here: most entries are known
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    ua = aup[ja]
-                    if ua < 0:
-                        ua = a.up(ja)
-                    ub = bup[jb]
-                    if ub < 0:
-                        ub = b.up(jb)
-                    got |= ua | ub << shift
+                    got |= a.up(ja) | b.up(jb) << shift
             self._up[j] = got
         return got
 
@@ -394,16 +387,9 @@ class Combo:
             best = self.cover[j]
             shift = self.shift
             got = -1
-            adown, bdown = a._down, b._down
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    da = adown[ja]
-                    if da < 0:
-                        da = a.down(ja)
-                    db = bdown[jb]
-                    if db < 0:
-                        db = b.down(jb)
-                    got &= da | db << shift
+                    got &= a.down(ja) | b.down(jb) << shift
             self._down[j] = got
         return got
 
@@ -509,15 +495,8 @@ class HandShape:
                 x, y = self._x, self._y
                 xoff, yoff = self._xoff, self._yoff
                 last = self._last
-                xup, yup = x._up, y._up  # the parts' memos read here: most entries are known
                 for i in self._tight:
-                    ux = xup[i]
-                    if ux < 0:
-                        ux = x.up(i)
-                    uy = yup[last - i]
-                    if uy < 0:
-                        uy = y.up(last - i)
-                    got |= ux << xoff | uy << yoff
+                    got |= x.up(i) << xoff | y.up(last - i) << yoff
                 if self._pairs:
                     hist = x.hist + y.hist
                     used = pairs_used(hist)
@@ -538,15 +517,8 @@ class HandShape:
                 last = self._last
                 if self._tight:
                     down = ALL_KINDS
-                    xdown, ydown = x._down, y._down
                     for i in self._tight:
-                        dx = xdown[i]
-                        if dx < 0:
-                            dx = x.down(i)
-                        dy = ydown[last - i]
-                        if dy < 0:
-                            dy = y.down(last - i)
-                        down &= dx << xoff | dy << yoff
+                        down &= x.down(i) << xoff | y.down(last - i) << yoff
                     got = self.held & ~down
                 if self._pairs:
                     hist = x.hist + y.hist
