@@ -183,7 +183,8 @@ def _slots_for(wilds: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 class _Info:
     """Forms switches the analyser needs, read once per ruleset object."""
 
-    __slots__ = ("bulldozer", "eight_half", "kinds", "non_flower_kinds", "ruleset", "sets", "seven")
+    __slots__ = ("bulldozer", "eight_half", "joker_pairs", "joker_sets", "kinds", "non_flower_kinds", "ruleset",
+                 "sequences", "sets", "seven")
 
     def __init__(self, r: Forms) -> None:
         self.ruleset = r
@@ -193,6 +194,9 @@ class _Info:
         self.bulldozer = r.bulldozer_wilds if r.bulldozer else 0
         self.kinds = r.tile_kinds
         self.non_flower_kinds = tuple(k for k in self.kinds if k < NUM_NON_FLOWER)
+        # made once per ruleset, read by every _standard_abstract
+        self.joker_sets, self.joker_pairs = _joker_shapes(self.non_flower_kinds)
+        self.sequences = _sequence_slots(self.non_flower_kinds)
 
 
 _info_cache: Final[dict[int, _Info]] = {}
@@ -651,15 +655,68 @@ def _assign(
         )
 
 
-def _joker_shapes(info: _Info) -> tuple[list[_AGroup], list[_AGroup]]:
+def _joker_shapes(kinds: tuple[int, ...]) -> tuple[list[_AGroup], list[_AGroup]]:
     """Groups made of wilds only: every set and every pair of the ruleset's kinds (L8)."""
-    kinds = info.non_flower_kinds
     sets: list[_AGroup] = [(GroupKind.TRIPLET, (k, k, k), (k, k, k)) for k in kinds]
     for k in kinds:
         if k < NUM_SUITED and k % 9 <= 6 and k + 2 in kinds:
             sets.append((GroupKind.SEQUENCE, (k, k + 1, k + 2), (k, k + 1, k + 2)))
     pairs: list[_AGroup] = [(GroupKind.PAIR, (k, k), (k, k)) for k in kinds]
     return sets, pairs
+
+
+# A candidate group for _standard_abstract's lowest held kind: (the abstract group, the real
+# tiles it takes, their base-5 sum in their suit's key, its number of wild slots, 1 if it is
+# the pair else 0).
+_Cand = tuple[_AGroup, tuple[int, ...], int, int, int]
+
+
+def _cand(kind: GroupKind, tiles: tuple[int, ...], real: tuple[int, ...], wild: tuple[int, ...]) -> _Cand:
+    return ((kind, tiles, wild), real, sum(_POW[t] for t in real), len(wild), int(kind is GroupKind.PAIR))
+
+
+# Per kind i and count held (capped at 3 and 2): the triplets and pairs with 1.. real tiles of i.
+_TRIPLET_CANDS: Final = tuple(
+    tuple(tuple(_cand(GroupKind.TRIPLET, (i, i, i), (i,) * r, (i,) * (3 - r)) for r in range(1, c + 1))
+          for c in range(4))
+    for i in range(NUM_NON_FLOWER)
+)
+_PAIR_CANDS: Final = tuple(
+    tuple(tuple(_cand(GroupKind.PAIR, (i, i), (i,) * r, (i,) * (2 - r)) for r in range(1, c + 1))
+          for c in range(3))
+    for i in range(NUM_NON_FLOWER)
+)
+
+
+def _sequence_slots(kinds: tuple[int, ...]) -> tuple[tuple[tuple[_Cand, int, int], ...], ...]:
+    """Per kind ``i``: the sequences of the ruleset's kinds through ``i`` where the positions
+    below ``i`` are wilds, ``i`` is real and each position above is real or wild, with the
+    kinds above ``i`` taken real, which must be held (``i`` itself where there are fewer)."""
+    have = set(kinds)
+    out: list[tuple[tuple[_Cand, int, int], ...]] = []
+    for i in range(NUM_NON_FLOWER):
+        slots: list[tuple[_Cand, int, int]] = []
+        if i < NUM_SUITED:
+            base = i - i % 9
+            for s in (i - 2, i - 1, i):
+                if s < base or s > base + 6:
+                    continue
+                seq = (s, s + 1, s + 2)
+                if any(p not in have for p in seq):
+                    continue
+                above = [p for p in seq if p > i]
+                for mask in range(1 << len(above)):
+                    real = [i]
+                    wild = [p for p in seq if p < i]
+                    for bit, p in enumerate(above):
+                        if mask >> bit & 1:
+                            real.append(p)
+                        else:
+                            wild.append(p)
+                    need = [*real[1:], i, i]
+                    slots.append((_cand(GroupKind.SEQUENCE, seq, tuple(real), tuple(wild)), need[0], need[1]))
+        out.append(tuple(slots))
+    return tuple(out)
 
 
 def _min_need(keys: Sequence[int], pair: bool) -> int:
@@ -677,19 +734,9 @@ def _standard_abstract(
     keys = [0, 0, 0, 0]
     for k, n in enumerate(counts):
         keys[_SLOT[k]] += n * _POW[k]
-    jsets, jpairs = _joker_shapes(info)
-    kinds = set(info.non_flower_kinds)
+    jsets, jpairs = info.joker_sets, info.joker_pairs
+    sequences = info.sequences
     acc: list[_AGroup] = []
-
-    def take(tiles: Sequence[int]) -> None:
-        for t in tiles:
-            counts[t] -= 1
-            keys[_SLOT[t]] -= _POW[t]
-
-    def give(tiles: Sequence[int]) -> None:
-        for t in tiles:
-            counts[t] += 1
-            keys[_SLOT[t]] += _POW[t]
 
     def rec(start: int, j: int, sets_left: int, pair_left: int) -> None:
         i = start
@@ -704,50 +751,34 @@ def _standard_abstract(
                     groups = acc + extra + ([pr] if pr is not None else [])
                     out.add(tuple(sorted(groups)))
             return
-        cands: list[tuple[GroupKind, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
-        # (kind, stand-for tiles, real tiles taken, wild slots)
+        c = counts[i]
+        slot = _SLOT[i]
+        # (group, real tiles taken, their base-5 sum in the suit key, wild slots, is the pair)
+        cands: list[_Cand] = []
         if sets_left:
-            for r in range(1, min(counts[i], 3) + 1):
-                cands.append((GroupKind.TRIPLET, (i, i, i), (i,) * r, (i,) * (3 - r)))
+            cands.extend(_TRIPLET_CANDS[i][min(c, 3)])
         if pair_left:
-            for r in range(1, min(counts[i], 2) + 1):
-                cands.append((GroupKind.PAIR, (i, i), (i,) * r, (i,) * (2 - r)))
-        if sets_left and i < NUM_SUITED:
-            base = i - i % 9
-            for s in (i - 2, i - 1, i):
-                if s < base or s > base + 6:
-                    continue
-                seq = (s, s + 1, s + 2)
-                if any(p not in kinds for p in seq):
-                    continue
-                # positions below i must be wilds; i is real; above i real or wild
-                above = [p for p in seq if p > i]
-                for mask in range(1 << len(above)):
-                    real = [i]
-                    wild = [p for p in seq if p < i]
-                    ok = True
-                    for bit, p in enumerate(above):
-                        if mask >> bit & 1:
-                            if counts[p] == 0:
-                                ok = False
-                                break
-                            real.append(p)
-                        else:
-                            wild.append(p)
-                    if ok:
-                        cands.append((GroupKind.SEQUENCE, seq, tuple(real), tuple(wild)))
-        for kind, tiles, got_real, got_wild in cands:
-            jn = j - len(got_wild)
+            cands.extend(_PAIR_CANDS[i][min(c, 2)])
+        if sets_left:
+            # positions below i must be wilds; i is real; above i real (if held) or wild
+            for cand, a, b in sequences[i]:
+                if counts[a] and counts[b]:
+                    cands.append(cand)
+        for group, got_real, dkey, wild_n, is_pair in cands:
+            jn = j - wild_n
             if jn < 0:
                 continue
-            take(got_real)
-            sl = sets_left - (kind is not GroupKind.PAIR)
-            pl = pair_left - (kind is GroupKind.PAIR)
+            for t in got_real:
+                counts[t] -= 1
+            keys[slot] -= dkey
+            pl = pair_left - is_pair
             if _min_need(keys, pl > 0) <= jn:
-                acc.append((kind, tiles, got_wild))
-                rec(i, jn, sl, pl)
+                acc.append(group)
+                rec(i, jn, sets_left - 1 + is_pair, pl)
                 acc.pop()
-            give(got_real)
+            for t in got_real:
+                counts[t] += 1
+            keys[slot] += dkey
 
     if _min_need(keys, True) <= jokers:
         rec(0, jokers, sets, 1)
@@ -854,7 +885,9 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
                 std.append(groups)
     std.sort(key=lambda gs: [_group_key(g) for g in gs])
     result.extend(Arrangement(Form.STANDARD, melds + gs) for gs in std)
-    if not hand.melds and (info.eight_half or info.seven):
+    # the pairs form only if every real tile fits its slots (most standard wins do not)
+    if not hand.melds and (info.eight_half or info.seven) and _pairs_cover(
+            [n for n in counts if n], info.eight_half) >= size - len(wild_tiles):
         seen.clear()
         prs: list[tuple[Group, ...]] = []
         for ab in _pairs_abstract(counts, len(wild_tiles), info.eight_half, info):

@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import chain
 from typing import Final
 
 from caishen.hand import Hand, Meld, MeldKind
@@ -26,6 +27,7 @@ from caishen.tiles import (
     GREEN,
     MAN,
     NUM_NON_FLOWER,
+    NUM_SUITED,
     RED,
     SEAT_LETTERS,
     SEATS,
@@ -506,7 +508,7 @@ class Facts:
         """Every tile of the groups, wilds as the kind they stand for."""
         tiles = self._tiles
         if tiles is None:
-            tiles = tuple(t for g in self.groups for t in g.tiles)
+            tiles = tuple(chain.from_iterable([g.tiles for g in self.groups]))
             object.__setattr__(self, "_tiles", tiles)
         return tiles
 
@@ -515,7 +517,7 @@ class Facts:
         """The suits of the suited tiles."""
         suits = self._suits
         if suits is None:
-            suits = frozenset(suit_of(t) for t in self.tiles if is_suited(t))
+            suits = frozenset([t // 9 for t in self.tiles if t < NUM_SUITED])  # suit_of the suited
             object.__setattr__(self, "_suits", suits)
         return suits
 
@@ -756,10 +758,13 @@ _EDGE_SINGLE_FU: Final = BySwitch(
     lambda r: r.closed_wait_fu if r.edge_single_wait_fu else 0,
 )
 
+_DRAGON_SETS: Final = 3
+
+
 def _one_dragon(f: Facts, _: int) -> bool:
     """一條龍: 123, 456 and 789 of one suit among the sequences (L21.11)."""
     lows = {g.tiles[0] for g in f.sets if g.kind is GroupKind.SEQUENCE}
-    return any({s * 9, s * 9 + 3, s * 9 + 6} <= lows for s in range(3))
+    return len(lows) >= _DRAGON_SETS and any(s in lows and s + 3 in lows and s + 6 in lows for s in (0, 9, 18))
 
 
 def _no_claimed_set(f: Facts) -> bool:
@@ -943,11 +948,21 @@ class _Counting:
     # wilds in it or None for the pair): see score_hand
     loser_sets: dict[tuple[tuple[int, int, int], frozenset[int], int, tuple[tuple[int, int], ...] | None],
                      tuple[Group, int, int]] = field(default_factory=dict)
+    # a winner's group and its (fu, tai), by (self-drawn, seat's honours, wild kinds) and then
+    # (group, holds the winning tile): see _arrangement_readings
+    winner_groups: dict[tuple[bool, tuple[int, int, int], frozenset[int]],
+                        dict[tuple[Group, bool], tuple[int, int]]] = field(default_factory=dict)
+    winner_groups_size: list[int] = field(default_factory=lambda: [0])  # entries over all contexts
 
 
 _COUNTING: Final[dict[int, tuple[Ruleset, _Counting]]] = {}
 _COUNTING_KEPT: Final = 64
 _LOSER_SETS_KEPT: Final = 4096  # rulesets remembered; tests make many, a match uses one
+# A winner's groups remembered over all contexts (self-drawn, honours, wild kinds), all
+# cleared when full: about 0.28 kB an entry, so at most about 6 MB (the strong bot scores its
+# waits with win_value, and the same groups recur from wait to wait and turn to turn; 300
+# hands of bench_bots.py's table leave about 2,000 entries).
+_WINNER_GROUPS_KEPT: Final = 20_000
 
 
 def _counting(ruleset: Ruleset) -> _Counting:
@@ -1182,7 +1197,7 @@ class _Reading:
 
 def _read_placement(
     arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, c: _Counting,
-    group_counts: dict[int, tuple[int, int]],
+    group_counts: dict[tuple[Group, bool], tuple[int, int]],
 ) -> _Reading:
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
@@ -1191,10 +1206,16 @@ def _read_placement(
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
     fu, tai = _fu_tai(f, (), (), c.winner_hand)
-    for i in range(len(arr.groups)):
-        slot = ~i if i == place else i
+    for i, g in enumerate(arr.groups):
+        slot = (g, i == place)
         hit = group_counts.get(slot)
         if hit is None:
+            size = c.winner_groups_size
+            if size[0] >= _WINNER_GROUPS_KEPT:
+                for kept in c.winner_groups.values():
+                    kept.clear()
+                size[0] = 0
+            size[0] += 1
             hit = group_counts[slot] = _fu_tai(f, c.winner_group, (i,), ())
         fu += hit[0]
         tai += hit[1]
@@ -1215,9 +1236,14 @@ def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset
     c = _counting(ruleset)
     places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
     # A group counts the same in every placement but the one that puts the winning tile in it
-    # (L19.5, L20.8: the group items look at their group, the seat, the wilds and how the tile
-    # came), so each group is counted once as holding the tile and once not (keys i and ~i).
-    group_counts: dict[int, tuple[int, int]] = {}
+    # (L19.5, L20.8: the group items look only at their group, whether it holds the winning
+    # tile, the seat's honours, the wild kinds and whether the tile was self-drawn), so each
+    # group is counted once as holding the tile and once not, in any arrangement and any win
+    # of the same context (the itemised walk, done afresh, adds up to the same: tests/test_scoring_properties.py).
+    context = (ctx.by.self_drawn, _scoring_honours(ctx.wind), wi.kinds)
+    group_counts = c.winner_groups.get(context)
+    if group_counts is None:
+        group_counts = c.winner_groups[context] = {}
     for p in places or [None]:
         yield _read_placement(arr, p, ctx, wi, ruleset, c, group_counts)
 
