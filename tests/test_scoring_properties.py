@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.shapes.analysis import arrangements
 from caishen.tiles import FLOWERS, WHITE, seat_flower, wind_of
-from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang import scoring
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import WinBy, WinContext, score_arrangement, score_hand, score_win
 from caishen.variants.longgang.settlement import bonus_fu
 from caishen.variants.longgang.wilds import wild_kinds
@@ -129,3 +130,15 @@ def test_loser_total_follows_items(case):
     # a loser's breakdown uses only the loser rules (L23.7)
     assert {i.rule for i in r.items} <= {"L19.1", "L19.2", "L23.5", "L20.1", "L20.3", "L21.1", "L21.2",
                                          "L21.4", "L21.7"}
+
+
+def test_equal_rulesets_share_one_counting_cache() -> None:
+    """The game centre makes a new, equal ruleset for every room: the rooms share one scoring
+    cache, so its bound holds for the process and a hundred rooms do not evict each other."""
+    first = Ruleset()
+    rooms = [Ruleset().replace(base_fu=20) for _ in range(100)]
+    assert all(r == first and r is not first for r in rooms)
+    shared = scoring._counting(first)
+    assert all(scoring._counting(r) is shared for r in rooms)
+    assert scoring._counting(first) is shared
+    assert scoring._counting(first.replace(base_fu=30)) is not shared  # other house rules

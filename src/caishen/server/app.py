@@ -59,13 +59,14 @@ def create_app(db_url: str) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tables.resume_all()
-        # Everything made so far (modules, rule tables, the resumed matches: some 100,000
-        # objects) lives as long as the process: out of the collector's sight, a full
-        # collection no longer stops every table for tens of milliseconds (measured: 40-200 ms
-        # each, every few seconds under load), which was most of the latency's long tail.
+        # Everything made so far (modules, rule tables: some 100,000 objects) lives as long as
+        # the process: out of the collector's sight, a full collection no longer stops every
+        # table for tens of milliseconds (measured: 40-200 ms each, every few seconds under
+        # load), which was most of the latency's long tail. The matches are resumed after the
+        # freeze, so that a finished one is collected like any other.
         gc.collect()
         gc.freeze()
+        tables.resume_all()
         yield
         gc.unfreeze()  # an app made again in the same process (the tests) leaves nothing behind
         engine.dispose()

@@ -952,17 +952,22 @@ class _Counting:
     # (group, holds the winning tile): see _arrangement_readings
     winner_groups: dict[tuple[bool, tuple[int, int, int], frozenset[int]],
                         dict[tuple[Group, bool], tuple[int, int]]] = field(default_factory=dict)
-    winner_groups_size: list[int] = field(default_factory=lambda: [0])  # entries over all contexts
 
 
+# By identity (the fast path) and by value: the game centre makes a new but equal ruleset for
+# every room, and equal rulesets share one _Counting, so its caches serve every such room.
 _COUNTING: Final[dict[int, tuple[Ruleset, _Counting]]] = {}
-_COUNTING_KEPT: Final = 64
-_LOSER_SETS_KEPT: Final = 4096  # rulesets remembered; tests make many, a match uses one
-# A winner's groups remembered over all contexts (self-drawn, honours, wild kinds), all
-# cleared when full: about 0.28 kB an entry, so at most about 6 MB (the strong bot scores its
+_COUNTING_BY_VALUE: Final[dict[Ruleset, _Counting]] = {}
+_COUNTING_KEPT: Final = 64  # different rulesets (house rules) remembered
+_IDENTITIES_KEPT: Final = 4096  # ruleset objects remembered by identity
+_LOSER_SETS_KEPT: Final = 4096  # a loser's chosen sets remembered per ruleset, cleared when full
+# A winner's groups remembered over all contexts (self-drawn, honours, wild kinds) and all
+# rulesets of the process, all cleared when full: about 0.28 kB an entry, so at most about
+# 6 MB (the strong bot scores its
 # waits with win_value, and the same groups recur from wait to wait and turn to turn; 300
 # hands of bench_bots.py's table leave about 2,000 entries).
 _WINNER_GROUPS_KEPT: Final = 20_000
+_winner_groups_size: Final = [0]  # entries over all contexts and rulesets
 
 
 def _counting(ruleset: Ruleset) -> _Counting:
@@ -971,12 +976,19 @@ def _counting(ruleset: Ruleset) -> _Counting:
     hit = _COUNTING.get(id(ruleset))
     if hit is not None and hit[0] is ruleset:
         return hit[1]
-    c = _Counting(
-        _counters(ruleset, _WINNER_GROUP), _counters(ruleset, _WINNER_HAND),
-        _counters(ruleset, _LOSER_GROUP), _counters(ruleset, _LOSER_HAND),
-        frozenset(ruleset.tile_kinds),
-    )
-    if len(_COUNTING) >= _COUNTING_KEPT:
+    c = _COUNTING_BY_VALUE.get(ruleset)
+    if c is None:
+        c = _Counting(
+            _counters(ruleset, _WINNER_GROUP), _counters(ruleset, _WINNER_HAND),
+            _counters(ruleset, _LOSER_GROUP), _counters(ruleset, _LOSER_HAND),
+            frozenset(ruleset.tile_kinds),
+        )
+        if len(_COUNTING_BY_VALUE) >= _COUNTING_KEPT:
+            _COUNTING_BY_VALUE.clear()
+            _COUNTING.clear()
+            _winner_groups_size[0] = 0
+        _COUNTING_BY_VALUE[ruleset] = c
+    if len(_COUNTING) >= _IDENTITIES_KEPT:
         _COUNTING.clear()
     _COUNTING[id(ruleset)] = (ruleset, c)
     return c
@@ -1210,10 +1222,11 @@ def _read_placement(
         slot = (g, i == place)
         hit = group_counts.get(slot)
         if hit is None:
-            size = c.winner_groups_size
+            size = _winner_groups_size
             if size[0] >= _WINNER_GROUPS_KEPT:
-                for kept in c.winner_groups.values():
-                    kept.clear()
+                for counting in _COUNTING_BY_VALUE.values():
+                    for kept in counting.winner_groups.values():
+                        kept.clear()
                 size[0] = 0
             size[0] += 1
             hit = group_counts[slot] = _fu_tai(f, c.winner_group, (i,), ())
