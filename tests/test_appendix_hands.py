@@ -1,11 +1,12 @@
-"""The appendix hands of L22.16-L22.21 (docs/rules/longgang.md): the 十六不搭 / 十六不靠 shape with
-wilds, and the edges of the colour hands the scenario files do not reach."""
+"""The appendix hands of L22.16-L22.22 (docs/rules/longgang.md): the 十六不搭 / 十六不靠 and
+国士无双 shapes with wilds, and the edges of the colour hands the scenario files do not reach."""
 
 from __future__ import annotations
 
 import pytest
 
 from caishen.notation import parse_hand, parse_tile
+from caishen.variants.longgang.orphans import thirteen_orphans
 from caishen.variants.longgang.rules import LONGGANG
 from caishen.variants.longgang.scoring import Limit, NotAWinError, WinBy, WinContext, score_win
 from caishen.variants.longgang.unconnected import Unconnected, first_draw_shape, shape
@@ -67,3 +68,33 @@ def test_red_dots_and_red_spot_need_the_red_pair() -> None:
     assert _win("234s 234s 666s 888s 777z 2s", "2s", red_spot_limit=True) == (300, Limit.COUNTED)
     # a 4p is not one of 點點紅's dots: 混一色 and no wild, 2 tai
     assert _win("345p 567p 111p 999p 333p 7z", "7z", red_dots_limit=True)[1] is None
+
+
+@pytest.mark.parametrize(("hand", "want"), [
+    ("19m 19p 19s 1122334467z f2", True),      # 夏 (wild) in White's place
+    ("19m 19p 9s 1122334467z 5s f2", True),    # two wilds: White and 1s
+    ("19m 19p 19s 112233446z 5s f2", True),    # two wilds: White and Red
+    ("19m 19p 19s 1112334467z f2", False),     # three East, one South
+    ("12m 19p 19s 1122334467z f2", False),     # 2m has no place
+    ("19m 19p 19s 11223344677z", False),       # no wild: two Red and no White
+])
+def test_the_thirteen_orphans_shape_and_its_wilds(hand: str, want: bool) -> None:
+    assert thirteen_orphans(parse_hand(hand), SOUTH_WILDS, 16) is want
+
+
+def test_thirteen_orphans_needs_no_meld_and_sixteen_tiles() -> None:
+    assert not thirteen_orphans(parse_hand("19m 19p 19s 1122334467z f2"), SOUTH_WILDS, 13)
+    assert not thirteen_orphans(parse_hand("[1111m] 9m 19p 19s 1122334467z f2"), SOUTH_WILDS, 16)
+
+
+def test_the_scorer_knows_thirteen_orphans_only_with_its_switch() -> None:
+    with pytest.raises(NotAWinError):
+        _win("19m 19p 1s 1122334467z f2", "9s")
+    assert _win("19m 19p 1s 1122334467z f2", "9s", thirteen_orphans_limit=True) == (300, Limit.THIRTEEN_ORPHANS)
+
+
+def test_the_engine_asks_for_thirteen_orphans_only_with_its_switch() -> None:
+    hand = parse_hand("19m 19p 19s 1122334467z f2")
+    assert not LONGGANG.special_shapes and not LONGGANG.special_win(hand, SOUTH_WILDS)
+    on = LONGGANG.replace(thirteen_orphans_limit=True)
+    assert on.special_shapes and on.special_win(hand, SOUTH_WILDS)

@@ -73,7 +73,7 @@ def test_rules_command_lists_the_scoring_items(capsys: pytest.CaptureFixture[str
     assert set(data["switches"]) == {sw.name for sw in LONGGANG.switches()}
     assert data["switches"]["closed_wait_fu"] == {"value": 2, "rule": "L20", "doc": "胡数 for winning on a closed wait 卡张/坎张", "range": [0, 100]}
     items = data["scoring_items"]
-    assert len(items) == len(SCORING_ITEMS) + len(Limit) == 58  # issue 10: 4 items, 14 optional limits
+    assert len(items) == len(SCORING_ITEMS) + len(Limit) == 59  # issue 10: 4 items, 15 optional limits
     by_key = {row["key"]: row for row in items}
     assert by_key["honour-triplet"] == {
         "key": "honour-triplet", "rule": "L21.1", "chinese": "字刻",

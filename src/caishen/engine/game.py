@@ -110,6 +110,7 @@ class Game:
         self._tail_parity = 1 if (ruleset.indicator_splits_tail and ind >= 0 and lay.tail
                                   and ind // 2 == lay.tail[0] // 2) else 0
         self._decides = ruleset.decides_wins
+        self._special = ruleset.special_shapes  # shapes the analyser does not know (GameRules.special_win)
         self._declare = ruleset.declares_draws  # 叫和局 offered at all: one check per turn when off
         self._claims: list[Claim] = []     # pongs and kongs made, in order (Outcome.claims)
         self._pong_fed: dict[tuple[int, int], int] = {}  # (seat, kind) of a pong -> its discarder
@@ -646,9 +647,10 @@ class Game:
         return (single & ~near).bit_count() <= w
 
     def _wins_with(self, seat: int, extra: int) -> bool:
-        if not self._could_win(seat, extra):
-            return False
-        return bool(_is_win(self._win_hand(seat, extra), self.ruleset, self.wilds[seat]))
+        if self._could_win(seat, extra) and _is_win(self._win_hand(seat, extra), self.ruleset, self.wilds[seat]):
+            return True
+        # the variant's own shapes (GameRules.special_win): one check when it has none
+        return self._special and self.ruleset.special_win(self._win_hand(seat, extra), self.wilds[seat])
 
     def _win_hand(self, seat: int, extra: int) -> Hand:
         """The seat's hand with ``extra`` added, for is_win. Built without Hand's checks: the
@@ -813,10 +815,10 @@ class Game:
         c = self._cnt[seat]
         n = c[tile]
         chow_seat = seat == (discarder + 1) % SEATS and self.ruleset.allow_chow
-        if n < 2 and not chow_seat and self._tw[seat] < self._bulldozer_need and (
+        if n < 2 and not chow_seat and self._tw[seat] < self._bulldozer_need and not self._special and (
             not self._could_win(seat, tile)
         ):
-            return ()  # only a win could be claimed, and the pre-filter rules it out
+            return ()  # only a win could be claimed, and the pre-filter rules it out (not the variant's shapes)
         wild = self._wild[seat]
         out: list[Action] = []
         bulldozer = self._has_bulldozer(seat) and self._wins_with(seat, -1)
@@ -946,9 +948,10 @@ class Game:
         nxt = (seat + 1) % SEATS
         chow = self.ruleset.allow_chow and k < NUM_SUITED
         b = _BIT[k]  # a discard is never wild for anyone: wild kinds are never discarded (L8)
+        fast = not self._special  # the variant's own shapes pass the pre-filter's test (GameRules.special_win)
         for j in range(1, SEATS):
             s = (seat + j) % SEATS
-            if self._cnt[s][k] < 2 and not (chow and s == nxt) and self._tw[s] < self._bulldozer_need:
+            if fast and self._cnt[s][k] < 2 and not (chow and s == nxt) and self._tw[s] < self._bulldozer_need:
                 # Inline fast path of _claim_options/_could_win: only a win is possible.
                 if self._pass_win[s] or (k == self._last_discard[s] and not self._dudiao[s]):
                     continue

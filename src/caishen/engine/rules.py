@@ -90,6 +90,18 @@ class GameRules(Forms, Protocol):
         ``None`` for none. Asked only when :attr:`decides_wins`."""
         ...
 
+    @property
+    def special_shapes(self) -> bool:
+        """True: the variant has winning shapes the analyser does not know, any time
+        (:meth:`special_win`); False: never asked (one check when the analyser finds no win)."""
+        ...
+
+    def special_win(self, hand: Hand, wilds: frozenset[int]) -> bool:
+        """Whether ``hand`` (the winning tile included) wins in a shape the analyser does not
+        know, at any time, self-drawn, on a discard or robbing a kong. Asked only when
+        :attr:`special_shapes`, when the analyser finds no win and :attr:`decides_wins` is False."""
+        ...
+
     def first_draw_win(self, hand: Hand, wilds: frozenset[int]) -> bool:
         """Whether ``hand`` wins in a shape the analyser does not know that may win only on its
         owner's first draw (the dealer: his dealt hand) before any chow, pong or exposed kong.

@@ -62,6 +62,7 @@ SWITCH_DOC_ZH: Final[dict[str, str]] = {
     "red_spot_limit": "红一点：只有 2 3 4 6 8 条加一对红中，算腊子（附录，选用）",
     "all_black_limit": "黑一色：只有风牌和 8 筒（及白板），算腊子（附录，选用）",
     "million_stones_limit": "百万石：全是万子，点数加起来 100 以上，以本名算腊子（本是清一色，本来就是腊子；附录，选用）",
+    "thirteen_orphans_limit": "国士无双 / 十三么：东东南南西西北北、中、发、一张财神当白板、三门的 1 和 9，门清，随时可胡，算腊子（附录，选用）",
     "eight_pairs_terminal_limits": "全是么九字牌的八对半算清老头/混老头（有的地方）",
     "fu_per_chip": "几胡合一个筹码",
     "bonus_fu": "按赢家台数 0/1/2/3+ 的跟胡数",

@@ -298,6 +298,8 @@ _ADDED_SWITCHES: Final[dict[str, dict[str, object]]] = {"longgang": {
     "million_stones_limit": False,
     # issue 10 item 12: 九么九和, a declared draw
     "draw_on_nine_terminals": False,
+    # issue 10 item 12: 国士无双, a limit that wins at any time
+    "thirteen_orphans_limit": False,
 }}
 
 

@@ -16,6 +16,7 @@ from caishen.engine.wall import WallLayout, layout
 from caishen.hand import Hand
 from caishen.ruleset import RulesetError
 from caishen.tiles import FLOWERS, NUM_KINDS, WHITE, is_flower, is_terminal_or_honor, seat_flower
+from caishen.variants.longgang.orphans import thirteen_orphans
 from caishen.variants.longgang.unconnected import first_draw_shape
 
 _switch = rs.switch
@@ -95,6 +96,7 @@ class Ruleset:
     red_spot_limit: bool = _switch(False, "L22", "红一点: only 2 3 4 6 8 bamboo and a pair of Red is a limit (appendix, 选用)")
     all_black_limit: bool = _switch(False, "L22", "黑一色: only winds and 8 dots (and White) is a limit (appendix, 选用)")
     million_stones_limit: bool = _switch(False, "L22", "百万石: characters only, the numbers adding up to 100 or more, is a limit of its own name (a 清一色, so a limit anyway; appendix, 选用)")
+    thirteen_orphans_limit: bool = _switch(False, "L22", "国士无双 / 十三么: a pair of each wind, Red, Green, a wild in White's place and 1 and 9 of each suit, concealed, is a limit (appendix, 选用)")
 
     # Chips
     fu_per_chip: int = _switch(10, "L24", "胡数 per chip", bounds=(1, 1000))
@@ -193,6 +195,15 @@ class Ruleset:
         """L22.16: 十六不搭 / 十六不靠 (switches), a win only on the first draw before any claim."""
         return first_draw_shape(hand, wilds, self.hand_size, self.sixteen_unconnected_limit,
                                 self.sixteen_knitted_limit) is not None
+
+    @property
+    def special_shapes(self) -> bool:
+        """国士无双 (L22.22) is the one shape outside the analyser that wins at any time."""
+        return self.thirteen_orphans_limit
+
+    def special_win(self, hand: Hand, wilds: frozenset[int]) -> bool:
+        """L22.22: 国士无双 (switch), self-drawn, on a discard or robbing a kong, concealed."""
+        return self.thirteen_orphans_limit and thirteen_orphans(hand, wilds, self.hand_size)
 
     @property
     def declares_draws(self) -> bool:

@@ -47,6 +47,7 @@ from caishen.tiles import (
     tile_name,
     wind_of,
 )
+from caishen.variants.longgang.orphans import thirteen_orphans
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.settlement import (
     Ledger,
@@ -146,6 +147,7 @@ class Limit(StrEnum):
     RED_SPOT = "red-spot"
     SIXTEEN_KNITTED = "sixteen-knitted"
     SIXTEEN_UNCONNECTED = "sixteen-unconnected"
+    THIRTEEN_ORPHANS = "thirteen-orphans"
     COUNTED = "counted"
 
     @property
@@ -188,6 +190,7 @@ _LIMIT_INFO: Final[dict[Limit, tuple[str, str, str]]] = {
     Limit.RED_SPOT: ("红一点", "only 2 3 4 6 8 bamboo and a pair of Red (switch)", "L22.19"),
     Limit.SIXTEEN_KNITTED: ("十六不靠", "147 258 369 in the three suits, honours, a pair (switch)", "L22.16"),
     Limit.SIXTEEN_UNCONNECTED: ("十六不搭", "sixteen unconnected tiles and a pair (switch)", "L22.16"),
+    Limit.THIRTEEN_ORPHANS: ("国士无双", "wind pairs, dragons, 1 and 9 of each suit (switch)", "L22.22"),
     Limit.COUNTED: ("腊子", "counted limit: 300 with 3 or more tai", "L22.1"),
 }
 
@@ -271,7 +274,7 @@ class ScoreResult:
         elif self.arrangement is not None and self.arrangement.form is Form.BULLDOZER:
             lines.append("groups: none (推土机 wins whatever the rest)")
         elif self.winner and self.arrangement is None:
-            lines.append("groups: none (十六不搭 / 十六不靠: no sets, L22.16)")
+            lines.append("groups: none (十六不搭 / 十六不靠 / 国士无双: no sets, L22.16, L22.22)")
         lines.append(f"{'rule':<8}{'item':<56}{'fu':>5}{'tai':>5}")
         for it in self.items:
             fu = str(it.value) if it.unit == "fu" else ""
@@ -1198,7 +1201,7 @@ class _Reading:
     """One placement of the winning tile in one arrangement, counted but not yet itemised."""
 
     facts: Facts
-    arr: Arrangement | None  # None: 十六不搭 / 十六不靠, no groups (L22.16)
+    arr: Arrangement | None  # None: 十六不搭 / 十六不靠 / 国士无双, no groups (L22.16, L22.22)
     fu: int
     tai: int
     raw: int
@@ -1332,24 +1335,29 @@ def _best_win(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> _Reading:
     # 十六不搭 / 十六不靠 (L22.16): the engine offers it only on the first draw; scored as shown
     shape = first_draw_shape(full, wi.kinds, ruleset.hand_size, ruleset.sixteen_unconnected_limit,
                              ruleset.sixteen_knitted_limit)
-    if not arrs and shape is None:
+    # 国士无双 (L22.22): offered at any time, concealed
+    orphans = ruleset.thirteen_orphans_limit and thirteen_orphans(full, wi.kinds, ruleset.hand_size)
+    if not arrs and shape is None and not orphans:
         raise NotAWinError(f"{format_hand(hand)} with {tile_name(ctx.tile)} is not a winning hand", rule="L13")
     readings = [r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset)]
     if shape is not None:
-        readings.append(_shape_reading(shape, ctx, wi, ruleset))
+        readings.append(_shape_reading(
+            Limit.SIXTEEN_KNITTED if shape is Unconnected.KNITTED else Limit.SIXTEEN_UNCONNECTED, ctx, wi, ruleset))
+    if orphans:
+        readings.append(_shape_reading(Limit.THIRTEEN_ORPHANS, ctx, wi, ruleset))
     return _best(readings)
 
 
-def _shape_reading(shape: Unconnected, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _Reading:
-    """十六不搭 / 十六不靠 (L22.16): no groups, so only the hand's items count (self-draw, flowers,
-    wilds), and the hand is a limit (named after 推土机 and 天胡 when those hold too)."""
+def _shape_reading(shape: Limit, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _Reading:
+    """十六不搭 / 十六不靠 (L22.16) and 国士无双 (L22.22), the limit ``shape``: no groups, so only
+    the hand's items count (self-draw, flowers, wilds), and the hand is a limit (named after
+    推土机 and 天胡 when those hold too)."""
     f = Facts(True, ruleset, wi, _scoring_honours(ctx.wind), (), None, None, ctx.by, None,
               wi.true_count, wi.own_flower, 0, ctx.tile)
     fu, tai = _fu_tai(f, (), (), _counting(ruleset).winner_hand)
     raw, _ = _total(fu, tai, ruleset.base_fu, ruleset)
     limits = _limits(f, ctx.first_turn, ctx.wind)
-    limit = limits[0] if limits else (
-        Limit.SIXTEEN_KNITTED if shape is Unconnected.KNITTED else Limit.SIXTEEN_UNCONNECTED)
+    limit = limits[0] if limits else shape
     total = ruleset.max_total
     key = (total + bonus_fu(bonus_tai(tai, True), True, ruleset), tai, fu)
     return _Reading(f, None, fu, tai, raw, total, limit, key)

@@ -114,6 +114,12 @@ class GangciRules:
         """Not asked (``decides_wins`` is True): G5 names every win."""
         return False
 
+    special_shapes: ClassVar[bool] = False
+
+    def special_win(self, hand: Hand, wilds: frozenset[int]) -> bool:
+        """Not asked (``special_shapes`` is False, ``decides_wins`` True): G5 names every win."""
+        return False
+
     def draw_declaration(self, hand: Hand, wilds: frozenset[int]) -> str | None:
         """Not asked (``declares_draws`` is False): Gangci has no declared draw."""
         return None
