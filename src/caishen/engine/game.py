@@ -647,10 +647,13 @@ class Game:
         return (single & ~near).bit_count() <= w
 
     def _wins_with(self, seat: int, extra: int) -> bool:
-        if self._could_win(seat, extra) and _is_win(self._win_hand(seat, extra), self.ruleset, self.wilds[seat]):
+        could = self._could_win(seat, extra)
+        if not could and not self._special:  # the variant's own shapes: GameRules.special_win
+            return False
+        hand = self._win_hand(seat, extra)  # built once for both tests
+        if could and _is_win(hand, self.ruleset, self.wilds[seat]):
             return True
-        # the variant's own shapes (GameRules.special_win): one check when it has none
-        return self._special and self.ruleset.special_win(self._win_hand(seat, extra), self.wilds[seat])
+        return self._special and self.ruleset.special_win(hand, self.wilds[seat])
 
     def _win_hand(self, seat: int, extra: int) -> Hand:
         """The seat's hand with ``extra`` added, for is_win. Built without Hand's checks: the

@@ -13,6 +13,7 @@ from typing import Final
 
 from caishen.hand import Hand
 from caishen.tiles import GREEN, RED, WHITE, WINDS
+from caishen.variants.longgang.unconnected import natural_counts
 
 _PAIR: Final = 2
 # The shape's places: kind -> copies (two of each wind, one of each other kind).
@@ -29,13 +30,7 @@ def thirteen_orphans(hand: Hand, wilds: frozenset[int], size: int) -> bool:
     is a 国士无双: every natural tile in a place of its own, the wilds in the rest."""
     if hand.melds or size + 1 != _SIZE:  # 16-tile hands only; a concealed kong is a meld
         return False
-    counts: dict[int, int] = {}
-    held_wilds = sum(1 for f in hand.flowers if f in wilds)
-    for t in hand.concealed:
-        if t in wilds:
-            held_wilds += 1
-        else:
-            counts[t] = counts.get(t, 0) + 1
+    counts, held_wilds = natural_counts(hand, wilds)
     if sum(counts.values()) + held_wilds != _SIZE:
         return False  # a flower still to be replaced: the hand is short
     # 17 places and 17 tiles: the wilds fill exactly the places the natural tiles leave.

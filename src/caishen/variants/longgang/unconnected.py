@@ -39,18 +39,28 @@ class Unconnected(StrEnum):
     UNCONNECTED = "unconnected"  # 十六不搭
 
 
+def natural_counts(hand: Hand, wilds: frozenset[int]) -> tuple[dict[int, int], int]:
+    """The concealed natural tiles of ``hand`` by kind, and how many wilds it holds (concealed,
+    and wild flowers kept such as the 坐花): the count of a shape filled place by place
+    (十六不搭 here, 国士无双 in ``orphans``)."""
+    counts: dict[int, int] = {}
+    held_wilds = sum(1 for f in hand.flowers if f in wilds)
+    for t in hand.concealed:
+        if t in wilds:
+            held_wilds += 1
+        else:
+            counts[t] = counts.get(t, 0) + 1
+    return counts, held_wilds
+
+
 def shape(hand: Hand, wilds: frozenset[int], size: int) -> Unconnected | None:
     """The shape ``hand`` (the winning tile included, ``size`` + 1 tiles counting wild flowers)
     makes, 十六不靠 before 十六不搭; ``None`` for neither. No meld may be declared."""
     if hand.melds or size != _PLACES:  # 16-tile hands only (a 13-tile 十三不搭 is another hand)
         return None
-    naturals = [t for t in hand.concealed if t not in wilds]
-    held_wilds = len(hand.concealed) - len(naturals) + sum(1 for f in hand.flowers if f in wilds)
-    if len(naturals) + held_wilds != size + 1:
-        return None
-    counts: dict[int, int] = {}
-    for t in naturals:
-        counts[t] = counts.get(t, 0) + 1
+    counts, held_wilds = natural_counts(hand, wilds)
+    if sum(counts.values()) + held_wilds != size + 1:
+        return None  # a flower still to be replaced: the hand is short
     if max(counts.values(), default=0) > _PAIR or sum(1 for n in counts.values() if n == _PAIR) > 1:
         return None
     # 16 places (three per suit, seven honours) and a pair: the wilds fill exactly the places the
