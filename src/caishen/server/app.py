@@ -6,7 +6,7 @@ unfinished match, and returns the app; ``caishen serve`` runs it on uvicorn.
 
 from __future__ import annotations
 
-import gc
+import asyncio
 import re
 import unicodedata
 from collections.abc import AsyncIterator
@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
-from caishen.server import core
+from caishen.server import collector, core
 from caishen.server.db import make_engine, upgrade
 from caishen.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -59,16 +59,15 @@ def create_app(db_url: str) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Everything made so far (modules, rule tables: some 100,000 objects) lives as long as
-        # the process: out of the collector's sight, a full collection no longer stops every
-        # table for tens of milliseconds (measured: 40-200 ms each, every few seconds under
-        # load), which was most of the latency's long tail. The matches are resumed after the
-        # freeze, so that a finished one is collected like any other.
-        gc.collect()
-        gc.freeze()
+        # What start-up made (modules, rule tables) lives as long as the process, and what has
+        # lived a second mostly does too: frozen, a full collection no longer stops every table
+        # for up to half a second (caishen.server.collector).
+        collector.settle()
         tables.resume_all()
+        collecting = asyncio.ensure_future(collector.keep_collecting())
         yield
-        gc.unfreeze()  # an app made again in the same process (the tests) leaves nothing behind
+        collecting.cancel()
+        collector.release()
         engine.dispose()
 
     app = FastAPI(
