@@ -35,6 +35,8 @@ COMPILED = (
     "bots/shape.py",
     "bots/players.py",
     "bots/gangci.py",  # subclasses GreedyBot: a compiled class is subclassed only by compiled code
+    "variants/longgang/scoring.py",
+    "variants/longgang/outcome.py",
 )
 # Written beside the compiled modules: the SHA-256 of each source they were built from, so that
 # a later edit of a source is noticed at import time (caishen/__init__.py then runs pure Python).

@@ -51,7 +51,8 @@ from caishen.variants.longgang.orphans import thirteen_orphans
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.settlement import (
     Ledger,
-    LonggangError,
+    NotAWinError,
+    ScoringError,
     Settlement,
     bonus_fu,
     bonus_tai,
@@ -81,18 +82,6 @@ __all__ = [
     "win_value",
     "settle_scores",
 ]
-
-
-class ScoringError(LonggangError):
-    """Input that cannot be scored: wrong tile count, a wild not in play, bad context."""
-
-    code = "scoring"
-
-
-class NotAWinError(ScoringError):
-    """The hand with the winning tile is not a complete hand."""
-
-    code = "not-a-win"
 
 
 class WinBy(StrEnum):

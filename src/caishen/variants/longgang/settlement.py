@@ -28,6 +28,20 @@ class LonggangError(CaishenError):
     code = "longgang"
 
 
+class ScoringError(LonggangError):
+    """Input that cannot be scored: wrong tile count, a wild not in play, bad context. Raised by
+    :mod:`caishen.variants.longgang.scoring`, defined here: a module mypyc compiles would lose
+    the class's ``code``."""
+
+    code = "scoring"
+
+
+class NotAWinError(ScoringError):
+    """The hand with the winning tile is not a complete hand."""
+
+    code = "not-a-win"
+
+
 class SettlementError(LonggangError):
     """Inputs to a settlement that cannot be right (seat out of range, total not in 10s...)."""
 
