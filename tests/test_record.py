@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from typing import Any
 
@@ -395,3 +396,15 @@ def test_game_from_record_replays_a_hand(rec: MatchRecord, tmp_path: Any) -> Non
         game_from_record(bad, 0)
     assert (err.value.hand, err.value.index) == (0, i)
     assert f"holds no {tile_name(missing)} to discard" in str(err.value)
+
+
+def test_dumps_puts_each_hand_text_in_place_byte_for_byte():
+    """MatchRecord.dumps splices the hands' texts (made once) into the record: the text is
+    exactly json.dumps of to_json, names with quotes and the word "hands" included."""
+    rec = selfplay(LONGGANG, b"dumps-splice", hands=3)
+    rec = dataclasses.replace(rec, players=('a "hands": [] b', "李", "c\\d", "d"))
+    text = rec.dumps()
+    assert text == json.dumps(rec.to_json(), ensure_ascii=False)
+    assert rec.dumps() == text  # again, from the kept hand texts
+    assert rec.dumps(indent=2) == json.dumps(rec.to_json(), ensure_ascii=False, indent=2)
+    assert rec.hands[0].json_text() == json.dumps(rec.hands[0].to_json(), ensure_ascii=False)

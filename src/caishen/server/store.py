@@ -274,7 +274,7 @@ class Store:
         h = session.last_hand
         if session.hand_over and (new_hand or not st.hand_done) and h is not None:
             batch.finished = (hi, {"seed": h.seed.hex() if h.seed else None,
-                                   "record": json.dumps(h.to_json(), ensure_ascii=False), "finished_at": at})
+                                   "record": h.json_text(), "finished_at": at})
         if session.over and not st.match_done:
             batch.over = {"status": "over", "finished_at": at, "record": session.record().dumps()}
         if new_hand:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -123,6 +123,17 @@ class HandRecord:
     actions: tuple[tuple[int, Action], ...]
     draws: tuple[tuple[int, int, int], ...]
     result: dict[str, Any]
+    # The hand's JSON text, made once: the game centre writes it when the hand ends and again
+    # in the whole match's record.
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+
+    def json_text(self) -> str:
+        """:meth:`to_json` as JSON text (``json.dumps``, ``ensure_ascii=False``), made once."""
+        text = self._text
+        if text is None:
+            text = json.dumps(self.to_json(), ensure_ascii=False)
+            object.__setattr__(self, "_text", text)
+        return text
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -203,6 +214,9 @@ class MatchRecord:
     seat_draw: SeatDraw | None = None
 
     def to_json(self) -> dict[str, Any]:
+        return self._json([h.to_json() for h in self.hands])
+
+    def _json(self, hands: list[Any]) -> dict[str, Any]:
         out: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -211,7 +225,7 @@ class MatchRecord:
             "ruleset": {sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in self.ruleset.switches()},
             "players": list(self.players),
             "seed": None if self.seed is None else self.seed.hex(),
-            "hands": [h.to_json() for h in self.hands],
+            "hands": hands,
             "result": self.result,
         }
         if self.seat_draw is not None:
@@ -221,8 +235,14 @@ class MatchRecord:
         return out
 
     def dumps(self, indent: int | None = None) -> str:
-        """The record as JSON text (one line by default)."""
-        return json.dumps(self.to_json(), ensure_ascii=False, indent=indent)
+        """The record as JSON text (one line by default). On one line the hands' texts are
+        each made once (:meth:`HandRecord.json_text`) and put in place of the empty list: the
+        same text as ``json.dumps(self.to_json(), ensure_ascii=False)``."""
+        if indent is not None:
+            return json.dumps(self.to_json(), ensure_ascii=False, indent=indent)
+        # a quote inside a string is escaped, so the key is the only place this text occurs
+        head, _, tail = json.dumps(self._json([]), ensure_ascii=False).partition('"hands": []')
+        return f'{head}"hands": [{", ".join(h.json_text() for h in self.hands)}]{tail}'
 
     @classmethod
     def from_json(cls, data: Any) -> MatchRecord:
