@@ -96,12 +96,20 @@ async def run(base: str, tables: int, seconds: float, bot: str, pid: int) -> tup
 
 
 def server_cpu(pid: int) -> float:
-    """CPU seconds (user + system, all threads) the server process has used; NaN off Linux."""
+    """CPU seconds (user + system, all threads) the server has used, its worker processes
+    (``--workers``) included; NaN off Linux."""
+    total = 0.0
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # a process that has just ended
+            if stat.parent.name == str(pid) or fields[1] == str(pid):
+                total += int(fields[11]) + int(fields[12])
     except OSError:
         return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total / os.sysconf("SC_CLK_TCK") if total else float("nan")
 
 
 def main() -> int:
@@ -111,11 +119,13 @@ def main() -> int:
     ap.add_argument("--bot", default="greedy", help="level of the server's bots (random, greedy, strong)")
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--port", type=int, default=8790)
+    ap.add_argument("--workers", type=int, default=1, help="server processes (caishen serve --workers)")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="caishen-bench-")
     db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    proc = subprocess.Popen([sys.executable, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db],
+    proc = subprocess.Popen([sys.executable, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
+                             "--workers", str(args.workers)],
                             env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
     try:
@@ -131,7 +141,7 @@ def main() -> int:
     finally:
         proc.terminate()
         proc.wait(10)
-    print(f"moves measured: {n}, server bots: {args.bot}, database: {db.split('@')[-1]}, "
+    print(f"moves measured: {n}, server bots: {args.bot}, workers: {args.workers}, database: {db.split('@')[-1]}, "
           f"client CPU {client_cpu:.1f} s in {args.seconds:.0f} s (the load generator shares the machine)")
     # the server's CPU per move is steadier than wall time on a busy machine
     print(f"server CPU per client move {per_move * 1e6:.0f} us once every table is open or from half-time "

@@ -68,10 +68,11 @@ class ServerProcess:
     """``caishen serve`` as a subprocess on a free loopback port; with ``seed``, every room it
     opens gets that master seed (so its deals are known in advance)."""
 
-    def __init__(self, db: str, port: int | None = None, seed: bytes | None = None) -> None:
+    def __init__(self, db: str, port: int | None = None, seed: bytes | None = None, workers: int = 1) -> None:
         self.db = db
         self.port = port or free_port()
         self.seed = seed
+        self.workers = workers
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -82,7 +83,8 @@ class ServerProcess:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         launch = ["-m", "caishen.cli"] if self.seed is None else ["-c", _FIXED_SEED_SERVE, self.seed.hex()]
         self.proc = subprocess.Popen(
-            [sys.executable, *launch, "serve", "--port", str(self.port), "--db", self.db],
+            [sys.executable, *launch, "serve", "--port", str(self.port), "--db", self.db,
+             *(["--workers", str(self.workers)] if self.workers != 1 else [])],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + 60

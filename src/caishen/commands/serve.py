@@ -19,6 +19,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default=None, help="SQLAlchemy database URL (default: SQLite file, see above)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="server processes sharing the port, each running its share of the tables (default 1)")
     p.set_defaults(func=run)
 
 
@@ -26,5 +28,5 @@ def run(args: argparse.Namespace) -> int:
     # The web stack (FastAPI, uvicorn, SQLAlchemy: half a second) loads only for this command,
     # not for every `caishen` command the CLI parser registers.
     server = importlib.import_module("caishen.server.main")
-    code: int = server.serve(args.host, args.port, args.db)
+    code: int = server.serve(args.host, args.port, args.db, args.workers)
     return code

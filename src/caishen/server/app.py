@@ -35,8 +35,9 @@ from caishen.server.protocol import (
     VariantOut,
     VerifyOut,
 )
+from caishen.server.relay import relay
 from caishen.server.store import RoomInfo, Store
-from caishen.server.tables import Client, LiveTable, Tables
+from caishen.server.tables import Client, Tables, WorkerPlan
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_RECORD_BYTES = 5_000_000
@@ -51,11 +52,13 @@ def clean_name(name: str) -> str:
     return name[:24]
 
 
-def create_app(db_url: str) -> FastAPI:
+def create_app(db_url: str, plan: WorkerPlan | None = None) -> FastAPI:
+    """The app on ``db_url``; ``plan``: which of several server processes this is
+    (``caishen serve --workers``), by default the only one."""
     engine = make_engine(db_url)
     upgrade(engine)
     store = Store(engine)
-    tables = Tables(store)
+    tables = Tables(store, plan)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -120,10 +123,10 @@ def create_app(db_url: str) -> FastAPI:
     def record_json(room: RoomInfo) -> str:
         if room.record is not None:
             return room.record
-        live = tables.live.get(room.code)
-        if live is None:
+        session = tables.session_of(room)
+        if session is None:
             raise HTTPException(404, "this match has not started")
-        return core.record_text(live.session)
+        return core.record_text(session)
 
     # ------------------------------------------------------------ pages
 
@@ -231,11 +234,11 @@ def create_app(db_url: str) -> FastAPI:
             return []
         out: list[MatchSummaryOut] = []
         for r in store.my_rooms(uid):
-            live = tables.live.get(r.code)
+            session = tables.session_of(r) if r.record is None else None
             hands, chips = 0, [0] * len(r.players)
-            if live is not None:
-                hands = len(live.session.match.hands)
-                chips = list(live.session.match.table.ledger.chips)
+            if session is not None:
+                hands = len(session.match.hands)
+                chips = list(session.match.table.ledger.chips)
             elif r.record is not None:
                 players, ends, _, final = core.result_hands(r.record)
                 hands, chips = len(ends), final
@@ -250,11 +253,12 @@ def create_app(db_url: str) -> FastAPI:
         if room.status == "waiting":
             return ResultOut(code=code, variant=room.variant, status=room.status, players=list(room.names),
                              standings=[], hands=[], fairness=[])
-        players, ends, fair_rows, chips = core.result_hands(record_json(room))
-        live = tables.live.get(code)
-        if live is not None:
-            fair_rows = core.fairness(live.session)
-            chips = list(live.session.match.table.ledger.chips)
+        session = tables.session_of(room) if room.record is None else None
+        players, ends, fair_rows, chips = core.result_hands(
+            record_json(room) if session is None else core.record_text(session))
+        if session is not None:
+            fair_rows = core.fairness(session)
+            chips = list(session.match.table.ledger.chips)
         return ResultOut(code=code, variant=room.variant, status=room.status, players=players,
                          standings=core.standings(players, chips), hands=ends, fairness=fair_rows)
 
@@ -299,7 +303,10 @@ def create_app(db_url: str) -> FastAPI:
             return
         uid = ws.session.get("uid") if "session" in ws.scope else None
         room = store.room(code) if _CODE.match(code) else None
-        live: LiveTable | None = tables.live.get(code) if room is not None else None
+        if room is not None and not tables.owns(code):
+            await relay(ws, tables.plan.socket_of(code), code)
+            return
+        live = tables.open(room) if room is not None else None
         player = room.player_of(uid) if room is not None and isinstance(uid, str) else None
         if room is None or live is None or player is None:
             await ws.close(code=1008, reason="not a player at this table")

@@ -130,6 +130,14 @@ def _insert_moves_sql(engine: Engine) -> list[str] | None:
             for n in range(MOVES_PER_INSERT + 1)]
 
 
+def _moves_of(db: Session, code: str) -> list[list[tuple[int, str]]]:
+    hands = list(db.scalars(select(HandRow.index).where(HandRow.room == code).order_by(HandRow.index)))
+    moves: list[list[tuple[int, str]]] = [[] for _ in hands]
+    for m in db.scalars(select(MoveRow).where(MoveRow.room == code).order_by(MoveRow.hand, MoveRow.seq)):
+        moves[m.hand].append((m.seat, m.action))
+    return moves
+
+
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -235,15 +243,14 @@ class Store:
 
     def playing(self) -> list[tuple[RoomInfo, list[list[tuple[int, str]]]]]:
         """Every unfinished match with the moves of each hand dealt, to resume them."""
-        out: list[tuple[RoomInfo, list[list[tuple[int, str]]]]] = []
         with Session(self.engine) as db:
-            for r in db.scalars(select(Room).where(Room.status == "playing").order_by(Room.created_at)):
-                hands = list(db.scalars(select(HandRow.index).where(HandRow.room == r.code).order_by(HandRow.index)))
-                moves: list[list[tuple[int, str]]] = [[] for _ in hands]
-                for m in db.scalars(select(MoveRow).where(MoveRow.room == r.code).order_by(MoveRow.hand, MoveRow.seq)):
-                    moves[m.hand].append((m.seat, m.action))
-                out.append((_info(r), moves))
-        return out
+            return [(_info(r), _moves_of(db, r.code))
+                    for r in db.scalars(select(Room).where(Room.status == "playing").order_by(Room.created_at))]
+
+    def moves(self, code: str) -> list[list[tuple[int, str]]]:
+        """The moves of each hand dealt in room ``code``, to rebuild its match."""
+        with Session(self.engine) as db:
+            return _moves_of(db, code)
 
     def stored_state(self, code: str) -> Stored:
         with Session(self.engine) as db:

@@ -9,9 +9,11 @@ A seat whose timer runs out is played by a stand-in bot until its person acts ag
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from caishen.server import core
 from caishen.server.protocol import (
@@ -243,15 +245,46 @@ class LiveTable:
             pass
 
 
-class Tables:
-    """Every live table of this process, by room code."""
+@dataclass(frozen=True)
+class WorkerPlan:
+    """Which of the server's processes this is: ``index`` of ``count``; with more than one,
+    ``sockets`` is the directory of the processes' own Unix sockets (``w0.sock``, …), where a
+    process that does not own a table passes its WebSocket on (docs/server.md)."""
 
-    def __init__(self, store: Store) -> None:
+    index: int = 0
+    count: int = 1
+    sockets: str | None = None
+
+    def owner_of(self, code: str) -> int:
+        """The process that owns room ``code``'s table: a hash of the code, so every process
+        agrees without asking, and a restarted process finds its own rooms again."""
+        if self.count == 1:
+            return 0
+        return int.from_bytes(hashlib.sha256(code.encode()).digest()[:4], "big") % self.count
+
+    def socket_of(self, code: str) -> str:
+        """The Unix socket of the process that owns room ``code``."""
+        assert self.sockets is not None
+        return str(Path(self.sockets) / f"w{self.owner_of(code)}.sock")
+
+
+class Tables:
+    """Every live table of this process, by room code. With several processes (``plan``) a
+    process runs only the tables it owns; it reads any other from the database."""
+
+    def __init__(self, store: Store, plan: WorkerPlan | None = None) -> None:
         self.store = store
+        self.plan = plan or WorkerPlan()
         self.live: dict[str, LiveTable] = {}
 
-    def start(self, room: RoomInfo) -> LiveTable:
-        """Deal the first hand of a room that has just started playing."""
+    def owns(self, code: str) -> bool:
+        return self.plan.owner_of(code) == self.plan.index
+
+    def start(self, room: RoomInfo) -> LiveTable | None:
+        """Deal the first hand of a room that has just started playing; in a process that does
+        not own it, nothing: its owner deals when the table is first opened (:meth:`open`)."""
+        if not self.owns(room.code):
+            return None
         ruleset = core.ruleset_from_json(room.ruleset, room.variant)
         session = core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw)
         stored = Stored()
@@ -259,19 +292,45 @@ class Tables:
         t = self.live[room.code] = LiveTable(self.store, room, session, stored)
         return t
 
+    def open(self, room: RoomInfo) -> LiveTable | None:
+        """The live table of a playing room this process owns, rebuilt from the database if it
+        is not live yet (dealt elsewhere, or after a restart); None otherwise."""
+        live = self.live.get(room.code)
+        if live is None and room.status == "playing" and self.owns(room.code):
+            live = self._resume(room, self.store.moves(room.code))
+        return live
+
+    def session_of(self, room: RoomInfo) -> core.Session | None:
+        """The match of a playing room, to read: the live one, or for a table another process
+        owns, one rebuilt from the stored moves (nothing is written)."""
+        live = self.open(room)
+        if live is not None:
+            return live.session
+        if room.status != "playing":
+            return None
+        ruleset = core.ruleset_from_json(room.ruleset, room.variant)
+        hands = self.store.moves(room.code)
+        if not hands:
+            return core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw)
+        return core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw)
+
     def resume_all(self) -> int:
-        """Rebuild every unfinished match from its stored moves (after a restart)."""
+        """Rebuild every unfinished match this process owns from its stored moves (after a
+        restart)."""
         n = 0
         for room, hands in self.store.playing():
-            ruleset = core.ruleset_from_json(room.ruleset, room.variant)
-            if not hands:
-                self.start(room)
+            if self.owns(room.code):
+                self._resume(room, hands)
                 n += 1
-                continue
-            session = core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw)
-            stored = self.store.stored_state(room.code)
-            # Bots may have moved on from the last stored move (a crash before the write).
-            self.store.sync(room.code, session, stored)
-            self.live[room.code] = LiveTable(self.store, room, session, stored)
-            n += 1
         return n
+
+    def _resume(self, room: RoomInfo, hands: list[list[tuple[int, str]]]) -> LiveTable | None:
+        if not hands:
+            return self.start(room)
+        ruleset = core.ruleset_from_json(room.ruleset, room.variant)
+        session = core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw)
+        stored = self.store.stored_state(room.code)
+        # Bots may have moved on from the last stored move (a crash before the write).
+        self.store.sync(room.code, session, stored)
+        t = self.live[room.code] = LiveTable(self.store, room, session, stored)
+        return t

@@ -1,0 +1,191 @@
+"""``caishen serve --workers 2``: two processes share the port, each table has one owner, and a
+WebSocket that reaches the other process is passed on to the owner (docs/server.md).
+
+The kernel gives each new connection to either process, so the tests connect until they have
+seen both a direct and a passed-on connection to the same table (about half of connections
+are passed on; 40 tries make missing one a 1-in-10^12 event), and play through both."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from caishen.server.tables import WorkerPlan
+from helpers_server import ServerProcess, choose
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def test_every_process_agrees_on_the_owner_of_a_room() -> None:
+    codes = [f"room{i}" for i in range(200)]
+    two = WorkerPlan(1, 2, "/tmp/x")
+    owners = [two.owner_of(c) for c in codes]
+    assert set(owners) == {0, 1}
+    assert owners == [WorkerPlan(0, 2, None).owner_of(c) for c in codes]  # not the asking process's view
+    assert 60 < owners.count(0) < 140
+    assert all(WorkerPlan().owner_of(c) == 0 for c in codes)
+    assert two.socket_of("room0") == f"/tmp/x/w{owners[0]}.sock"
+
+
+def sock(server: ServerProcess, code: str, cookie: str) -> ClientConnection:
+    return connect(f"ws://127.0.0.1:{server.port}/ws/{code}", additional_headers={"Cookie": f"caishen={cookie}"},
+                   open_timeout=30)
+
+
+def next_state(ws: ClientConnection) -> dict[str, Any]:
+    while True:
+        msg = json.loads(ws.recv(timeout=30))
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            return msg  # type: ignore[no-any-return]
+
+
+def play(ws: ClientConnection, moves: int, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Make ``moves`` moves from ``view`` (else the next state; a hand's end counts one:
+    "next"); the last state seen."""
+    view = view or next_state(ws)
+    made = 0
+    while made < moves and not view["match_over"]:
+        if view["hand_end"] is not None:
+            ws.send(json.dumps({"type": "next", "hand": view["hand"]}))
+        elif view["choices"]:
+            ws.send(json.dumps({"type": "act", "action": choose(view), "hand": view["hand"], "step": view["step"]}))
+        else:
+            view = next_state(ws)
+            continue
+        made += 1
+        view = next_state(ws)
+    return view
+
+
+def both_kinds(server: ServerProcess, code: str, cookie: str) -> dict[bool, int]:
+    """Connect until one direct and one passed-on connection each made moves; the table's
+    step after each kind (True: passed on)."""
+    seen: dict[bool, int] = {}
+    for _ in range(40):
+        with sock(server, code, cookie) as ws:
+            relayed = ws.response is not None and ws.response.headers.get("x-caishen-relayed") == "1"
+            if relayed in seen:
+                continue
+            before = next_state(ws)
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=30)) == {"type": "pong"}
+            after = play(ws, 3, before)
+            assert (after["hand"], after["step"]) > (before["hand"], before["step"])
+            seen[relayed] = after["step"]
+        if len(seen) == 2:
+            return seen
+    raise AssertionError(f"only {seen} after 40 connections")
+
+
+@pytest.fixture
+def two_workers(tmp_path: Path) -> Any:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=2).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def worker_pids(server: ServerProcess) -> list[int]:
+    assert server.proc is not None
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == str(server.proc.pid):
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def wait_for(what: Any, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not what():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)  # polling for a process state, not timing a behaviour
+
+
+def test_tables_play_through_either_process_and_reads_agree(two_workers: ServerProcess) -> None:
+    server = two_workers
+    with httpx.Client(base_url=server.base, timeout=30) as http:
+        cookie = http.post("/api/me", json={"name": "甲"}).cookies["caishen"]
+        codes = [http.post("/api/practice").json()["code"] for _ in range(4)]
+        plan = WorkerPlan(0, 2, None)
+        assert {plan.owner_of(c) for c in codes} <= {0, 1}
+        for code in codes:
+            both_kinds(server, code, cookie)
+        # every process answers for every table from the database or its live match
+        for _ in range(6):
+            mine = {m["code"]: m for m in http.get("/api/my/matches").json()}
+            assert set(codes) <= set(mine)
+            for code in codes:
+                result = http.get(f"/api/matches/{code}").json()
+                assert result["status"] == "playing"
+                assert result["fairness"], "the next hand's commitment is published"
+                record = http.get(f"/api/matches/{code}/record")
+                assert record.status_code == 200
+        # a stranger is refused by the owner, through either process
+        stranger = httpx.post(server.base + "/api/me", json={"name": "乙"}).cookies["caishen"]
+        refused = 0
+        for _ in range(6):
+            with pytest.raises(InvalidStatus) as err:
+                sock(server, codes[0], stranger).close()
+            assert err.value.response.status_code == 403
+            refused += 1
+        assert refused == 6
+
+
+def test_a_killed_worker_comes_back_and_its_tables_resume(two_workers: ServerProcess) -> None:
+    server = two_workers
+    with httpx.Client(base_url=server.base, timeout=30) as http:
+        cookie = http.post("/api/me", json={"name": "丙"}).cookies["caishen"]
+        code = http.post("/api/practice").json()["code"]
+        with sock(server, code, cookie) as ws:
+            at = play(ws, 4)
+        old = worker_pids(server)
+        assert len(old) == 2
+        for pid in old:
+            os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: len(set(worker_pids(server)) - set(old)) == 2)
+        wait_for(lambda: _plays(server, code, cookie))
+        with sock(server, code, cookie) as ws:
+            back = next_state(ws)
+            assert (back["hand"], back["step"]) == (at["hand"], at["step"])  # nothing stored was lost
+            after = play(ws, 2, back)
+            assert (after["hand"], after["step"]) > (at["hand"], at["step"])  # and it plays on
+
+
+def _plays(server: ServerProcess, code: str, cookie: str) -> bool:
+    """The table answers (its owner is up again, whichever process takes the connection)."""
+    try:
+        with sock(server, code, cookie) as ws:
+            next_state(ws)
+        return True
+    except (OSError, InvalidStatus, ConnectionClosed):
+        return False
+
+
+def test_workers_stop_with_their_supervisor_even_when_it_is_killed(two_workers: ServerProcess) -> None:
+    server = two_workers
+    pids = worker_pids(server)
+    assert len(pids) == 2
+    server.kill()  # SIGKILL: the supervisor cannot stop them; they notice it is gone
+    wait_for(lambda: not any(Path(f"/proc/{p}").exists() and "Z" not in _state(p) for p in pids))
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
