@@ -94,6 +94,8 @@ def two_workers(tmp_path: Path) -> Any:
         yield server
     finally:
         server.stop()
+    assert server.proc is not None and server.proc.stderr is not None
+    assert "Traceback" not in server.proc.stderr.read().decode()  # no process failed on the way
 
 
 def worker_pids(server: ServerProcess) -> list[int]:

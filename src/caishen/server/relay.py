@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, unix_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
@@ -45,12 +45,13 @@ async def relay(ws: WebSocket, socket_path: str, code: str) -> None:
         for task in (down, up):
             task.cancel()
         await owner.close()
-        with contextlib.suppress(RuntimeError):  # already closed by the person
-            await ws.close(code=TRY_AGAIN if down.done() else 1000)
+        if not up.done():  # the owner ended it (a restart): the person reconnects
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await ws.close(code=TRY_AGAIN, reason="the table is restarting: try again")
 
 
 async def _to_person(owner: ClientConnection, ws: WebSocket) -> None:
-    with contextlib.suppress(ConnectionClosed):
+    with contextlib.suppress(ConnectionClosed, WebSocketDisconnect, RuntimeError):
         async for message in owner:
             if isinstance(message, str):
                 await ws.send_text(message)
@@ -59,7 +60,7 @@ async def _to_person(owner: ClientConnection, ws: WebSocket) -> None:
 
 
 async def _to_owner(ws: WebSocket, owner: ClientConnection) -> None:
-    with contextlib.suppress(ConnectionClosed):
+    with contextlib.suppress(ConnectionClosed, WebSocketDisconnect):
         while True:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
