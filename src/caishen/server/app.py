@@ -71,6 +71,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None) -> FastAPI:
         yield
         collecting.cancel()
         collector.release()
+        store.close()
         engine.dispose()
 
     app = FastAPI(
