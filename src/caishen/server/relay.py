@@ -19,23 +19,32 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 OWNER_MAX_BYTES = 1 << 22  # a table's state, from the owner (the person's messages are limited at the door)
 NOT_A_PLAYER = 1008        # the table.js client goes back to the lobby
 TRY_AGAIN = 1013           # ... and reconnects after this one (the owner is restarting)
+OWNER_WAIT_SECONDS = 10.0  # how long a worker waits for the owner to come up (start-up, a restart)
+OWNER_RETRY_SECONDS = 0.1
 
 
 async def relay(ws: WebSocket, socket_path: str, code: str) -> None:
     """Serve ``ws`` (not accepted yet) through the owner of room ``code`` at ``socket_path``."""
     headers = {"Cookie": ws.headers["cookie"]} if "cookie" in ws.headers else {}
-    try:
-        owner = await unix_connect(socket_path, f"ws://localhost/ws/{code}", additional_headers=headers,
-                                   max_size=OWNER_MAX_BYTES, ping_interval=None, compression=None,
-                                   open_timeout=10)
-    except InvalidStatus:  # the owner refused, as it refuses a direct connection: not a player here
-        await ws.close(code=NOT_A_PLAYER, reason="not a player at this table")
-        return
-    except (OSError, InvalidHandshake, TimeoutError):
-        # accepted first, so that the person hears "try again" (a refused handshake says nothing)
-        await ws.accept()
-        await ws.close(code=TRY_AGAIN, reason="the table is restarting: try again")
-        return
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + OWNER_WAIT_SECONDS
+    while True:
+        try:
+            owner = await unix_connect(socket_path, f"ws://localhost/ws/{code}", additional_headers=headers,
+                                       max_size=OWNER_MAX_BYTES, ping_interval=None, compression=None,
+                                       open_timeout=10)
+            break
+        except InvalidStatus:  # the owner refused, as it refuses a direct connection: not a player here
+            await ws.close(code=NOT_A_PLAYER, reason="not a player at this table")
+            return
+        except (OSError, InvalidHandshake, TimeoutError):
+            if loop.time() < deadline:  # the owner is starting (or starting again): wait for it
+                await asyncio.sleep(OWNER_RETRY_SECONDS)
+                continue
+            # accepted first, so that the person hears "try again" (a refused handshake says nothing)
+            await ws.accept()
+            await ws.close(code=TRY_AGAIN, reason="the table is restarting: try again")
+            return
     await ws.accept(headers=[(b"x-caishen-relayed", b"1")])
     down = asyncio.ensure_future(_to_person(owner, ws))
     up = asyncio.ensure_future(_to_owner(ws, owner))
