@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import uvicorn
 
 from caishen.server.app import create_app
@@ -13,6 +15,8 @@ def serve(host: str, port: int, db: str | None, workers: int = 1) -> int:
     url = db or default_url()
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
+    if workers > 1 and sys.platform == "win32":
+        raise ValueError("--workers needs Unix sockets: one process on Windows")
     try:
         app = create_app(url) if workers == 1 else None
         if workers > 1:

@@ -8,10 +8,10 @@ in one transaction, before the table tells anyone (``caishen.server.tables``).
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import json
 import queue
 import secrets
+import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,6 +22,9 @@ from sqlalchemy.orm import Session
 
 from caishen.server import core
 from caishen.server.db import HandRow, Member, MoveRow, Room, Setting, User, now
+
+if sys.platform != "win32":  # the writers' lock file (one process per database on Windows)
+    import fcntl
 
 CODE_BYTES = 9  # room codes: 72 random bits, 12 URL-safe characters (cannot be enumerated)
 
@@ -161,7 +164,8 @@ class Store:
         # the latency with two worker processes. Their writer threads take turns on a lock
         # file instead: the next one wakes as soon as the lock is let go.
         path = engine.url.database if engine.dialect.name == "sqlite" else None
-        self._turns = open(path + "-writers", "a+b") if path and path != ":memory:" else None  # noqa: SIM115
+        self._turns = (open(path + "-writers", "a+b")  # noqa: SIM115 - held as long as the store
+                       if path and path != ":memory:" and sys.platform != "win32" else None)
 
     def close(self) -> None:
         """Let go of the writers' lock file (the engine is the caller's)."""
@@ -307,7 +311,7 @@ class Store:
     def write(self, batches: Sequence[Batch]) -> None:
         """Write batches (of any tables) in one transaction. SQLAlchemy Core, not the ORM:
         this runs on every move."""
-        if self._turns is None:
+        if self._turns is None or sys.platform == "win32":
             self._write(batches)
             return
         fcntl.flock(self._turns, fcntl.LOCK_EX)
