@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from caishen.server.tables import WorkerPlan
-from helpers_server import ServerProcess, choose
+from helpers_server import ServerProcess, choose, database
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -96,15 +96,17 @@ def both_kinds(server: ServerProcess, code: str, cookie: str) -> dict[bool, int]
     raise AssertionError(f"only {seen} after 40 connections")
 
 
-@pytest.fixture
-def two_workers(tmp_path: Path) -> Any:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=2).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert server.proc is not None and server.proc.stderr is not None
-    assert "Traceback" not in server.proc.stderr.read().decode()  # no process failed on the way
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two_workers(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """Two workers on a fresh SQLite file, and on a fresh schema of the real PostgreSQL."""
+    with database(request.param, tmp_path) as db:
+        server = ServerProcess(db, workers=2).start()
+        try:
+            yield server
+        finally:
+            server.stop()
+        assert server.proc is not None and server.proc.stderr is not None
+        assert "Traceback" not in server.proc.stderr.read().decode()  # no process failed on the way
 
 
 def worker_pids(server: ServerProcess) -> list[int]:
