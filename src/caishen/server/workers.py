@@ -62,10 +62,10 @@ def listen(host: str, port: int) -> socket.socket:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, port))
-        except OSError:
+        except OSError as exc:
             sock.close()
             if time.monotonic() > deadline:
-                raise
+                raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
             time.sleep(0.2)
             continue
         sock.listen(2048)
@@ -74,7 +74,8 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def supervise(host: str, port: int, db_url: str, count: int) -> int:
-    """Run ``count`` workers until SIGINT or SIGTERM (the database :func:`prepare` d); 0 then."""
+    """Run ``count`` workers on a database already prepared (:func:`prepare`) until SIGINT or
+    SIGTERM; 0 then."""
     sock = listen(host, port)
     sockets = tempfile.mkdtemp(prefix="caishen-workers-")
     stopping = False
@@ -89,8 +90,9 @@ def supervise(host: str, port: int, db_url: str, count: int) -> int:
     def start(index: int) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             [sys.executable, "-c", "from caishen.server.workers import work; work()",
-             str(sock.fileno()), str(index), str(count), sockets, str(os.getpid()), db_url],
+             str(sock.fileno()), str(index), str(count), sockets, str(os.getpid())],
             pass_fds=(sock.fileno(),),
+            env=dict(os.environ, CAISHEN_DB=db_url),  # not on the command line: ps shows that to everyone
         )
 
     procs = [start(i) for i in range(count)]
@@ -117,8 +119,10 @@ def supervise(host: str, port: int, db_url: str, count: int) -> int:
 
 
 def work() -> None:
-    """A worker process: ``FD INDEX COUNT SOCKETS SUPERVISOR_PID DB_URL`` on the command line."""
-    fd, index, count, sockets, supervisor, db_url = sys.argv[1:7]
+    """A worker process: ``FD INDEX COUNT SOCKETS SUPERVISOR_PID`` on the command line, the
+    database URL in ``$CAISHEN_DB``."""
+    fd, index, count, sockets, supervisor = sys.argv[1:6]
+    db_url = os.environ["CAISHEN_DB"]
     plan = WorkerPlan(int(index), int(count), sockets)
     public = socket.socket(fileno=int(fd))
     path = Path(sockets) / f"w{index}.sock"
