@@ -285,12 +285,7 @@ class Tables:
         not own it, nothing: its owner deals when the table is first opened (:meth:`open`)."""
         if not self.owns(room.code):
             return None
-        ruleset = core.ruleset_from_json(room.ruleset, room.variant)
-        session = core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw)
-        stored = Stored()
-        self.store.sync(room.code, session, stored)
-        t = self.live[room.code] = LiveTable(self.store, room, session, stored)
-        return t
+        return self._live(room, self._session(room, []), Stored())
 
     def open(self, room: RoomInfo) -> LiveTable | None:
         """The live table of a playing room this process owns, rebuilt from the database if it
@@ -308,11 +303,7 @@ class Tables:
             return live.session
         if room.status != "playing":
             return None
-        ruleset = core.ruleset_from_json(room.ruleset, room.variant)
-        hands = self.store.moves(room.code)
-        if not hands:
-            return core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw)
-        return core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw)
+        return self._session(room, self.store.moves(room.code))
 
     def resume_all(self) -> int:
         """Rebuild every unfinished match this process owns from its stored moves (after a
@@ -324,13 +315,21 @@ class Tables:
                 n += 1
         return n
 
-    def _resume(self, room: RoomInfo, hands: list[list[tuple[int, str]]]) -> LiveTable | None:
-        if not hands:
-            return self.start(room)
+    def _resume(self, room: RoomInfo, hands: list[list[tuple[int, str]]]) -> LiveTable:
+        # Bots may have moved on from the last stored move (a crash before the write): _live
+        # writes what the stored moves lead to.
+        return self._live(room, self._session(room, hands), self.store.stored_state(room.code))
+
+    def _session(self, room: RoomInfo, hands: list[list[tuple[int, str]]]) -> core.Session:
+        """Room ``room``'s match rebuilt from the stored moves of each hand dealt (none: the
+        first hand just dealt)."""
         ruleset = core.ruleset_from_json(room.ruleset, room.variant)
-        session = core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw)
-        stored = self.store.stored_state(room.code)
-        # Bots may have moved on from the last stored move (a crash before the write).
+        if not hands:
+            return core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw)
+        return core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw)
+
+    def _live(self, room: RoomInfo, session: core.Session, stored: Stored) -> LiveTable:
+        """Write what ``session`` did beyond ``stored``, and keep it as a live table."""
         self.store.sync(room.code, session, stored)
         t = self.live[room.code] = LiveTable(self.store, room, session, stored)
         return t
