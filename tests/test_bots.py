@@ -111,7 +111,7 @@ def test_shanten_matches_analysis_reference(seed: int) -> None:
 
 
 def test_cover_tables_ship_and_match_the_analyser() -> None:
-    """The bots' per-suit cover table (caishen/data/bot-covers-v1.zlib, issue 14) loads, and
+    """The bots' per-suit cover table (caishen/data/bot-covers-v2.zlib, issue 14) loads, and
     its covers are the analyser's, worked out independently, on every key of at most 5
     tiles and on random keys."""
     assert shape._COVER_INDEX[0] and shape._COVER_INDEX[1]
@@ -123,6 +123,58 @@ def test_cover_tables_ship_and_match_the_analyser() -> None:
         assert shape.cover(k, False) == analysis_cover(k, False), k
         if k < 5**7:
             assert shape.cover(k, True) == analysis_cover(k, True), k
+
+
+def test_combined_cover_table_is_every_pair_combined() -> None:
+    """The table file's combined covers (issue 14): the registry is the 287 covers, closed
+    under combining, and each of the 82,369 entries is the two covers combined."""
+    n = shape._TABLE_COVERS
+    assert n == len(shape._covers) == 287
+    assert len(shape._COMBINED) == n * n
+    covers = shape._covers
+    for a in range(n):
+        for b in range(n):
+            assert covers[shape._COMBINED[a * n + b]] == shape._combine(covers[a], covers[b]), (a, b)
+
+
+def _shape_without_table_file() -> Any:
+    """A second copy of :mod:`caishen.bots.shape` that finds no table file, so it works
+    every cover out on demand (as an installation without the data file would)."""
+    source = (Path(shape.__file__).parent / "shape.py").read_text(encoding="utf-8")
+    source = source.replace(f'COVERS_NAME: Final = "{shape.COVERS_NAME}"', 'COVERS_NAME: Final = "missing.zlib"')
+    module = type(sys)("caishen_bots_shape_without_table")
+    sys.modules[module.__name__] = module  # dataclasses and annotations look the module up
+    try:
+        exec(compile(source, "shape_without_table.py", "exec"), module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    return module
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_shapes_without_the_table_file_are_the_same(seed: int) -> None:
+    """Without the table file the covers and their combinations are worked out on demand
+    (issue 14); shanten, the improving kinds and the kinds that keep it are the same."""
+    bare = _SHAPE_WITHOUT_TABLE
+    assert not bare._COVER_INDEX[0] and bare._TABLE_COVERS == 0
+    hand, wilds = _random_hand(random.Random(seed))
+    c = [0] * 34
+    w = 0
+    for k in hand.concealed:
+        if k in wilds:
+            w += 1
+        else:
+            c[k] += 1
+    lo, hi = shape.keys_of(c)
+    for pairs in (False, True):
+        ours = shape.hand_shape(lo, hi, 5 - len(hand.melds), w, pairs and not hand.melds)
+        theirs = bare.hand_shape(lo, hi, 5 - len(hand.melds), w, pairs and not hand.melds)
+        assert (ours.shanten, ours.better(), ours.keep()) == (theirs.shanten, theirs.better(), theirs.keep())
+    assert len(bare._covers) <= 287  # the registry stays the closed set of covers
+
+
+_SHAPE_WITHOUT_TABLE = _shape_without_table_file()
 
 
 def test_flower_indicator_bulldozer_counts_wild_flowers_l5_l8() -> None:

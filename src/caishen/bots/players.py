@@ -12,7 +12,6 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress
 from typing import Final
 
 from caishen.bots.shape import (
@@ -93,11 +92,6 @@ def _near(held: int) -> int:
             | (held >> 1 & _FROM_ABOVE_1) | (held >> 2 & _FROM_ABOVE_2))
 
 
-_KIND_BITS: Final = tuple(1 << k for k in range(NUM_NON_FLOWER))
-# The values (0-8) in a suit's 9-bit mask.
-_VALUES: Final = tuple(tuple(v for v in range(9) if m >> v & 1) for m in range(512))
-
-
 def _plus(lo: int, hi: int, k: int, n: int = 1) -> tuple[int, int]:
     """The keys of a hand with ``n`` more tiles of kind ``k`` (``n`` < 0: fewer)."""
     if k < HALF_SPLIT:
@@ -137,9 +131,15 @@ class Evaluator:
                 wild_mask |= 1 << k
             elif k not in view.hand.flowers and not any(k in f for f in view.flowers):
                 self.unseen_wilds += 1
-        # Kinds worth drawing: unseen copies left, not wild.
-        self.drawable = sum(compress(_KIND_BITS, unseen)) & ~wild_mask
-        self.unseen_suits = (unseen[0:9], unseen[9:18], unseen[18:27], unseen[27:NUM_NON_FLOWER])
+        # Kinds worth drawing: unseen copies left, not wild. The unseen copies of the kinds
+        # of a mask are the kinds of it with at least 1, 2, 3 and 4 left, counted (_outs).
+        at_least = [0, 0, 0, 0, 0]
+        for k, u in enumerate(unseen):
+            at_least[u] |= 1 << k
+        self.unseen_4 = four = at_least[4]
+        self.unseen_3 = three = at_least[3] | four
+        self.unseen_2 = two = at_least[2] | three
+        self.drawable = (at_least[1] | two) & ~wild_mask
         # Enough 正财神 is complete whatever else is held (推土机, L8).
         self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
         self._tables: dict[int, dict[int, HandShape]] = {}
@@ -219,11 +219,8 @@ class Evaluator:
         if h.shanten < 0:
             return 0
         m = h.better() & self.drawable
-        u = self.unseen_suits
-        return (self.unseen_wilds + sum(map(u[0].__getitem__, _VALUES[m & 511]))
-                + sum(map(u[1].__getitem__, _VALUES[m >> 9 & 511]))
-                + sum(map(u[2].__getitem__, _VALUES[m >> 18 & 511]))
-                + sum(map(u[3].__getitem__, _VALUES[m >> 27])))
+        return (self.unseen_wilds + m.bit_count() + (m & self.unseen_2).bit_count()
+                + (m & self.unseen_3).bit_count() + (m & self.unseen_4).bit_count())
 
     def improving(self, counts: list[int], melds: int, current: int) -> int:
         """Unseen tiles whose draw lowers the shanten of ``counts`` (a hand one tile short
@@ -272,6 +269,30 @@ class Evaluator:
 def _pairs_or_more(counts: list[int]) -> int:
     """Kinds held at least twice (``counts``: the 34 non-flower counts)."""
     return NUM_NON_FLOWER - counts.count(0) - counts.count(1)
+
+
+Tally = tuple[int, int, int, int, int]
+"""What the strong bot's plans read from a hand's concealed counts: the tiles of man, pin and
+sou, the honours, and the kinds held at least twice."""
+
+
+def _tally(counts: list[int]) -> Tally:
+    return (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:NUM_NON_FLOWER]),
+            _pairs_or_more(counts))
+
+
+def _tally_without(tally: Tally, t: int, held: int) -> Tally:
+    """The :class:`Tally` of a hand less one tile of kind ``t``, held ``held`` times before."""
+    m, p, s, z, pairs = tally
+    if held == 2:
+        pairs -= 1
+    if t < 9:
+        return m - 1, p, s, z, pairs
+    if t < 18:
+        return m, p - 1, s, z, pairs
+    if t < NUM_SUITED:
+        return m, p, s - 1, z, pairs
+    return m, p, s, z - 1, pairs
 
 
 def _find(legal: Sequence[Action], kind: ActionKind) -> list[Action]:
@@ -470,8 +491,12 @@ class StrongBot(GreedyBot):
     def plans(self, ev: Evaluator, counts: list[int]) -> tuple[int | None, int, bool]:
         """(flush suit or None, tiles off that suit, pong-hand plan) for ``counts`` plus the
         declared melds."""
+        return self.plans_of(ev, _tally(counts))
+
+    def plans_of(self, ev: Evaluator, tally: Tally) -> tuple[int | None, int, bool]:
+        """:meth:`plans` from a hand's :class:`Tally`."""
         view = ev.view
-        suit_tiles = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
+        suit_tiles = [tally[0], tally[1], tally[2]]
         meld_suits: set[int] = set()
         chows = False
         for m in view.hand.melds:
@@ -488,7 +513,7 @@ class StrongBot(GreedyBot):
                 off = sum(suit_tiles) - suit_tiles[target]
                 if off <= 5:
                     flush = target
-        pongish = _pairs_or_more(counts)
+        pongish = tally[4]
         pongish += sum(1 for m in view.hand.melds if m.kind != MeldKind.CHOW)
         pong_plan = not chows and pongish >= 5
         return flush, off, pong_plan
@@ -511,6 +536,7 @@ class StrongBot(GreedyBot):
             return []
         best = min(x for x, _ in firsts)
         readies = sum(1 for x, _ in firsts if x == 0)
+        tally = _tally(counts)
         out: list[tuple[float, int]] = []
         for x, t in firsts:
             if x > best + self.SLACK:
@@ -536,7 +562,7 @@ class StrongBot(GreedyBot):
                 u = ev.ready_quality_of(lo, hi, sh.melds)
             else:
                 u = ev.discard_outs(t)
-            v = PLAN_WEIGHT * self.plan_value(ev, counts)
+            v = PLAN_WEIGHT * self.plan_value_of(ev, counts, _tally_without(tally, t, counts[t] + 1))
             counts[t] += 1
             score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * _ORDER[t]
             out.append((score, t))
@@ -585,20 +611,24 @@ class StrongBot(GreedyBot):
         return outs + ev.unseen_wilds, (weighted + ev.unseen_wilds * best) / (outs + ev.unseen_wilds)
 
     def plan_value(self, ev: Evaluator, counts: list[int]) -> float:
+        return self.plan_value_of(ev, counts, _tally(counts))
+
+    def plan_value_of(self, ev: Evaluator, counts: list[int], tally: Tally) -> float:
+        """:meth:`plan_value` of ``counts`` with their :class:`Tally` already made."""
         view = ev.view
         melds = view.hand.melds
         late = view.wall_left < 30
         v = 0.0
-        flush, off, pong_plan = self.plans(ev, counts)
+        flush, off, pong_plan = self.plans_of(ev, tally)
         # Chase a flush or 对对胡 only when it is near: a far plan costs more speed than
         # the tai is worth (measured by simulation, docs/simulate.md).
         if flush is not None and off <= FLUSH_NEAR:
-            honours = sum(counts[27:34]) + sum(3 for m in melds if m.tile >= 27)
+            honours = tally[3] + sum(3 for m in melds if m.tile >= 27)
             p = (FLUSH_NEAR + 1 - off) / (FLUSH_NEAR + 1) * (0.5 if late else 1.0)
             factor = 4.0 if honours == 0 else 2.0  # 清一色 limit (L22) / 混一色 1 tai (L21)
             v += math.log1p(p * (factor - 1))
         if pong_plan:
-            q = _pairs_or_more(counts)
+            q = tally[4]
             q += sum(1 for m in melds if m.kind != MeldKind.CHOW)
             if q >= PONGS_NEAR:
                 v += math.log1p(min(1.0, (q - PONGS_NEAR + 1) / 2))  # 对对胡 1 tai (L21)

@@ -18,12 +18,16 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
 300 hands of play at the ``bench_bots.py`` table (tracemalloc, pure-Python build):
 
 * per suit key (one suit's 9 counts, honours 7): its cover for each number of groups and
-  pair (``2*m + p``), read from a table of every key (``caishen/data/bot-covers-v1.zlib``,
-  130 kB, SHA-256 checked: one byte per key naming one of the 163 distinct covers, 2 MB in
-  memory, loaded in about 10 ms; ``python -m caishen.bots.shape`` rebuilds it in about
-  30 s). Without the file, covers are worked out on demand and kept in memos of
-  :data:`COVER_CACHE` = 50,000 per kind of suit (about 90 B each; at the limit the older
-  half is dropped). And a :class:`SuitEntry` that works out, for the entries asked for
+  pair (``2*m + p``). Every cover has a small integer id: the 163 covers of single suits
+  and the 124 more that combining them makes are a closed set of 287. The table file
+  ``caishen/data/bot-covers-v2.zlib`` (155 kB, SHA-256 checked, loaded in about 15 ms;
+  ``python -m caishen.bots.shape`` rebuilds it in about 15 s) holds the covers, one byte
+  per key naming its cover (2 MB in memory) and, for every pair of covers, the id of the
+  two combined (82,369 entries, 165 kB in memory), so combining two parts is one lookup.
+  Without the file, covers are worked out on demand and kept in memos of
+  :data:`COVER_CACHE` = 50,000 keys per kind of suit (at the limit the older half is
+  dropped), and combinations in a dictionary of at most 287 * 287 entries. And a
+  :class:`SuitEntry` that works out, for the entries asked for
   only, the kinds whose addition raises it (the suit's with-one-more-tile result) and whose
   removal lowers it (:data:`SUIT_CACHE` = 10,000 per kind of suit, about 0.9 kB each);
 * per half (``lo`` or ``hi``) and per *rest* (a hand's three suits other than one): two
@@ -32,20 +36,21 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
 * per hand and context (sets, wilds, 八对半): shanten, the kinds whose draw lowers it and
   the kinds whose discard keeps it (:data:`HAND_CACHE` = 40,000 over all contexts, about
   0.25 kB each);
-* per pair of covers: the two combined (:class:`Combo`), and a hand's best total with its
-  best splits (:class:`HandShape`): about 200 distinct covers meet in play, so most pairs
-  repeat (:data:`COMBINED_CACHE` = 20,000 each, about 0.15 and 0.27 kB per entry).
+* per pair of cover ids and number of sets: a hand's best total with its best splits
+  (:class:`HandShape`; :data:`COMBINED_CACHE` = 20,000, about 0.2 kB per entry).
 
 All but the cover memos are cleared when full. At their limits the caches hold about 65 MB
 (hand entries keep the parts they were built from alive until they are cleared
 themselves); 300 hands of play fill about 27 MB (suits 6 MB, halves 10 MB, rests 4 MB,
-hands 4 MB, pairs of covers 2.5 MB), besides the 2 MB cover table.
+hands 4 MB, best splits 1 MB), besides the 2 MB cover table.
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
 import zlib
+from array import array
 from collections.abc import Callable
 from importlib import resources
 from itertools import islice
@@ -64,9 +69,9 @@ COVER_CACHE: Final = 50_000
 COMBINED_CACHE: Final = 20_000
 SUIT_KEYS: Final = 5**9
 HONOUR_KEYS: Final = 5**7
-COVERS_NAME: Final = "bot-covers-v1.zlib"
+COVERS_NAME: Final = "bot-covers-v2.zlib"
 # SHA-256 of the uncompressed cover tables (build_cover_data).
-COVERS_DIGEST: Final = "33152c3400a3853633f1f8a7b8650eadabad334718baf666ab0c2391700e04f4"
+COVERS_DIGEST: Final = "4bb42e09c1a5e1744f9daaae9f8e9573e2cd2cd8f323be4b4fb2dfbca7c53cf1"
 HALF_CACHE: Final = 10_000
 HAND_CACHE: Final = 40_000
 REST_CACHE: Final = 10_000
@@ -90,12 +95,40 @@ def keys_of(counts: list[int] | tuple[int, ...]) -> tuple[int, int]:
 # ---------------------------------------------------------------- one suit
 
 
-_covers: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({}, {})
-# Distinct covers are few (a few thousand): the memos share one tuple per value.
-_cover_values: dict[tuple[int, ...], tuple[int, ...]] = {_ZERO: _ZERO}
+# Per entry 2*m + p: the splits (ja, jb) of its groups and pairs over two parts.
+SPLITS: Final = tuple(
+    tuple((2 * ma + pa, 2 * (j // 2 - ma) + (j % 2 - pa)) for ma in range(j // 2 + 1) for pa in range(j % 2 + 1))
+    for j in range(WIDTH)
+)
+
+# The same splits flattened: entry j's sums are at _RANGES[j] of the lists _JA, _JB.
+_JA: Final = tuple(ja for sp in SPLITS for ja, _ in sp)
+_JB: Final = tuple(jb for sp in SPLITS for _, jb in sp)
+_RANGES: Final = tuple(
+    (sum(len(sp) for sp in SPLITS[:j]), sum(len(sp) for sp in SPLITS[: j + 1])) for j in range(WIDTH)
+)
+_PICK_A: Final = itemgetter(*_JA)
+_PICK_B: Final = itemgetter(*_JB)
 
 
-def _trim(memo: dict[int, tuple[int, ...]], limit: int) -> None:
+# Every cover has an id, its index in ``_covers``; ``_cover_ids`` finds it. Covers are few:
+# the 163 of single suits and the 124 more that combining them makes (287 in all, a closed
+# set: combining any two gives one of them), so this registry stays that small.
+_covers: list[tuple[int, ...]] = []
+_cover_ids: dict[tuple[int, ...], int] = {}
+# Without the table file: cover ids per key, worked out on demand (bounded memos).
+_cover_memos: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+
+def _intern(c: tuple[int, ...]) -> int:
+    got = _cover_ids.get(c)
+    if got is None:
+        got = _cover_ids[c] = len(_covers)
+        _covers.append(c)
+    return got
+
+
+def _trim(memo: dict[int, int], limit: int) -> None:
     """Bound a memo: at ``limit`` entries drop the older half (dicts keep insertion order),
     so the keys of the hands in play stay."""
     if len(memo) >= limit:
@@ -141,10 +174,18 @@ def _cover_from(key: int, honours: bool, sub: Callable[[int], tuple[int, ...]]) 
     return tuple(out)
 
 
+def _combine(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The cover of two parts together: per entry, the best split of its groups and pair."""
+    sums: list[int] = list(map(add, _PICK_A(a), _PICK_B(b)))
+    return tuple([max(sums[i:j]) for i, j in _RANGES])
+
+
 def build_cover_data() -> bytes:
-    """Every suit key's and honours key's cover, as the table file holds it: the number of
-    distinct covers (2 bytes, little-endian), each cover's 12 entries (a byte each), then
-    per key the index of its cover (a byte): 5**9 suit keys, 5**7 honours keys. About 30 s."""
+    """The table file's contents: the number ``n`` of distinct covers (2 bytes,
+    little-endian), each cover's 12 entries (a byte each), then per key the id of its cover
+    (a byte): 5**9 suit keys, 5**7 honours keys; then for every pair of covers the id of the
+    two combined (2 bytes, little-endian, ``n * a + b``). The covers of keys come first (163),
+    then the further ones combining makes (the set is closed). About 30 s."""
     values: dict[tuple[int, ...], int] = {_ZERO: 0}
     indexes: list[bytes] = []
     for honours, n in ((False, SUIT_KEYS), (True, HONOUR_KEYS)):
@@ -156,25 +197,47 @@ def build_cover_data() -> bytes:
             covers[key] = c
             index[key] = v
         indexes.append(bytes(index))
-    head = bytes((len(values) & 255, len(values) >> 8))
-    return head + bytes(x for c in values for x in c) + b"".join(indexes)
+    every = list(values)
+    new = every[:]
+    while new:  # close the set under combining
+        found: list[tuple[int, ...]] = []
+        for a in every:
+            for b in new:
+                for c in (_combine(a, b), _combine(b, a)):
+                    if c not in values:
+                        values[c] = len(values)
+                        found.append(c)
+        every.extend(found)
+        new = found
+    n = len(every)
+    combined = bytearray()
+    for a in every:
+        for b in every:
+            v = values[_combine(a, b)]
+            combined += bytes((v & 255, v >> 8))
+    head = bytes((n & 255, n >> 8))
+    return head + bytes(x for c in every for x in c) + b"".join(indexes) + bytes(combined)
 
 
-def _load_covers() -> tuple[tuple[tuple[int, ...], ...], bytes, bytes]:
-    """The cover tables from the package's data file: (covers, suit index, honours index);
-    empty if the file is missing or not the expected one (then covers are worked out on
-    demand and kept in the bounded memos)."""
+def _load_covers() -> tuple[tuple[tuple[int, ...], ...], bytes, bytes, array[int]]:
+    """The cover tables from the package's data file: (covers by id, suit index, honours
+    index, combined ids); empty if the file is missing or not the expected one (then covers
+    are worked out on demand and kept in the bounded memos)."""
     try:
         raw = resources.files("caishen").joinpath("data", COVERS_NAME).read_bytes()
         blob = zlib.decompress(raw)
     except (OSError, zlib.error):
-        return (), b"", b""
+        return (), b"", b"", array("H")
     if hashlib.sha256(blob).hexdigest() != COVERS_DIGEST:
-        return (), b"", b""
+        return (), b"", b"", array("H")
     n = blob[0] | blob[1] << 8
     o = 2 + WIDTH * n
     values = tuple(tuple(blob[2 + WIDTH * v : 2 + WIDTH * (v + 1)]) for v in range(n))
-    return values, blob[o : o + SUIT_KEYS], blob[o + SUIT_KEYS : o + SUIT_KEYS + HONOUR_KEYS]
+    o2 = o + SUIT_KEYS + HONOUR_KEYS
+    combined = array("H", blob[o2 : o2 + 2 * n * n])
+    if sys.byteorder == "big":
+        combined.byteswap()
+    return values, blob[o : o + SUIT_KEYS], blob[o + SUIT_KEYS : o2], combined
 
 
 def write_cover_data(path: Path | None = None) -> str:
@@ -186,40 +249,54 @@ def write_cover_data(path: Path | None = None) -> str:
 
 
 _COVER_TABLES = _load_covers()
-_COVER_VALUES: Final = _COVER_TABLES[0]
 _COVER_INDEX: Final = (_COVER_TABLES[1], _COVER_TABLES[2])
+_COMBINED: Final = _COVER_TABLES[3]
+_TABLE_COVERS: Final = len(_COVER_TABLES[0])  # covers with a row in _COMBINED
+for _c in _COVER_TABLES[0] or (_ZERO,):
+    _intern(_c)
+# Without the table file: combined ids per pair of ids (a << 16 | b), at most 287 * 287.
+_combined_ids: dict[int, int] = {}
 
 
 def _suit_cover(key: int) -> tuple[int, ...]:
-    return cover(key, False)
+    return _covers[cover_id(key, False)]
 
 
 def _honours_cover(key: int) -> tuple[int, ...]:
-    return cover(key, True)
+    return _covers[cover_id(key, True)]
+
+
+def cover_id(key: int, honours: bool) -> int:
+    """The id of the cover of one suit's counts (base-5 ``key``): read from the table, else
+    worked out and kept."""
+    index = _COVER_INDEX[honours]
+    if index:
+        return index[key]
+    memo = _cover_memos[honours]
+    got = memo.get(key)
+    if got is None:
+        got = _intern(_cover_from(key, honours, _honours_cover if honours else _suit_cover)) if key else 0
+        _trim(memo, COVER_CACHE)
+        memo[key] = got
+    return got
 
 
 def cover(key: int, honours: bool) -> tuple[int, ...]:
     """Most tiles of one suit's counts (base-5 ``key``) that fit into at most ``m`` groups
-    and ``p`` pairs, at entry ``2*m + p``: read from the table, else worked out and kept."""
-    index = _COVER_INDEX[honours]
-    if index:
-        return _COVER_VALUES[index[key]]
-    memo = _covers[honours]
-    got = memo.get(key)
-    if got is not None:
-        return got
-    if not key:
-        return _ZERO
-    got = _cover_from(key, honours, _honours_cover if honours else _suit_cover)
-    shared = _cover_values.get(got)
-    if shared is None:
-        if len(_cover_values) >= COVER_CACHE:
-            _cover_values.clear()
-        _cover_values[got] = got
-    else:
-        got = shared
-    _trim(memo, COVER_CACHE)
-    memo[key] = got
+    and ``p`` pairs, at entry ``2*m + p``."""
+    return _covers[cover_id(key, honours)]
+
+
+def combined_id(a: int, b: int) -> int:
+    """The id of the covers ``a`` and ``b`` combined: read from the table, else worked out
+    and kept."""
+    n = _TABLE_COVERS
+    if a < n and b < n:
+        return _COMBINED[a * n + b]
+    key = a << 16 | b
+    got = _combined_ids.get(key)
+    if got is None:
+        got = _combined_ids[key] = _intern(_combine(_covers[a], _covers[b]))
     return got
 
 
@@ -230,7 +307,8 @@ class SuitEntry:
     (``held_by``). Only the entries asked for are worked out, each from the covers of the
     suit with one tile more (or less) of each kind, fetched once."""
 
-    __slots__ = ("_down", "_less", "_more", "_up", "cover", "held_by", "hist", "honours", "key")
+    __slots__ = ("_down", "_less", "_more", "_up", "cid", "cover", "held_by", "hist", "honours", "key")
+    cid: int
     cover: tuple[int, ...]
     held_by: tuple[int, ...]
     hist: int
@@ -238,7 +316,8 @@ class SuitEntry:
     def __init__(self, key: int, honours: bool) -> None:
         self.key = key
         self.honours = honours
-        self.cover = cover(key, honours)
+        self.cid = cid = cover_id(key, honours)
+        self.cover = _covers[cid]
         held_by = [0] * 5
         hist = 0
         k = key
@@ -308,27 +387,12 @@ def suit_entry(key: int, honours: bool) -> SuitEntry:
     return got
 
 
-# Per entry 2*m + p: the splits (ja, jb) of its groups and pairs over two parts.
-SPLITS: Final = tuple(
-    tuple((2 * ma + pa, 2 * (j // 2 - ma) + (j % 2 - pa)) for ma in range(j // 2 + 1) for pa in range(j % 2 + 1))
-    for j in range(WIDTH)
-)
-
-# The same splits flattened: entry j's sums are at _RANGES[j] of the lists _JA, _JB.
-_JA: Final = tuple(ja for sp in SPLITS for ja, _ in sp)
-_JB: Final = tuple(jb for sp in SPLITS for _, jb in sp)
-_RANGES: Final = tuple(
-    (sum(len(sp) for sp in SPLITS[:j]), sum(len(sp) for sp in SPLITS[: j + 1])) for j in range(WIDTH)
-)
-_PICK_A: Final = itemgetter(*_JA)
-_PICK_B: Final = itemgetter(*_JB)
 
 Part = Union["SuitEntry", "Combo"]
 
-# Covers combined, per pair of covers (Combo), and a hand's best total with the entries of
-# its first part at a best split, per (cover, cover, last entry) (HandShape).
-_combined: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
-_best_splits: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, tuple[int, ...]]] = {}
+# A hand's best total with the entries of its first part at a best split, per (cover id,
+# cover id, last entry) as one int (HandShape).
+_best_splits: dict[int, tuple[int, tuple[int, ...]]] = {}
 
 
 class Combo:
@@ -337,7 +401,8 @@ class Combo:
     (part ``a`` at bit 0, part ``b`` at bit ``shift``) whose addition raises it and whose
     removal lowers it (a kind lowers the combined entry only if it lowers every best split)."""
 
-    __slots__ = ("_down", "_up", "a", "b", "cover", "held_by", "hist", "shift")
+    __slots__ = ("_down", "_up", "a", "b", "cid", "cover", "held_by", "hist", "shift")
+    cid: int
     cover: tuple[int, ...]
     held_by: tuple[int, ...]
     hist: int
@@ -346,16 +411,10 @@ class Combo:
         self.a = a
         self.b = b
         self.shift = shift
-        # few distinct covers meet (about 200 in play), so each pair is combined once
-        key = (a.cover, b.cover)
-        got = _combined.get(key)
-        if got is None:
-            sums: list[int] = list(map(add, _PICK_A(a.cover), _PICK_B(b.cover)))
-            got = tuple([max(sums[i:j]) for i, j in _RANGES])
-            if len(_combined) >= COMBINED_CACHE:
-                _combined.clear()
-            _combined[key] = got
-        self.cover = got
+        ai, bi = a.cid, b.cid
+        n = _TABLE_COVERS
+        self.cid = cid = _COMBINED[ai * n + bi] if ai < n and bi < n else combined_id(ai, bi)
+        self.cover = _covers[cid]
         ah, bh = a.held_by, b.held_by
         self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
                         ah[3] | bh[3] << shift, ah[4] | bh[4] << shift)
@@ -456,7 +515,7 @@ class HandShape:
         which hold every kind between them."""
         last = 2 * sets + 1
         # entry i of x with entry last - i of y: at most ``sets`` groups and one pair in all
-        key = (x.cover, y.cover, last)
+        key = (x.cid << 16 | y.cid) << 4 | last
         got = _best_splits.get(key)
         if got is None:
             sums: list[int] = list(map(add, x.cover[: last + 1], y.cover[last::-1]))
