@@ -19,11 +19,10 @@ from caishen.bots.shape import (
     ALL_KINDS,
     HALF_SPLIT,
     HAND_KEY_SHIFT,
+    Context,
     HandShape,
-    changed_hand_shape,
-    hand_table,
+    context,
     keys_of,
-    new_hand_shape,
     shanten_counts,
 )
 from caishen.bots.view import View, from_observation
@@ -52,13 +51,16 @@ from caishen.variants.longgang.scoring import ScoringError, WinBy, WinContext, w
 
 @dataclass(slots=True)
 class Shape:
-    """A hand as the evaluator sees it: counts of the non-wild concealed tiles, the wilds
-    held (财神 + 坐花, L8), the 正财神 among them, and the declared melds."""
+    """A hand as the evaluator sees it: counts of the non-wild concealed tiles (and their
+    ``lo`` and ``hi`` keys, see :mod:`caishen.bots.shape`), the wilds held (财神 + 坐花, L8),
+    the 正财神 among them, and the declared melds."""
 
     counts: list[int]
     wilds: int
     true_wilds: int
     melds: int
+    lo: int
+    hi: int
 
 
 def shape_of(view: View) -> Shape:
@@ -66,16 +68,24 @@ def shape_of(view: View) -> Shape:
     counts them (:func:`caishen.shapes.analysis.shanten`, L5, L8): with a flower indicator
     the 正财神 are the wild flowers held, else the concealed tiles of the wild kinds."""
     counts = [0] * NUM_NON_FLOWER
-    wild = 0
+    wild = lo = hi = 0
     wilds = view.wilds
     for k in view.hand.concealed:
         if k in wilds:
             wild += 1
         else:
             counts[k] += 1
-    flowers = sum(1 for f in view.hand.flowers if f in wilds)
-    true_wild = flowers if flower_wilds(wilds) else wild
-    return Shape(counts, wild + flowers, true_wild, len(view.hand.melds))
+            if k < HALF_SPLIT:
+                lo += ADD[k]
+            else:
+                hi += ADD[k]
+    flowers = 0
+    if view.hand.flowers:
+        flowers = sum(1 for f in view.hand.flowers if f in wilds)
+        true_wild = flowers if flower_wilds(wilds) else wild
+    else:
+        true_wild = 0 if flower_wilds(wilds) else wild
+    return Shape(counts, wild + flowers, true_wild, len(view.hand.melds), lo, hi)
 
 
 # Kinds within two of a held kind in its suit (for ``_near``): bit k set where k - 1, k - 2,
@@ -119,8 +129,9 @@ class Evaluator:
         self.sets_needed = rs.sets_needed
         self.pairs_form = rs.eight_and_half_pairs and rs.hand_size == 16
         self.bulldozer = rs.bulldozer_wilds if rs.bulldozer else 0
-        self.shape = shape_of(view)
-        self.lo, self.hi = keys_of(self.shape.counts)
+        self.shape = shape = shape_of(view)
+        self.lo = shape.lo
+        self.hi = shape.hi
         unseen = self.unseen = view.unseen()
         # Unseen copies of wild kinds: drawing one always helps (counting wilds).
         self.unseen_wilds = 0
@@ -142,32 +153,26 @@ class Evaluator:
         self.drawable = (at_least[1] | two) & ~wild_mask
         # Enough 正财神 is complete whatever else is held (推土机, L8).
         self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
-        self._tables: dict[int, dict[int, HandShape]] = {}
+        self._melds = self.shape.melds
+        self._own = context(self.sets_needed - self._melds, self.shape.wilds, self.pairs_form and not self._melds)
         self._base: HandShape | None = None
         self._outs_of: dict[int, int] = {}
+
+    def context(self, melds: int) -> Context:
+        """The shapes of hands with ``melds`` declared melds and this view's wilds."""
+        if melds == self._melds:
+            return self._own
+        return context(self.sets_needed - melds, self.shape.wilds, self.pairs_form and melds == 0)
 
     def hand(self, lo: int, hi: int, melds: int) -> HandShape:
         """The shape of the hand ``(lo, hi)`` with ``melds`` declared melds and this view's
         wilds (推土机 not counted)."""
-        table = self._tables.get(melds)
-        if table is None:
-            table = self._tables[melds] = hand_table(
-                self.sets_needed - melds, self.shape.wilds, self.pairs_form and melds == 0)
-        got = table.get(lo << HAND_KEY_SHIFT | hi)
-        if got is None:
-            got = new_hand_shape(table, lo, hi, self.sets_needed - melds, self.shape.wilds,
-                                 self.pairs_form and melds == 0)
-        return got
+        return (self._own if melds == self._melds else self.context(melds)).hand(lo, hi)
 
     def changed(self, lo: int, hi: int, k: int, n: int, melds: int) -> HandShape:
         """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
         fewer), built from the rest of ``(lo, hi)`` and the changed suit."""
-        table = self._tables.get(melds)
-        if table is None:
-            table = self._tables[melds] = hand_table(
-                self.sets_needed - melds, self.shape.wilds, self.pairs_form and melds == 0)
-        return changed_hand_shape(table, lo, hi, k, n, self.sets_needed - melds, self.shape.wilds,
-                                  self.pairs_form and melds == 0)
+        return (self._own if melds == self._melds else self.context(melds)).changed(lo, hi, k, n)
 
     def discard_shanten(self, t: int) -> int:
         """Shanten of this view's hand after discarding ``t`` (held), 推土机 counted: a

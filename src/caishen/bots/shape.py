@@ -506,44 +506,45 @@ def pairs_used(hist: int) -> int:
 class HandShape:
     """A hand's shanten and, on demand, the kinds whose draw lowers it (:meth:`better`) and
     whose discard keeps it (:meth:`keep`), as masks over the 34 non-flower kinds (wild kinds
-    included: the caller removes them); ``held`` is the mask of kinds held."""
+    included: the caller removes them); :attr:`held` is the mask of kinds held."""
 
-    __slots__ = ("_better", "_keep", "_last", "_pairs", "_tight", "_x", "_xoff", "_y", "_yoff", "held", "shanten")
+    __slots__ = ("_better", "_keep", "_last", "_pairs", "_tight", "_x", "_xoff", "_y", "_yoff", "shanten")
 
-    def __init__(self, x: Part, xoff: int, y: Part, yoff: int, sets: int, wilds: int, pairs_form: bool) -> None:
+    def __init__(self, x: Part, xoff: int, y: Part, yoff: int, ctx: Context) -> None:
         """The hand made of parts ``x`` and ``y`` (their kinds at bits ``xoff``, ``yoff``),
-        which hold every kind between them."""
-        last = 2 * sets + 1
+        which hold every kind between them, in context ``ctx``."""
+        last = ctx.last
         # entry i of x with entry last - i of y: at most ``sets`` groups and one pair in all
         key = (x.cid << 16 | y.cid) << 4 | last
         got = _best_splits.get(key)
         if got is None:
-            sums: list[int] = list(map(add, x.cover[: last + 1], y.cover[last::-1]))
-            top = max(sums)
-            got = (top, tuple([i for i, v in enumerate(sums) if v == top]))  # x's entries at a best split
-            if len(_best_splits) >= COMBINED_CACHE:
-                _best_splits.clear()
-            _best_splits[key] = got
-        best, tight = got
-        std = 3 * sets + 1 - wilds - best
+            got = _best_split(x.cover, y.cover, last, key)
+        std = ctx.base - got[0]
+        tight = got[1]
         pairs = 0  # 1: 八对半 only, 2: both forms at the best
-        if pairs_form:
-            pr = 16 - pairs_used(x.hist + y.hist) - wilds
+        if ctx.pairs_form:
+            hist = x.hist + y.hist
+            used = _pairs_memo.get(hist)
+            pr = ctx.pairs_base - (pairs_used(hist) if used is None else used)
             if pr < std:
-                std, pairs = pr, 1
+                std, pairs, tight = pr, 1, ()
             elif pr == std:
                 pairs = 2
-        self.shanten = max(std, -1)
-        self.held = ALL_KINDS & ~(x.held_by[0] << xoff | y.held_by[0] << yoff)
+        self.shanten = std if std > -1 else -1
         self._x = x
         self._y = y
         self._xoff = xoff
         self._yoff = yoff
         self._last = last
-        self._tight = tight if pairs != 1 else ()
+        self._tight = tight
         self._pairs = pairs
         self._better = -1
         self._keep = -1
+
+    @property
+    def held(self) -> int:
+        """The kinds held."""
+        return ALL_KINDS & ~(self._x.held_by[0] << self._xoff | self._y.held_by[0] << self._yoff)
 
     def better(self) -> int:
         """Kinds whose draw lowers the shanten (none for a complete hand)."""
@@ -589,40 +590,101 @@ class HandShape:
         return got
 
 
-_hands: dict[int, dict[int, HandShape]] = {}
+def _best_split(xc: tuple[int, ...], yc: tuple[int, ...], last: int, key: int) -> tuple[int, tuple[int, ...]]:
+    """The best total of entry i of cover ``xc`` with entry ``last - i`` of ``yc``, and the
+    entries i of ``xc`` that reach it; kept under ``key``."""
+    sums: list[int] = list(map(add, xc[: last + 1], yc[last::-1]))
+    top = max(sums)
+    got = (top, tuple([i for i, v in enumerate(sums) if v == top]))
+    if len(_best_splits) >= COMBINED_CACHE:
+        _best_splits.clear()
+    _best_splits[key] = got
+    return got
+
+
+_contexts: dict[int, Context] = {}
 _hands_size = [0]
 
 
-def hand_table(sets: int, wilds: int, pairs_form: bool) -> dict[int, HandShape]:
-    """The cache of :func:`hand_shape` results for one context (sets, wilds, pairs form)."""
-    ctx = sets << 5 | wilds << 1 | pairs_form
-    got = _hands.get(ctx)
+class Context:
+    """One context of hands — ``sets`` set slots, ``wilds`` wilds, 八对半 counted when
+    ``pairs_form`` — and the shapes of its hands met so far, by ``lo << HAND_KEY_SHIFT |
+    hi`` (:data:`HAND_CACHE` over all contexts, all cleared when full)."""
+
+    __slots__ = ("base", "last", "pairs_base", "pairs_form", "sets", "table", "wilds")
+
+    def __init__(self, sets: int, wilds: int, pairs_form: bool) -> None:
+        self.sets = sets
+        self.wilds = wilds
+        self.pairs_form = pairs_form
+        self.last = 2 * sets + 1
+        self.base = 3 * sets + 1 - wilds  # shanten = base - cover (standard form)
+        self.pairs_base = 16 - wilds  # shanten = pairs_base - tiles used (八对半, L14)
+        self.table: dict[int, HandShape] = {}
+
+    def hand(self, lo: int, hi: int) -> HandShape:
+        """The shape of the hand ``(lo, hi)``."""
+        key = lo << HAND_KEY_SHIFT | hi
+        got = self.table.get(key)
+        if got is None:
+            got = HandShape(half_entry(lo, False), 0, half_entry(hi, True), HALF_SPLIT, self)
+            self._keep(key, got)
+        return got
+
+    def changed(self, lo: int, hi: int, k: int, n: int) -> HandShape:
+        """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
+        fewer): built from the rest of ``(lo, hi)`` (kept for the next kind of the same
+        suit) and the changed suit's entry."""
+        if k < HALF_SPLIT:
+            lo2 = lo + n * ADD[k]
+            hand = lo2 << HAND_KEY_SHIFT | hi
+            got = self.table.get(hand)
+            if got is not None:
+                return got
+            if k < 9:
+                part, off = rest(lo, hi, 0)
+                got = HandShape(suit_entry(lo2 % P5[9], False), 0, part, off, self)
+            else:
+                part, off = rest(lo, hi, 1)
+                got = HandShape(suit_entry(lo2 // P5[9], False), 9, part, off, self)
+        else:
+            hi2 = hi + n * ADD[k]
+            hand = lo << HAND_KEY_SHIFT | hi2
+            got = self.table.get(hand)
+            if got is not None:
+                return got
+            if k < NUM_SUITED:
+                part, off = rest(lo, hi, 2)
+                got = HandShape(suit_entry(hi2 % P5[9], False), 18, part, off, self)
+            else:
+                part, off = rest(lo, hi, 3)
+                got = HandShape(suit_entry(hi2 // P5[9], True), 27, part, off, self)
+        self._keep(hand, got)
+        return got
+
+    def _keep(self, key: int, got: HandShape) -> None:
+        if _hands_size[0] >= HAND_CACHE:
+            for c in _contexts.values():
+                c.table.clear()
+            _hands_size[0] = 0
+        _hands_size[0] += 1
+        self.table[key] = got
+
+
+def context(sets: int, wilds: int, pairs_form: bool) -> Context:
+    """The :class:`Context` of hands with ``sets`` set slots and ``wilds`` wilds, 八对半
+    counted when ``pairs_form``."""
+    key = sets << 5 | wilds << 1 | pairs_form
+    got = _contexts.get(key)
     if got is None:
-        got = _hands[ctx] = {}
+        got = _contexts[key] = Context(sets, wilds, pairs_form)
     return got
 
 
 def hand_shape(lo: int, hi: int, sets: int, wilds: int, pairs_form: bool) -> HandShape:
     """The shape of the hand ``(lo, hi)`` with ``wilds`` wilds and ``sets`` set slots,
-    八对半 counted when ``pairs_form``."""
-    return HandShape(half_entry(lo, False), 0, half_entry(hi, True), HALF_SPLIT, sets, wilds, pairs_form)
-
-
-def _kept(table: dict[int, HandShape], lo: int, hi: int, got: HandShape) -> HandShape:
-    if _hands_size[0] >= HAND_CACHE:
-        for t in _hands.values():
-            t.clear()
-        _hands_size[0] = 0
-    _hands_size[0] += 1
-    table[lo << HAND_KEY_SHIFT | hi] = got
-    return got
-
-
-def new_hand_shape(table: dict[int, HandShape], lo: int, hi: int, sets: int, wilds: int,
-                   pairs_form: bool) -> HandShape:
-    """:func:`hand_shape`, kept in ``table`` (from :func:`hand_table` for the same context)
-    under ``lo << HAND_KEY_SHIFT | hi``."""
-    return _kept(table, lo, hi, hand_shape(lo, hi, sets, wilds, pairs_form))
+    八对半 counted when ``pairs_form`` (not kept)."""
+    return HandShape(half_entry(lo, False), 0, half_entry(hi, True), HALF_SPLIT, context(sets, wilds, pairs_form))
 
 
 _rests: dict[int, Combo] = {}
@@ -652,36 +714,6 @@ def rest(lo: int, hi: int, suit: int) -> tuple[Combo, int]:
             _rests.clear()
         _rests[key] = got
     return got, 9 if suit == 0 else 0
-
-
-def changed_hand_shape(table: dict[int, HandShape], lo: int, hi: int, k: int, n: int, sets: int,
-                       wilds: int, pairs_form: bool) -> HandShape:
-    """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
-    fewer), through ``table``: built from the rest of ``(lo, hi)`` (kept for the next kind of
-    the same suit) and the changed suit's entry."""
-    suit = k // 9 if k < NUM_SUITED else 3
-    lo2, hi2 = (lo + n * ADD[k], hi) if k < HALF_SPLIT else (lo, hi + n * ADD[k])
-    got = table.get(lo2 << HAND_KEY_SHIFT | hi2)
-    if got is not None:
-        return got
-    part, off = rest(lo, hi, suit)
-    if suit == 0:
-        key = lo2 % P5[9]
-    elif suit == 1:
-        key = lo2 // P5[9]
-    elif suit == 2:
-        key = hi2 % P5[9]
-    else:
-        key = hi2 // P5[9]
-    shape = HandShape(suit_entry(key, suit == 3), 9 * suit, part, off, sets, wilds, pairs_form)
-    return _kept(table, lo2, hi2, shape)
-
-
-def cached_hand_shape(table: dict[int, HandShape], lo: int, hi: int, sets: int, wilds: int,
-                      pairs_form: bool) -> HandShape:
-    """:func:`hand_shape` through ``table`` (from :func:`hand_table` for the same context)."""
-    got = table.get(lo << HAND_KEY_SHIFT | hi)
-    return got if got is not None else new_hand_shape(table, lo, hi, sets, wilds, pairs_form)
 
 
 # ---------------------------------------------------------------- counts API
