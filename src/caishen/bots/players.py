@@ -244,21 +244,33 @@ class Evaluator:
         total = 0
         best_wild = 0
         unseen = self.unseen
-        held = self.hand(lo, hi, melds).held
-        h = self.hand(lo, hi, melds)
+        ctx = self._own if melds == self._melds else self.context(melds)
+        h = ctx.hand(lo, hi)
+        held = h.held
         # from shanten 1 the draws that make the hand ready are the ones that lower it
         kinds = _near(held) & self.drawable & (h.better() if h.shanten == 1 else ALL_KINDS)
-        for k in _bits(kinds):
-            lo2, hi2 = _plus(lo, hi, k)
-            h2 = self.changed(lo, hi, k, 1, melds)
+        # the hands after a draw and a discard recur from discard to discard: outs_of's memo
+        memo = self._outs_of
+        while kinds:
+            low = kinds & -kinds
+            kinds ^= low
+            k = low.bit_length() - 1
+            h2 = ctx.changed(lo, hi, k, 1)
             if h2.shanten != 0:
                 continue
+            lo2, hi2 = (lo + ADD[k], hi) if k < HALF_SPLIT else (lo, hi + ADD[k])
             best = 0
             # discards that keep it ready; not the tile just drawn unless another is held
-            keep = h2.keep() if held >> k & 1 else h2.keep() & ~(1 << k)
-            for d in _bits(keep):
-                lo3, hi3 = _plus(lo2, hi2, d, -1)
-                outs = self.outs_of(lo3, hi3, melds)
+            keep = h2.keep() if held & low else h2.keep() & ~low
+            while keep:
+                dlow = keep & -keep
+                keep ^= dlow
+                d = dlow.bit_length() - 1
+                lo3, hi3 = (lo2 - ADD[d], hi2) if d < HALF_SPLIT else (lo2, hi2 - ADD[d])
+                key = (lo3 << HAND_KEY_SHIFT | hi3) << 3 | melds
+                outs = memo.get(key)
+                if outs is None:
+                    outs = memo[key] = self._outs(ctx.hand(lo3, hi3))
                 if outs > best:
                     best = outs
             total += unseen[k] * best
