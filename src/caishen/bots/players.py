@@ -188,7 +188,7 @@ class Evaluator:
         """:meth:`outs_of` the hand after discarding ``t``."""
         if self.complete:
             return 0
-        return self._outs(self.changed(self.lo, self.hi, t, -1, self.shape.melds))
+        return self._outs(self._own.changed(self.lo, self.hi, t, -1))
 
     def without(self, k: int, n: int = 1) -> tuple[int, int]:
         """The keys of this view's hand less ``n`` tiles of kind ``k``."""
