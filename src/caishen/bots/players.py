@@ -12,6 +12,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Final
 
 from caishen.bots.shape import (
@@ -102,6 +103,9 @@ def _near(held: int) -> int:
             | (held >> 1 & _FROM_ABOVE_1) | (held >> 2 & _FROM_ABOVE_2))
 
 
+_KIND_BITS: Final = tuple(1 << k for k in range(NUM_NON_FLOWER))
+
+
 def _plus(lo: int, hi: int, k: int, n: int = 1) -> tuple[int, int]:
     """The keys of a hand with ``n`` more tiles of kind ``k`` (``n`` < 0: fewer)."""
     if k < HALF_SPLIT:
@@ -142,15 +146,9 @@ class Evaluator:
                 wild_mask |= 1 << k
             elif k not in view.hand.flowers and not any(k in f for f in view.flowers):
                 self.unseen_wilds += 1
-        # Kinds worth drawing: unseen copies left, not wild. The unseen copies of the kinds
-        # of a mask are the kinds of it with at least 1, 2, 3 and 4 left, counted (_outs).
-        at_least = [0, 0, 0, 0, 0]
-        for k, u in enumerate(unseen):
-            at_least[u] |= 1 << k
-        self.unseen_4 = four = at_least[4]
-        self.unseen_3 = three = at_least[3] | four
-        self.unseen_2 = two = at_least[2] | three
-        self.drawable = (at_least[1] | two) & ~wild_mask
+        # Kinds worth drawing: unseen copies left, not wild.
+        self.drawable = sum(compress(_KIND_BITS, unseen)) & ~wild_mask
+        self._at_least: tuple[int, int, int] | None = None
         # Enough 正财神 is complete whatever else is held (推土机, L8).
         self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
         self._melds = self.shape.melds
@@ -224,8 +222,21 @@ class Evaluator:
         if h.shanten < 0:
             return 0
         m = h.better() & self.drawable
-        return (self.unseen_wilds + m.bit_count() + (m & self.unseen_2).bit_count()
-                + (m & self.unseen_3).bit_count() + (m & self.unseen_4).bit_count())
+        at_least = self._at_least
+        if at_least is None:
+            at_least = self._at_least = self._unseen_masks()
+        return (self.unseen_wilds + m.bit_count() + (m & at_least[0]).bit_count()
+                + (m & at_least[1]).bit_count() + (m & at_least[2]).bit_count())
+
+    def _unseen_masks(self) -> tuple[int, int, int]:
+        """The kinds with at least 2, 3 and 4 unseen copies: the unseen copies of the kinds
+        of a drawable mask are its kinds counted in it and in each of these."""
+        by_count = [0, 0, 0, 0, 0]
+        for k, u in enumerate(self.unseen):
+            by_count[u] |= 1 << k
+        four = by_count[4]
+        three = by_count[3] | four
+        return by_count[2] | three, three, four
 
     def improving(self, counts: list[int], melds: int, current: int) -> int:
         """Unseen tiles whose draw lowers the shanten of ``counts`` (a hand one tile short
