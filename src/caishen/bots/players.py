@@ -29,7 +29,7 @@ from caishen.bots.shape import (
 from caishen.bots.view import View, from_observation
 from caishen.engine.actions import Action, ActionKind
 from caishen.engine.observation import Observation
-from caishen.hand import Hand, MeldKind
+from caishen.hand import Hand, Meld, MeldKind
 
 # the analyser's own rule for which wilds are 正财神 (L5), so both count them alike
 from caishen.shapes.analysis import flower_wilds
@@ -300,13 +300,19 @@ def _pairs_or_more(counts: list[int]) -> int:
 
 
 Tally = tuple[int, int, int, int, int]
-"""What the strong bot's plans read from a hand's concealed counts: the tiles of man, pin and
-sou, the honours, and the kinds held at least twice."""
+"""What the strong bot's plans read from a hand: the tiles of man, pin and sou, the honours,
+and the kinds held at least twice, in the concealed counts and the declared melds (3 tiles
+each; a pong or kong is a kind held twice or more)."""
 
 
-def _tally(counts: list[int]) -> Tally:
-    return (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:NUM_NON_FLOWER]),
-            _pairs_or_more(counts))
+def _tally(counts: list[int], melds: tuple[Meld, ...]) -> Tally:
+    suits = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:NUM_NON_FLOWER])]
+    pairs = _pairs_or_more(counts)
+    for m in melds:
+        suits[m.tile // 9 if m.tile < NUM_SUITED else 3] += 3
+        if m.kind != MeldKind.CHOW:
+            pairs += 1
+    return suits[0], suits[1], suits[2], suits[3], pairs
 
 
 def _tally_without(tally: Tally, t: int, held: int) -> Tally:
@@ -519,31 +525,27 @@ class StrongBot(GreedyBot):
     def plans(self, ev: Evaluator, counts: list[int]) -> tuple[int | None, int, bool]:
         """(flush suit or None, tiles off that suit, pong-hand plan) for ``counts`` plus the
         declared melds."""
-        return self.plans_of(ev, _tally(counts))
+        return self.plans_of(ev, _tally(counts, ev.view.hand.melds))
 
     def plans_of(self, ev: Evaluator, tally: Tally) -> tuple[int | None, int, bool]:
         """:meth:`plans` from a hand's :class:`Tally`."""
-        view = ev.view
-        suit_tiles = [tally[0], tally[1], tally[2]]
         meld_suits: set[int] = set()
         chows = False
-        for m in view.hand.melds:
+        for m in ev.view.hand.melds:
             if m.kind == MeldKind.CHOW:
                 chows = True
             if m.tile < 27:
                 meld_suits.add(m.tile // 9)
-                suit_tiles[m.tile // 9] += 3
         flush: int | None = None
         off = 99
         if len(meld_suits) <= 1:
-            target = max(range(3), key=lambda s: suit_tiles[s])
+            man, pin, sou = tally[0], tally[1], tally[2]
+            target = 0 if man >= pin and man >= sou else 1 if pin >= sou else 2  # the first of the most
             if not meld_suits or target in meld_suits:
-                off = sum(suit_tiles) - suit_tiles[target]
+                off = man + pin + sou - tally[target]
                 if off <= 5:
                     flush = target
-        pongish = tally[4]
-        pongish += sum(1 for m in view.hand.melds if m.kind != MeldKind.CHOW)
-        pong_plan = not chows and pongish >= 5
+        pong_plan = not chows and tally[4] >= 5
         return flush, off, pong_plan
 
     def value_kinds(self, ev: Evaluator) -> tuple[int, ...]:
@@ -564,7 +566,7 @@ class StrongBot(GreedyBot):
             return []
         best = min(x for x, _ in firsts)
         readies = sum(1 for x, _ in firsts if x == 0)
-        tally = _tally(counts)
+        tally = _tally(counts, ev.view.hand.melds)
         out: list[tuple[float, int]] = []
         for x, t in firsts:
             if x > best + self.SLACK:
@@ -639,25 +641,22 @@ class StrongBot(GreedyBot):
         return outs + ev.unseen_wilds, (weighted + ev.unseen_wilds * best) / (outs + ev.unseen_wilds)
 
     def plan_value(self, ev: Evaluator, counts: list[int]) -> float:
-        return self.plan_value_of(ev, counts, _tally(counts))
+        return self.plan_value_of(ev, counts, _tally(counts, ev.view.hand.melds))
 
     def plan_value_of(self, ev: Evaluator, counts: list[int], tally: Tally) -> float:
         """:meth:`plan_value` of ``counts`` with their :class:`Tally` already made."""
-        view = ev.view
-        melds = view.hand.melds
-        late = view.wall_left < 30
+        late = ev.view.wall_left < 30
         v = 0.0
         flush, off, pong_plan = self.plans_of(ev, tally)
         # Chase a flush or 对对胡 only when it is near: a far plan costs more speed than
         # the tai is worth (measured by simulation, docs/simulate.md).
         if flush is not None and off <= FLUSH_NEAR:
-            honours = tally[3] + sum(3 for m in melds if m.tile >= 27)
+            honours = tally[3]
             p = (FLUSH_NEAR + 1 - off) / (FLUSH_NEAR + 1) * (0.5 if late else 1.0)
             factor = 4.0 if honours == 0 else 2.0  # 清一色 limit (L22) / 混一色 1 tai (L21)
             v += math.log1p(p * (factor - 1))
         if pong_plan:
             q = tally[4]
-            q += sum(1 for m in melds if m.kind != MeldKind.CHOW)
             if q >= PONGS_NEAR:
                 v += math.log1p(min(1.0, (q - PONGS_NEAR + 1) / 2))  # 对对胡 1 tai (L21)
         for k in self.value_kinds(ev):
