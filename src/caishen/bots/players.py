@@ -175,12 +175,19 @@ class Evaluator:
     def discard_shanten(self, t: int) -> int:
         """Shanten of this view's hand after discarding ``t`` (held), 推土机 counted: a
         discard lowers the cover by at most one tile, so it keeps the shanten or adds one."""
+        shanten, keep = self.discard_shantens()
+        return shanten if keep >> t & 1 else shanten + 1
+
+    def discard_shantens(self) -> tuple[int, int]:
+        """:meth:`discard_shanten` of every discard at once: the shanten after a discard
+        that keeps it, and the mask of the kinds whose discard keeps it (every other adds
+        one)."""
         if self.complete:
-            return -1
+            return -1, ALL_KINDS
         base = self._base
         if base is None:
-            base = self._base = self.hand(self.lo, self.hi, self.shape.melds)
-        return base.shanten + (0 if base.keep() >> t & 1 else 1)
+            base = self._base = self._own.hand(self.lo, self.hi)
+        return base.shanten, base.keep()
 
     def discard_outs(self, t: int) -> int:
         """:meth:`outs_of` the hand after discarding ``t``."""
@@ -330,7 +337,11 @@ def _tally_without(tally: Tally, t: int, held: int) -> Tally:
 
 
 def _find(legal: Sequence[Action], kind: ActionKind) -> list[Action]:
-    return [a for a in legal if a.kind == kind]
+    return [a for a in legal if a.kind is kind]
+
+
+_WIN: Final = ActionKind.WIN
+_DISCARD: Final = ActionKind.DISCARD
 
 
 def _discard_order_key(k: int) -> int:
@@ -381,12 +392,15 @@ class GreedyBot:
         legal_actions = observation.legal_actions
         if len(legal_actions) == 1:
             return legal_actions[0]
+        own_turn = False
         for a in legal_actions:
-            if a.kind == ActionKind.WIN:
+            kind = a.kind
+            if kind is _WIN:
                 return a
-        view = from_observation(observation, self.ruleset)
-        ev = Evaluator(view)
-        if any(a.kind == ActionKind.DISCARD for a in legal_actions):
+            if kind is _DISCARD:
+                own_turn = True
+        ev = Evaluator(from_observation(observation, self.ruleset))
+        if own_turn:
             return self.own_turn(ev, legal_actions)
         return self.claim(ev, legal_actions)
 
@@ -394,11 +408,8 @@ class GreedyBot:
     def rank_discards(self, ev: Evaluator, tiles: Sequence[int]) -> list[tuple[float, int]]:
         """(score, tile) for each distinct discard, best first."""
         counts = ev.shape.counts
-        scored: list[tuple[int, int]] = []
-        for t in sorted(set(tiles)):
-            if counts[t] == 0:
-                continue
-            scored.append((ev.discard_shanten(t), t))
+        shanten, keep = ev.discard_shantens()
+        scored = [(shanten if keep >> t & 1 else shanten + 1, t) for t in sorted(set(tiles)) if counts[t]]
         if not scored:
             return []
         best = min(s for s, _ in scored)
@@ -426,10 +437,13 @@ class GreedyBot:
         counts = sh.counts
         best_s = ev.discard_shanten(best_tile)
         for a in legal:
-            if a.kind == ActionKind.CONCEALED_KONG and counts[a.tile] >= 4:
+            kind = a.kind
+            if kind is _DISCARD:
+                continue
+            if kind is ActionKind.CONCEALED_KONG and counts[a.tile] >= 4:
                 if ev.shanten_of(*ev.without(a.tile, 4), sh.melds + 1) <= best_s:
                     return a
-            elif a.kind == ActionKind.ADDED_KONG and counts[a.tile] >= 1:
+            elif kind is ActionKind.ADDED_KONG and counts[a.tile] >= 1:
                 if ev.discard_shanten(a.tile) <= best_s:
                     return a
         for a in discards:
@@ -557,11 +571,8 @@ class StrongBot(GreedyBot):
         adds log(1 + p), p its rough chance (L21, L22)."""
         sh = ev.shape
         counts = sh.counts
-        firsts: list[tuple[int, int]] = []
-        for t in sorted(set(tiles)):
-            if counts[t] == 0:
-                continue
-            firsts.append((ev.discard_shanten(t), t))
+        shanten, keep = ev.discard_shantens()
+        firsts = [(shanten if keep >> t & 1 else shanten + 1, t) for t in sorted(set(tiles)) if counts[t]]
         if not firsts:
             return []
         best = min(x for x, _ in firsts)
