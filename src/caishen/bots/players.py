@@ -452,52 +452,54 @@ class GreedyBot:
         return discards[0]
 
     # -- claims on another seat's discard
-    def claim_result(self, ev: Evaluator, a: Action) -> tuple[int, list[int], int] | None:
-        """Shanten after making claim ``a`` (and, for a pong or chow, the best discard),
-        with the counts and melds left; None if the claim is impossible on these counts."""
+    def claim_result(self, ev: Evaluator, a: Action) -> int | None:
+        """Shanten after making claim ``a`` (and, for a pong or chow, the best discard); None
+        if the claim is impossible on these counts."""
         sh = ev.shape
-        c = sh.counts[:]
-        if a.kind == ActionKind.EXPOSED_KONG:
-            if c[a.tile] < 3:
+        counts = sh.counts
+        tile = a.tile
+        kind = a.kind
+        melds = sh.melds + 1
+        if kind is ActionKind.EXPOSED_KONG:
+            if counts[tile] < 3:
                 return None
-            c[a.tile] -= 3
-            return ev.shanten_of(*ev.without(a.tile, 3), sh.melds + 1), c, sh.melds + 1
-        if a.kind == ActionKind.PONG:
-            if c[a.tile] < 2:
+            return ev.shanten_of(*ev.without(tile, 3), melds)
+        held = sum(compress(_KIND_BITS, counts))  # the kinds left to discard after the claim
+        if kind is ActionKind.PONG:
+            if counts[tile] < 2:
                 return None
-            c[a.tile] -= 2
-            lo, hi = ev.without(a.tile, 2)
-            banned = {a.tile}
-        elif a.kind == ActionKind.CHOW:
+            lo, hi = ev.without(tile, 2)
+            if counts[tile] == 2:
+                held ^= 1 << tile
+            banned = 1 << tile
+        elif kind is ActionKind.CHOW:
             low = a.chow_low
-            others = [k for k in (low, low + 1, low + 2) if k != a.tile]
-            if any(c[k] < 1 for k in others):
-                return None
             lo, hi = ev.lo, ev.hi
-            for k in others:
-                c[k] -= 1
+            for k in (low, low + 1, low + 2):
+                if k == tile:
+                    continue
+                if counts[k] < 1:
+                    return None
                 lo, hi = _plus(lo, hi, k, -1)
-            banned = {a.tile}
+                if counts[k] == 1:
+                    held ^= 1 << k
+            banned = 1 << tile
             # L9: nor the tile that would make the same sequence (食替).
-            if a.tile == low and low % 9 <= 5:
-                banned.add(low + 3)
-            if a.tile == low + 2 and low % 9 >= 1:
-                banned.add(low - 1)
+            if tile == low and low % 9 <= 5:
+                banned |= 1 << (low + 3)
+            if tile == low + 2 and low % 9 >= 1:
+                banned |= 1 << (low - 1)
         else:
             return None
-        melds = sh.melds + 1
-        allowed = 0
-        for t in range(NUM_NON_FLOWER):
-            if c[t] and t not in banned:
-                allowed |= 1 << t
+        allowed = held & ~banned
         if not allowed:
             return None
         if ev.complete:
-            return -1, c, melds
+            return -1
         # The best discard after the claim: a discard keeps the shanten or adds one (as in
         # Evaluator.discard_shanten), so one look at the kinds that keep it is enough.
         h = ev.hand(lo, hi, melds)
-        return h.shanten + (0 if h.keep() & allowed else 1), c, melds
+        return h.shanten + (0 if h.keep() & allowed else 1)
 
     def claim(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         sh = ev.shape
@@ -509,7 +511,7 @@ class GreedyBot:
             got = self.claim_result(ev, a)
             if got is None:
                 continue
-            score = self.claim_score(ev, a, s0, got[0])
+            score = self.claim_score(ev, a, s0, got)
             if score is not None and (best is None or score > best[0]):
                 best = (score, a)
         if best is not None:
