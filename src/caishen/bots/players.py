@@ -367,12 +367,13 @@ PONGS_NEAR = 6  # ... 对对胡 with at least this many pairs/triplets
 PLAN_WEIGHT = 1.0  # strong bot: weight of the value plans against speed (tuned by simulation)
 
 
-# Chips a win on a discard would bring, per (hand before the win, winning tile, seat,
-# dealer, indicator, ruleset); None where scoring refuses it. A ready hand is scored again
-# on every turn it stays ready, so the strong bot keeps these (cleared when full; about
-# 0.26 kB each, 5 MB at the limit).
+# Chips a win on a discard would bring, per (hand before the win, seat, dealer, indicator,
+# ruleset) and then per winning tile; None where scoring refuses it. A ready hand is scored
+# again on every turn it stays ready, so the strong bot keeps these (all cleared at
+# WIN_CHIPS_CACHE winning tiles; about 0.26 kB each, 5 MB at the limit).
 WIN_CHIPS_CACHE = 20_000
-_win_chips: dict[tuple[Hand, int, int, int, int | None, Ruleset], float | None] = {}
+_win_chips: dict[tuple[Hand, int, int, int | None, Ruleset], dict[int, float | None]] = {}
+_win_chips_size = [0]
 
 
 class GreedyBot:
@@ -620,29 +621,36 @@ class StrongBot(GreedyBot):
         view = ev.view
         rs = view.ruleset
         assert isinstance(rs, Ruleset)  # the strong bot scores Longgang hands (L19-L24)
-        wild_tiles = tuple(k for k in view.hand.concealed if k in view.wilds)
-        before = Hand(
-            tuple(k for k in range(NUM_NON_FLOWER) for _ in range(counts[k])) + wild_tiles,
-            view.hand.melds, view.hand.flowers,
-        )
+        wilds = view.wilds
+        concealed = [k for k in range(NUM_NON_FLOWER) for _ in range(counts[k])]
+        if ev.shape.wilds:
+            concealed.extend(k for k in view.hand.concealed if k in wilds)
+            concealed.sort()
+        before = Hand.trusted(tuple(concealed), view.hand.melds, view.hand.flowers)
+        hand_key = (before, view.seat, view.dealer, view.indicator, rs)
+        scored = _win_chips.get(hand_key)
+        if scored is None:
+            scored = _win_chips[hand_key] = {}
         outs = 0
         weighted = 0.0
         best = 0.0
         lo, hi = keys_of(counts)
         for k in _bits(ev.hand(lo, hi, ev.shape.melds).better() & ev.drawable):
             u = ev.unseen[k]
-            key = (before, k, view.seat, view.dealer, view.indicator, rs)
-            if key in _win_chips:
-                got = _win_chips[key]
+            if k in scored:
+                got = scored[k]
             else:
                 try:
                     ctx = WinContext(k, WinBy.DISCARD, view.seat, view.dealer, view.indicator)
                     got = win_value(before, ctx, rs) / rs.fu_per_chip  # total + bonus fu
                 except ScoringError:
                     got = None
-                if len(_win_chips) >= WIN_CHIPS_CACHE:
+                if _win_chips_size[0] >= WIN_CHIPS_CACHE:
                     _win_chips.clear()
-                _win_chips[key] = got
+                    _win_chips_size[0] = 0
+                    scored = _win_chips[hand_key] = {}
+                _win_chips_size[0] += 1
+                scored[k] = got
             if got is None:
                 continue
             chips = got
