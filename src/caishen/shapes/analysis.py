@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from itertools import combinations_with_replacement, permutations
+from itertools import combinations_with_replacement
 from operator import attrgetter
 from typing import Final, Protocol
 
@@ -641,25 +641,84 @@ def _arrangement_key(gs: tuple[Group, ...]) -> list[tuple[tuple[int, ...], Group
     return list(map(_GROUP_KEY, gs))
 
 
-def _assign(
-    abstract: Sequence[_AGroup], wild_tiles: Sequence[int]
-) -> Iterator[tuple[Group, ...]]:
-    """Every distinct way to put the actual wild tiles into the wild slots."""
-    slots = [(gi, s) for gi, (_, _, ws) in enumerate(abstract) for s in ws]
-    seen: set[tuple[int, ...]] = set()
-    for perm in permutations(wild_tiles):
-        if perm in seen:
+# Concrete groups by (abstract group, wilds): arrangements share them (frozen), which saves
+# making them afresh. About 0.3 kB an entry, cleared when full: at most about 6 MB.
+_GROUPS_KEPT: Final = 20_000
+_groups_made: Final[dict[tuple[_AGroup, tuple[tuple[int, int], ...]], Group]] = {}
+
+
+def _group(ag: _AGroup, wilds: tuple[tuple[int, int], ...]) -> Group:
+    """The group ``ag`` with ``wilds`` (wild tile, kind it stands for) pairs, sorted."""
+    key = (ag, wilds)
+    got = _groups_made.get(key)
+    if got is None:
+        if len(_groups_made) >= _GROUPS_KEPT:
+            _groups_made.clear()
+        got = _groups_made[key] = Group(ag[0], ag[1], wilds)
+    return got
+
+
+# Distinct orders of a sorted run of wild tiles, by the run (a handful of wild sets in a game).
+_orders_made: Final[dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _orders(tiles: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct order of the sorted ``tiles``, each once (next permutation in turn)."""
+    got = _orders_made.get(tiles)
+    if got is not None:
+        return got
+    out = [tiles]
+    cur = list(tiles)
+    n = len(cur)
+    while True:
+        i = n - 2
+        while i >= 0 and cur[i] >= cur[i + 1]:
+            i -= 1
+        if i < 0:
+            break
+        j = n - 1
+        while cur[j] <= cur[i]:
+            j -= 1
+        cur[i], cur[j] = cur[j], cur[i]
+        cur[i + 1 :] = cur[i + 1 :][::-1]
+        out.append(tuple(cur))
+    got = tuple(out)
+    if len(_orders_made) >= 1024:
+        _orders_made.clear()
+    _orders_made[tiles] = got
+    return got
+
+
+def _assign(abstract: Sequence[_AGroup], wild_tiles: tuple[int, ...]) -> list[tuple[Group, ...]]:
+    """Every distinct way to put the actual wild tiles (sorted) into the wild slots, each
+    arrangement's groups sorted by ``_GROUP_KEY``."""
+    plain: list[Group] = []
+    wild_groups: list[_AGroup] = []
+    for ag in abstract:
+        if ag[2]:
+            wild_groups.append(ag)
+        else:
+            plain.append(_group(ag, ()))
+    if not wild_groups:
+        return [tuple(sorted(plain, key=_GROUP_KEY))]
+    out: list[tuple[Group, ...]] = []
+    seen: set[tuple[tuple[_AGroup, tuple[tuple[int, int], ...]], ...]] = set()
+    for order in _orders(wild_tiles):
+        made: list[tuple[_AGroup, tuple[tuple[int, int], ...]]] = []
+        pos = 0
+        for ag in wild_groups:
+            slots = ag[2]
+            n = len(slots)
+            made.append((ag, tuple(sorted(zip(order[pos : pos + n], slots, strict=True)))))
+            pos += n
+        if len(made) > 1:
+            made.sort()
+        key = tuple(made)
+        if key in seen:  # the same wilds in the same groups: equal groups swapped, or slots of one group
             continue
-        seen.add(perm)
-        used: list[list[tuple[int, int]]] = [[] for _ in abstract]
-        for (gi, s), wt in zip(slots, perm, strict=True):
-            used[gi].append((wt, s))
-        yield tuple(
-            sorted(
-                (Group(kind, tiles, tuple(sorted(used[gi]))) for gi, (kind, tiles, _) in enumerate(abstract)),
-                key=_GROUP_KEY,
-            )
-        )
+        seen.add(key)
+        out.append(tuple(sorted(plain + [_group(ag, ws) for ag, ws in made], key=_GROUP_KEY)))
+    return out
 
 
 def _joker_shapes(kinds: tuple[int, ...]) -> tuple[list[_AGroup], list[_AGroup]]:
@@ -910,8 +969,7 @@ def _split_groups(s: _Split, w: int) -> tuple[Group, ...]:
 
 
 def _filled(ag: _AGroup, w: int) -> Group:
-    kind, tiles, slots = ag
-    return Group(kind, tiles, tuple([(w, x) for x in slots]))
+    return _group(ag, tuple([(w, x) for x in ag[2]]))
 
 
 def _standard_one_wild_kind(keys: Sequence[int], jokers: int, sets: int, info: _Info, w: int) -> list[tuple[Group, ...]]:
@@ -1019,30 +1077,25 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
     size = sum(counts) + len(wild_tiles)
     if sets < 0 or size != 3 * sets + 2:
         return tuple(result)
-    seen: set[tuple[Group, ...]] = set()
+    # distinct abstract arrangements give distinct arrangements: no repeats to weed out
     std: list[tuple[Group, ...]]
     if not wild_tiles or wild_tiles[0] == wild_tiles[-1]:  # one way to put the wilds in
         std = _standard_one_wild_kind(keys, len(wild_tiles), sets, info, wild_tiles[0] if wild_tiles else -1)
     else:
         std = []
-        for ab in _standard_abstract(counts, len(wild_tiles), sets, info):
-            for groups in _assign(ab, wild_tiles):
-                if groups not in seen:
-                    seen.add(groups)
-                    std.append(groups)
+        run = tuple(wild_tiles)
+        for a, b, c, d, extra in _std_combos(keys, len(wild_tiles), sets, info):
+            std.extend(_assign(a[0] + b[0] + c[0] + d[0] + extra, run))
     if len(std) > 1:
         std.sort(key=_arrangement_key)
     result.extend(Arrangement(Form.STANDARD, melds + gs) for gs in std)
     # the pairs form only if every real tile fits its slots (most standard wins do not)
     if not hand.melds and (info.eight_half or info.seven) and _pairs_cover(
             [n for n in counts if n], info.eight_half) >= size - len(wild_tiles):
-        seen.clear()
         prs: list[tuple[Group, ...]] = []
+        run = tuple(wild_tiles)
         for ab in _pairs_abstract(counts, len(wild_tiles), info.eight_half, info):
-            for groups in _assign(ab, wild_tiles):
-                if groups not in seen:
-                    seen.add(groups)
-                    prs.append(groups)
+            prs.extend(_assign(ab, run))
         prs.sort(key=_arrangement_key)
         result.extend(Arrangement(Form.PAIRS, gs) for gs in prs)
     return tuple(result)
