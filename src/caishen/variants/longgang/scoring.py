@@ -26,8 +26,8 @@ from caishen.tiles import (
     COPIES,
     GREEN,
     MAN,
+    NUM_KINDS,
     NUM_NON_FLOWER,
-    NUM_SUITED,
     RED,
     SEAT_LETTERS,
     SEATS,
@@ -485,6 +485,7 @@ class Facts:
     _sets: tuple[Group, ...] | None = field(default=None, init=False, repr=False, compare=False)
     _suits: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
     _tiles: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _bits: int | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def sets(self) -> tuple[Group, ...]:
@@ -505,11 +506,24 @@ class Facts:
         return tiles
 
     @property
+    def kind_bits(self) -> int:
+        """Bit ``k`` set when a tile of the groups is (or a wild stands for) kind ``k``: a test
+        on every tile is one mask (see _KIND_BITS)."""
+        bits = self._bits
+        if bits is None:
+            bits = 0
+            for t in self.tiles:
+                bits |= 1 << t
+            object.__setattr__(self, "_bits", bits)
+        return bits
+
+    @property
     def suits(self) -> frozenset[int]:
         """The suits of the suited tiles."""
         suits = self._suits
         if suits is None:
-            suits = frozenset([t // 9 for t in self.tiles if t < NUM_SUITED])  # suit_of the suited
+            bits = self.kind_bits
+            suits = frozenset([s for s in range(3) if bits & _SUIT_BITS[s]])
             object.__setattr__(self, "_suits", suits)
         return suits
 
@@ -1060,6 +1074,19 @@ def _wait(g: Group, win_as: int) -> Wait | None:
     return None
 
 
+def _kind_bits(test: Callable[[int], bool]) -> int:
+    return sum(1 << k for k in range(NUM_KINDS) if test(k))
+
+
+# Kinds as bit masks (Facts.kind_bits): "every tile is an honour" is "no bit outside _HONOUR_BITS".
+_SUIT_BITS: Final = tuple(((1 << 9) - 1) << (9 * s) for s in range(3))  # the nine kinds of each suit
+_SUITED_BITS: Final = _kind_bits(is_suited)
+_HONOUR_BITS: Final = _kind_bits(is_honor)
+_WIND_BITS: Final = _kind_bits(lambda k: k in WINDS)
+_TERMINAL_BITS: Final = _kind_bits(is_terminal)
+_TERMINAL_OR_HONOUR_BITS: Final = _kind_bits(is_terminal_or_honor)
+_MAN_BITS: Final = _kind_bits(lambda k: suit_of(k) == MAN)
+
 _TRIPLET: Final = 3
 _MIXED_WILDS: Final = 2  # wilds held that let a wild stand in a wind set (L22.6)
 _COUNTED_LIMIT_TAI: Final = 3  # a total of 300 with this many tai is a limit (L22.1)
@@ -1079,21 +1106,21 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
         found.append(Limit.HUMAN)
     if not groups:
         return found
-    own = seat_flower(wind)
     # 财神会: own flower + two 正财神 make one triplet (L22.10)
-    for g in groups:
-        if g.kind is GroupKind.TRIPLET and len(g.wilds) == _TRIPLET and wi.own_flower:
-            if own in [w for w, _ in g.wilds]:
+    if wi.own_flower:
+        own = seat_flower(wind)
+        for g in groups:
+            if g.kind is GroupKind.TRIPLET and len(g.wilds) == _TRIPLET and own in [w for w, _ in g.wilds]:
                 found.append(Limit.WILD_MEETING)
                 break
-    tiles, sets = f.tiles, f.sets
-    all_triplets = all(g.kind in (GroupKind.TRIPLET, GroupKind.KONG) for g in sets)
+    bits = f.kind_bits  # the tests on every tile below are masks
     pairs_form = f.form is Form.PAIRS
-    if all(is_honor(t) for t in tiles):
+    if not bits & ~_HONOUR_BITS:
         found.append(Limit.ALL_HONOURS)
-    if ruleset.all_black_limit and all(t in _BLACK_KINDS for t in tiles):
+    if ruleset.all_black_limit and not bits & ~_BLACK_BITS:
         found.append(Limit.ALL_BLACK)
-    if f.form is Form.STANDARD:
+    if f.form is Form.STANDARD and bits & _WIND_BITS:
+        sets = f.sets
         wind_sets = [g for g in sets if g.kind in (GroupKind.TRIPLET, GroupKind.KONG) and g.tiles[0] in WINDS]
         wind_pair = [g for g in groups if g.kind is GroupKind.PAIR and g.tiles[0] in WINDS]
         kind = None
@@ -1109,22 +1136,22 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
             others_wild = any(g.wilds for g in groups if not any(g is h for h in winds_groups))
             if not uses_wild or not ruleset.four_winds_wild_rule or (held >= _MIXED_WILDS and not others_wild):
                 found.append(kind)
-    terminal_ok = (f.form is Form.STANDARD and all_triplets) or (
-        pairs_form and ruleset.eight_pairs_terminal_limits)
-    if terminal_ok and all(is_terminal(t) for t in tiles):
-        found.append(Limit.ALL_TERMINALS)
-    if terminal_ok and all(is_terminal_or_honor(t) for t in tiles):
-        found.append(Limit.TERMINALS_AND_HONOURS)
-    if ruleset.million_stones_limit and all(suit_of(t) == MAN for t in tiles) and sum(
-            number_of(t) for t in tiles) >= _MILLION:
+    if not bits & ~_TERMINAL_OR_HONOUR_BITS:
+        terminal_ok = (f.form is Form.STANDARD and all(g.kind in (GroupKind.TRIPLET, GroupKind.KONG) for g in f.sets)) or (
+            pairs_form and ruleset.eight_pairs_terminal_limits)
+        if terminal_ok and not bits & ~_TERMINAL_BITS:
+            found.append(Limit.ALL_TERMINALS)
+        if terminal_ok:
+            found.append(Limit.TERMINALS_AND_HONOURS)
+    if ruleset.million_stones_limit and not bits & ~_MAN_BITS and sum(number_of(t) for t in f.tiles) >= _MILLION:
         found.append(Limit.MILLION_STONES)
-    if ruleset.red_peacock_limit and all(t in _PEACOCK_KINDS for t in tiles):
+    if ruleset.red_peacock_limit and not bits & ~_PEACOCK_BITS:
         found.append(Limit.RED_PEACOCK)
-    if len(f.suits) == 1 and all(is_suited(t) for t in tiles):
+    if len(f.suits) == 1 and not bits & ~_SUITED_BITS:
         found.append(Limit.FULL_FLUSH)
     if pairs_form and ruleset.eight_and_half_pairs_limit:
         found.append(Limit.EIGHT_PAIRS)
-    if f.form is Form.STANDARD:
+    if f.form is Form.STANDARD and (ruleset.four_guardians_limit or ruleset.rare_limits or ruleset.all_green_limit):
         found.extend(_optional_limits(f))
     if ruleset.red_dots_limit and _red_pair_and(f, _RED_DOTS_KINDS):
         found.append(Limit.RED_DOTS)
@@ -1144,6 +1171,8 @@ _GREEN_KINDS: Final = frozenset({19, 20, 21, 23, 25, GREEN})  # 2 3 4 6 8 bamboo
 _PEACOCK_KINDS: Final = frozenset({18, 22, 24, 26, RED})        # 紅孔雀: 1 5 7 9 bamboo, Red
 _RED_DOTS_KINDS: Final = frozenset({9, 11, 13, 14, 15, 17})     # 點點紅: 1 3 5 6 7 9 dots
 _BLACK_KINDS: Final = frozenset({*WINDS, WHITE, 16})            # 黑一色: winds, White, 8 dots
+_BLACK_BITS: Final = _kind_bits(lambda k: k in _BLACK_KINDS)
+_PEACOCK_BITS: Final = _kind_bits(lambda k: k in _PEACOCK_KINDS)
 _MILLION: Final = 100  # 百萬石: the characters' numbers add up to 100 or more
 _PAIR_TILES: Final = 2
 _RARE_RUN: Final = 5      # 五连刻: five triplets in a row
