@@ -13,7 +13,7 @@ the hand, :func:`score_hand` a loser's own hand (L23) with the entries that coun
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import chain
@@ -570,7 +570,11 @@ class ScoringItem:
     """One entry of the rule table 计分项: ``applies`` says when it counts, ``value`` how much
     (an int, a :class:`BySwitch` or a :class:`ByHand`), ``label`` the breakdown line's
     Chinese and English text when it names the tile or group (else the entry's names).
-    ``zero_is_note``: worth 0 under this ruleset, the line is kept as a note."""
+    ``zero_is_note``: worth 0 under this ruleset, the line is kept as a note. For counting
+    fast: ``switch``, the ruleset switch the entry needs (``applies`` tests it too), so that a
+    ruleset without it skips the entry; ``per_win``, the entry looks only at how the tile came,
+    the wilds and flowers held and the ruleset, so every reading of a win counts it alike
+    (tests/test_scoring_properties.py checks both)."""
 
     key: str
     rule: str
@@ -583,6 +587,8 @@ class ScoringItem:
     who: Who = Who.WINNER
     label: Label | None = None
     zero_is_note: bool = False
+    switch: Callable[[Ruleset], bool] | None = None
+    per_win: bool = False
 
     def amount(self, f: Facts, subject: int) -> int:
         v = self.value
@@ -807,6 +813,7 @@ _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "single-wait-tai", "L21.10", "单吊", "single wait (switch single_wait_tai)", Unit.TAI, 1,
         lambda f, _: f.wait is Wait.SINGLE and f.ruleset.single_wait_tai,
+        switch=lambda r: r.single_wait_tai,
     ),
     ScoringItem(
         "self-draw", "L20.4", "自摸", "self-draw (also 杠上开花, 海底捞月)", Unit.FU,
@@ -825,7 +832,7 @@ _HAND_ITEMS: Final = _groups(
         "guest-flower", "L20.3", "客花", "each guest flower laid open", Unit.FU,
         BySwitch("flower_fu", lambda r: r.flower_fu),
         lambda f, _: True, Scope.FLOWER, Who.BOTH,
-        lambda f, k: (f"客花 {chinese_name(k)}", f"guest flower {tile_name(k)}"),
+        lambda f, k: (f"客花 {chinese_name(k)}", f"guest flower {tile_name(k)}"), per_win=True,
     ),
     ScoringItem(
         "unreplaced-flower", "L20.3", "花未补", "a guest flower not replaced when another won counts nothing",
@@ -836,25 +843,28 @@ _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "kong-replacement-tai", "L21.10", "杠上开花", "win on a replacement draw (switch)", Unit.TAI, 1,
         lambda f, _: f.by is WinBy.KONG_REPLACEMENT and f.ruleset.kong_replacement_tai,
+        switch=lambda r: r.kong_replacement_tai, per_win=True,
     ),
     ScoringItem(
         "two-true-wilds", "L21.2", "两财神", "two or more true wilds 正财神", Unit.TAI, 1,
         lambda f, _: f.true_wilds >= _TWO_TRUE_WILDS, who=Who.BOTH,
         label=lambda f, _: ("两财神", f"{f.true_wilds} true wilds " + ("正财神" if f.winner else "used in sets")),
+        per_win=True,
     ),
     ScoringItem(
         "no-wild", "L21.3", "无财神", "no wild at all", Unit.TAI, 1,
-        lambda f, _: not f.wilds.any_wild,
+        lambda f, _: not f.wilds.any_wild, per_win=True,
     ),
     ScoringItem(
         "four-flowers", "L21.7", "四花", "own flower and all three guest flowers", Unit.TAI,
         ByHand("2; in a loser's hand loser_four_flowers_tai",
                lambda f, _: 2 if f.winner else f.ruleset.loser_four_flowers_tai),
-        _four_flowers, who=Who.BOTH,
+        _four_flowers, who=Who.BOTH, per_win=True,
     ),
     ScoringItem(
         "own-flower", "L21.4", "坐花", "own flower in the hand", Unit.TAI, 1,
         lambda f, s: f.own_flower and not _four_flowers(f, s), who=Who.BOTH, label=_own_flower_label,
+        per_win=True,
     ),
     ScoringItem(
         "all-triplets", "L21.5", "对对胡", "all triplets", Unit.TAI, 1,
@@ -868,18 +878,19 @@ _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "one-dragon", "L21.11", "一条龙", "123 456 789 of one suit (switch one_dragon_tai)", Unit.TAI, 1,
         lambda f, s: f.ruleset.one_dragon_tai and f.form is Form.STANDARD and _one_dragon(f, s),
+        switch=lambda r: r.one_dragon_tai,
     ),
     ScoringItem(
         "concealed-hand", "L21.12", "门清", "no chow, pong or exposed kong (switch concealed_hand_tai)", Unit.TAI, 1,
         lambda f, _: f.ruleset.concealed_hand_tai and f.form is not Form.BULLDOZER and _no_claimed_set(f),
         label=lambda f, _: ("不求人", "concealed hand, self-drawn") if f.self_drawn else (
-            "门清", "concealed hand, won on a discard"),
+            "门清", "concealed hand, won on a discard"), switch=lambda r: r.concealed_hand_tai,
     ),
     ScoringItem(
         "all-claimed", "L21.13", "全求人", "every set claimed, single wait (switch all_claimed_tai)", Unit.TAI, 1,
         lambda f, _: f.ruleset.all_claimed_tai and _all_claimed(f),
         label=lambda f, _: ("半求人", "every set claimed, single wait self-drawn") if f.self_drawn else (
-            "全求人", "every set claimed, single wait on a discard"),
+            "全求人", "every set claimed, single wait on a discard"), switch=lambda r: r.all_claimed_tai,
     ),
     ScoringItem(
         "wild-as-itself", "L16.2", "财神归位", "a wild stands for its own kind", Unit.NOTE, 0,
@@ -926,11 +937,13 @@ else None), amount, counts fu (else tai), its subjects (None: tested once, for t
 
 
 def _counters(ruleset: Ruleset, entries: Iterable[ScoringItem]) -> tuple[_Counter, ...]:
-    """The entries that can add fu or tai under ``ruleset``: notes and entries this ruleset
-    sets to 0 never change a count."""
+    """The entries that can add fu or tai under ``ruleset``: notes, entries this ruleset
+    sets to 0 and entries whose switch it leaves off never change a count."""
     out: list[_Counter] = []
     for e in entries:
         if e.unit is not Unit.FU and e.unit is not Unit.TAI:
+            continue
+        if e.switch is not None and not e.switch(ruleset):
             continue
         v = e.value
         fixed = v if isinstance(v, int) else v.of(ruleset) if isinstance(v, BySwitch) else None
@@ -946,7 +959,8 @@ class _Counting:
     """The rule table's counting entries for one ruleset, made once (see :func:`_counting`)."""
 
     winner_group: tuple[_Counter, ...]
-    winner_hand: tuple[_Counter, ...]
+    winner_hand: tuple[_Counter, ...]  # those that differ from reading to reading
+    winner_win: tuple[_Counter, ...]   # those alike in every reading of a win (per_win)
     loser_group: tuple[_Counter, ...]
     loser_hand: tuple[_Counter, ...]
     in_play: frozenset[int]
@@ -985,7 +999,8 @@ def _counting(ruleset: Ruleset) -> _Counting:
     c = _COUNTING_BY_VALUE.get(ruleset)
     if c is None:
         c = _Counting(
-            _counters(ruleset, _WINNER_GROUP), _counters(ruleset, _WINNER_HAND),
+            _counters(ruleset, _WINNER_GROUP), _counters(ruleset, [e for e in _WINNER_HAND if not e.per_win]),
+            _counters(ruleset, [e for e in _WINNER_HAND if e.per_win]),
             _counters(ruleset, _LOSER_GROUP), _counters(ruleset, _LOSER_HAND),
             frozenset(ruleset.tile_kinds),
         )
@@ -1228,17 +1243,42 @@ class _Reading:
     key: tuple[int, int, int]  # most chips for the winner: total + bonus, then tai, then fu (L13.1)
 
 
+# What every reading of one win shares: the counting entries, the group counts of the win's
+# context, the seat's honours, and the fu and tai of the per_win entries.
+_WinSetup = tuple[_Counting, dict[tuple[Group, bool], tuple[int, int]], tuple[int, int, int], int, int]
+
+
+def _win_setup(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _WinSetup:
+    c = _counting(ruleset)
+    honours = _scoring_honours(ctx.wind)
+    # A group counts the same in every placement but the one that puts the winning tile in it
+    # (L19.5, L20.8: the group items look only at their group, whether it holds the winning
+    # tile, the seat's honours, the wild kinds and whether the tile was self-drawn), so each
+    # group is counted once as holding the tile and once not, in any arrangement and any win
+    # of the same context (the itemised walk, done afresh, adds up to the same: tests/test_scoring_properties.py).
+    context = (ctx.by.self_drawn, honours, wi.kinds)
+    group_counts = c.winner_groups.get(context)
+    if group_counts is None:
+        group_counts = c.winner_groups[context] = {}
+    # the per_win entries count alike in every reading: once, on the win without its groups
+    f = Facts(True, ruleset, wi, honours, (), None, None, ctx.by, None, wi.true_count, wi.own_flower, 0, ctx.tile)
+    fu, tai = _fu_tai(f, (), (), c.winner_win)
+    return (c, group_counts, honours, fu, tai)
+
+
 def _read_placement(
-    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, c: _Counting,
-    group_counts: dict[tuple[Group, bool], tuple[int, int]],
+    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, setup: _WinSetup,
 ) -> _Reading:
+    c, group_counts, honours, win_fu, win_tai = setup
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
     f = Facts(
-        True, ruleset, wi, _scoring_honours(ctx.wind), arr.groups, arr.form, place, ctx.by,
+        True, ruleset, wi, honours, arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
     fu, tai = _fu_tai(f, (), (), c.winner_hand)
+    fu += win_fu
+    tai += win_tai
     for i, g in enumerate(arr.groups):
         slot = (g, i == place)
         hit = group_counts.get(slot)
@@ -1265,21 +1305,14 @@ def _read_placement(
     return _Reading(f, arr, fu, tai, raw, total, limit, key)
 
 
-def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> Iterator[_Reading]:
+def _arrangement_readings(
+    arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, setup: _WinSetup | None = None,
+) -> list[_Reading]:
     """Every place of the winning tile in ``arr`` (L13.2), or none for a reading without groups."""
-    c = _counting(ruleset)
+    if setup is None:
+        setup = _win_setup(ctx, wi, ruleset)
     places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
-    # A group counts the same in every placement but the one that puts the winning tile in it
-    # (L19.5, L20.8: the group items look only at their group, whether it holds the winning
-    # tile, the seat's honours, the wild kinds and whether the tile was self-drawn), so each
-    # group is counted once as holding the tile and once not, in any arrangement and any win
-    # of the same context (the itemised walk, done afresh, adds up to the same: tests/test_scoring_properties.py).
-    context = (ctx.by.self_drawn, _scoring_honours(ctx.wind), wi.kinds)
-    group_counts = c.winner_groups.get(context)
-    if group_counts is None:
-        group_counts = c.winner_groups[context] = {}
-    for p in places or [None]:
-        yield _read_placement(arr, p, ctx, wi, ruleset, c, group_counts)
+    return [_read_placement(arr, p, ctx, wi, ruleset, setup) for p in places or [None]]
 
 
 def _best(readings: Iterable[_Reading]) -> _Reading:
@@ -1357,7 +1390,8 @@ def _best_win(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> _Reading:
     orphans = ruleset.thirteen_orphans_limit and thirteen_orphans(full, wi.kinds, ruleset.hand_size)
     if not arrs and shape is None and not orphans:
         raise NotAWinError(f"{format_hand(hand)} with {tile_name(ctx.tile)} is not a winning hand", rule="L13")
-    readings = [r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset)]
+    setup = _win_setup(ctx, wi, ruleset)
+    readings = [r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset, setup)]
     if shape is not None:
         readings.append(_shape_reading(
             Limit.SIXTEEN_KNITTED if shape is Unconnected.KNITTED else Limit.SIXTEEN_UNCONNECTED, ctx, wi, ruleset))
@@ -1372,7 +1406,8 @@ def _shape_reading(shape: Limit, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) 
     推土机 and 天胡 when those hold too)."""
     f = Facts(True, ruleset, wi, _scoring_honours(ctx.wind), (), None, None, ctx.by, None,
               wi.true_count, wi.own_flower, 0, ctx.tile)
-    fu, tai = _fu_tai(f, (), (), _counting(ruleset).winner_hand)
+    c = _counting(ruleset)
+    fu, tai = _fu_tai(f, (), (), c.winner_hand + c.winner_win)
     raw, _ = _total(fu, tai, ruleset.base_fu, ruleset)
     limits = _limits(f, ctx.first_turn, ctx.wind)
     limit = limits[0] if limits else shape
