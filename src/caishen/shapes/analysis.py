@@ -623,14 +623,27 @@ def _pairs_cover(counts: list[int], triplet: bool) -> int:
 _AGroup = tuple[GroupKind, tuple[int, ...], tuple[int, ...]]
 
 
+# Declared melds' groups, shared from call to call like the concealed ones (see _group),
+# cleared when full: at most about 1 MB.
+_MELD_GROUPS_KEPT: Final = 4096
+_meld_groups: Final[dict[Meld, Group]] = {}
+
+
 def _meld_group(m: Meld) -> Group:
+    got = _meld_groups.get(m)
+    if got is not None:
+        return got
     if m.kind is MeldKind.CHOW:
         kind = GroupKind.SEQUENCE
     elif m.kind is MeldKind.PONG:
         kind = GroupKind.TRIPLET
     else:
         kind = GroupKind.KONG
-    return Group(kind, tuple(sorted(m.tiles)), (), m)
+    got = Group(kind, tuple(sorted(m.tiles)), (), m)
+    if len(_meld_groups) >= _MELD_GROUPS_KEPT:
+        _meld_groups.clear()
+    _meld_groups[m] = got
+    return got
 
 
 # The order of concealed groups in an arrangement: (tiles, kind, wilds), read in C.

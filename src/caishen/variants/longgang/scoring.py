@@ -969,9 +969,11 @@ class _Counting:
     loser_sets: dict[tuple[tuple[int, int, int], frozenset[int], int, tuple[tuple[int, int], ...] | None],
                      tuple[Group, int, int]] = field(default_factory=dict)
     # a winner's group and its (fu, tai), by (self-drawn, seat's honours, wild kinds) and then
-    # (group, holds the winning tile): see _arrangement_readings
+    # by the group's identity, doubled, plus 1 if it holds the winning tile (the analyser
+    # shares its groups from call to call, and hashing a group costs more than its count
+    # saves; the entry holds the group, so no other object takes its id): see _win_setup
     winner_groups: dict[tuple[bool, tuple[int, int, int], frozenset[int]],
-                        dict[tuple[Group, bool], tuple[int, int]]] = field(default_factory=dict)
+                        dict[int, tuple[Group, int, int]]] = field(default_factory=dict)
 
 
 # By identity (the fast path) and by value: the game centre makes a new but equal ruleset for
@@ -1058,13 +1060,14 @@ def _by_unit(items: Sequence[Item]) -> tuple[list[Item], list[Item], list[Item]]
 def _placements(arr: Arrangement, tile: int, wilds: frozenset[int]) -> list[int]:
     """Indexes of concealed groups that can hold the winning tile (L13.2)."""
     out = []
+    wild = tile in wilds
     for i, g in enumerate(arr.groups):
         if g.meld is not None:
             continue
-        if tile in wilds:
+        if wild:
             if any(w == tile for w, _ in g.wilds):
                 out.append(i)
-        elif tile in _natural(g):
+        elif tile in g.tiles and (not g.wilds or tile in _natural(g)):
             out.append(i)
     return out
 
@@ -1245,7 +1248,7 @@ class _Reading:
 
 # What every reading of one win shares: the counting entries, the group counts of the win's
 # context, the seat's honours, and the fu and tai of the per_win entries.
-_WinSetup = tuple[_Counting, dict[tuple[Group, bool], tuple[int, int]], tuple[int, int, int], int, int]
+_WinSetup = tuple[_Counting, dict[int, tuple[Group, int, int]], tuple[int, int, int], int, int]
 
 
 def _win_setup(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _WinSetup:
@@ -1280,7 +1283,7 @@ def _read_placement(
     fu += win_fu
     tai += win_tai
     for i, g in enumerate(arr.groups):
-        slot = (g, i == place)
+        slot = 2 * id(g) + (i == place)
         hit = group_counts.get(slot)
         if hit is None:
             size = _winner_groups_size
@@ -1290,9 +1293,10 @@ def _read_placement(
                         kept.clear()
                 size[0] = 0
             size[0] += 1
-            hit = group_counts[slot] = _fu_tai(f, c.winner_group, (i,), ())
-        fu += hit[0]
-        tai += hit[1]
+            gfu, gtai = _fu_tai(f, c.winner_group, (i,), ())
+            hit = group_counts[slot] = (g, gfu, gtai)
+        fu += hit[1]
+        tai += hit[2]
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
     limits = _limits(f, ctx.first_turn, ctx.wind)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
