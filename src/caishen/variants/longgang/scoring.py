@@ -512,8 +512,11 @@ class Facts:
         bits = self._bits
         if bits is None:
             bits = 0
-            for t in self.tiles:
-                bits |= 1 << t
+            for g in self.groups:
+                got = _TILES_BITS.get(g.tiles)
+                if got is None:
+                    got = _TILES_BITS[g.tiles] = sum(1 << t for t in set(g.tiles))
+                bits |= got
             object.__setattr__(self, "_bits", bits)
         return bits
 
@@ -523,7 +526,8 @@ class Facts:
         suits = self._suits
         if suits is None:
             bits = self.kind_bits
-            suits = frozenset([s for s in range(3) if bits & _SUIT_BITS[s]])
+            suits = _SUIT_SETS[(bits & _SUIT_BITS[0] != 0) + 2 * (bits & _SUIT_BITS[1] != 0)
+                               + 4 * (bits & _SUIT_BITS[2] != 0)]
             object.__setattr__(self, "_suits", suits)
         return suits
 
@@ -1098,6 +1102,10 @@ def _kind_bits(test: Callable[[int], bool]) -> int:
 
 # Kinds as bit masks (Facts.kind_bits): "every tile is an honour" is "no bit outside _HONOUR_BITS".
 _SUIT_BITS: Final = tuple(((1 << 9) - 1) << (9 * s) for s in range(3))  # the nine kinds of each suit
+# Facts.suits by which suits are held (bit s for suit s)
+_SUIT_SETS: Final = tuple(frozenset(s for s in range(3) if held >> s & 1) for held in range(8))
+# A group's tiles as a mask, by its tiles: one entry per group shape (a few hundred at most).
+_TILES_BITS: Final[dict[tuple[int, ...], int]] = {}
 _SUITED_BITS: Final = _kind_bits(is_suited)
 _HONOUR_BITS: Final = _kind_bits(is_honor)
 _WIND_BITS: Final = _kind_bits(lambda k: k in WINDS)
