@@ -407,22 +407,27 @@ def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int
             raise ScoringError(f"the wild {tile_name(indicator)} is not in play in ruleset {ruleset.name}",
                                code="not-in-play", rule="L4")
     tiles = hand.all_tiles() + ([] if extra is None else [extra])
-    counts: dict[int, int] = {}
+    held = [0] * NUM_KINDS
     for t in tiles:
         if t not in in_play:
             raise ScoringError(f"tile {tile_name(t)} is not in play in ruleset {ruleset.name}",
                                code="not-in-play", rule="L1")
-        counts[t] = counts.get(t, 0) + 1
-    for k, n in sorted(counts.items()):
-        limit = 1 if is_flower(k) else COPIES
-        if k == indicator:
-            limit -= 1  # the indicator itself stays in the dead wall (L4)
-        if n > limit:
-            raise ScoringError(
-                f"{n} tiles of {tile_name(k)} but only {limit} can be held"
-                + (" (the indicator is face up in the wall, L4)" if k == indicator else ""),
-                code="too-many-copies", rule="L4" if k == indicator else "L1",
-            )
+        held[t] += 1
+    if indicator is not None:
+        held[indicator] += 1  # the indicator stays in the dead wall (L4)
+    if max(held[:NUM_NON_FLOWER]) > COPIES or max(held[NUM_NON_FLOWER:]) > 1:  # report the first kind
+        for k in range(NUM_KINDS):
+            limit = 1 if is_flower(k) else COPIES
+            n = held[k]
+            if k == indicator:
+                limit -= 1  # the indicator itself stays in the dead wall (L4)
+                n -= 1
+            if n > limit:
+                raise ScoringError(
+                    f"{n} tiles of {tile_name(k)} but only {limit} can be held"
+                    + (" (the indicator is face up in the wall, L4)" if k == indicator else ""),
+                    code="too-many-copies", rule="L4" if k == indicator else "L1",
+                )
     # a wild flower (坐花, 花财神) stays in the hand and takes a place in it (L7)
     wild_flowers = wild_kinds(indicator, wind_of(seat, dealer), ruleset)
     size = hand.size + sum(1 for f in hand.flowers if f in wild_flowers)
