@@ -13,6 +13,7 @@ the hand, :func:`score_hand` a loser's own hand (L23) with the entries that coun
 from __future__ import annotations
 
 import unicodedata
+from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -1394,9 +1395,19 @@ def win_value(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> int:
     return _best_win(hand, ctx, ruleset).key[0]
 
 
+def _with_checked_tile(hand: Hand, tile: int) -> Hand:
+    """``hand.with_tile(tile)`` for a tile _check_tiles let through (in play, a flower not
+    held yet): the same hand, without checking it again."""
+    if is_flower(tile):
+        return Hand.trusted(hand.concealed, hand.melds, tuple(sorted((*hand.flowers, tile))))
+    conc = list(hand.concealed)
+    insort(conc, tile)
+    return Hand.trusted(tuple(conc), hand.melds, hand.flowers)
+
+
 def _best_win(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> _Reading:
     _check_tiles(hand, ctx.tile, ctx.indicator, ctx.seat, ctx.dealer, ruleset)
-    full = hand.with_tile(ctx.tile)
+    full = _with_checked_tile(hand, ctx.tile)
     wi = _wild_info(full, ctx.wind, ctx.indicator, ruleset)
     _check_context(ctx, wi, ruleset)
     arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
