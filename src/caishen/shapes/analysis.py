@@ -1077,6 +1077,7 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
     if not is_win(hand, ruleset, wilds):
         return ()
     info = _info(ruleset)
+    real = len(hand.concealed) - len(wild_tiles)  # real tiles
     zheng = len(wild_tiles)
     wild_tiles.extend(f for f in hand.flowers if f in wilds)
     if flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
@@ -1087,7 +1088,7 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
         result.append(Arrangement(Form.BULLDOZER, ()))
     melds = tuple(_meld_group(m) for m in hand.melds)
     sets = info.sets - len(hand.melds)
-    size = sum(counts) + len(wild_tiles)
+    size = real + len(wild_tiles)
     if sets < 0 or size != 3 * sets + 2:
         return tuple(result)
     # distinct abstract arrangements give distinct arrangements: no repeats to weed out
@@ -1102,9 +1103,11 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
     if len(std) > 1:
         std.sort(key=_arrangement_key)
     result.extend(Arrangement(Form.STANDARD, melds + gs) for gs in std)
-    # the pairs form only if every real tile fits its slots (most standard wins do not)
-    if not hand.melds and (info.eight_half or info.seven) and _pairs_cover(
-            [n for n in counts if n], info.eight_half) >= size - len(wild_tiles):
+    # the pairs form only if the wilds can pair the real tiles up (the tables, as in is_win)
+    # and every real tile fits its slots (most standard wins do not)
+    if not hand.melds and (info.eight_half or info.seven) and _pairs_cost(
+            keys[0], keys[1], keys[2], keys[3], info.eight_half) <= len(wild_tiles) and _pairs_cover(
+            [n for n in counts if n], info.eight_half) >= real:
         prs: list[tuple[Group, ...]] = []
         run = tuple(wild_tiles)
         for ab in _pairs_abstract(counts, len(wild_tiles), info.eight_half, info):
