@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import chain
-from typing import Final
+from typing import Final, NamedTuple
 
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import format_hand, format_meld, format_tiles
@@ -1246,9 +1246,10 @@ def _optional_limits(f: Facts) -> list[Limit]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    """One placement of the winning tile in one arrangement, counted but not yet itemised."""
+class _Reading(NamedTuple):
+    """One placement of the winning tile in one arrangement, counted but not yet itemised
+    (a named tuple: made for every placement, and a tuple is made faster than a frozen
+    dataclass in pure Python)."""
 
     facts: Facts
     arr: Arrangement | None  # None: 十六不搭 / 十六不靠 / 国士无双, no groups (L22.16, L22.22)
