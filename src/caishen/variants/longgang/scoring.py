@@ -443,6 +443,24 @@ def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int
 # ----------------------------------------------------------------------------- the rule table
 
 
+def _kind_bits(test: Callable[[int], bool]) -> int:
+    return sum(1 << k for k in range(NUM_KINDS) if test(k))
+
+
+# Kinds as bit masks (Facts.kind_bits): "every tile is an honour" is "no bit outside _HONOUR_BITS".
+_SUIT_BITS: Final = tuple(((1 << 9) - 1) << (9 * s) for s in range(3))  # the nine kinds of each suit
+# Facts.suits by which suits are held (bit s for suit s)
+_SUIT_SETS: Final = tuple(frozenset(s for s in range(3) if held >> s & 1) for held in range(8))
+# A group's tiles as a mask, by its tiles: one entry per group shape (a few hundred at most).
+_TILES_BITS: Final[dict[tuple[int, ...], int]] = {}
+_SUITED_BITS: Final = _kind_bits(is_suited)
+_HONOUR_BITS: Final = _kind_bits(is_honor)
+_WIND_BITS: Final = _kind_bits(lambda k: k in WINDS)
+_TERMINAL_BITS: Final = _kind_bits(is_terminal)
+_TERMINAL_OR_HONOUR_BITS: Final = _kind_bits(is_terminal_or_honor)
+_MAN_BITS: Final = _kind_bits(lambda k: suit_of(k) == MAN)
+
+
 class Wait(StrEnum):
     """How the winning tile sits in its group (L20.5, L20.6)."""
 
@@ -789,6 +807,19 @@ def _one_dragon(f: Facts, _: int) -> bool:
     return len(lows) >= _DRAGON_SETS and any(s in lows and s + 3 in lows and s + 6 in lows for s in (0, 9, 18))
 
 
+def _all_triplets(f: Facts) -> bool:
+    """对对胡: a standard hand whose sets are all pongs or kongs, one pass over the groups (L21.5)."""
+    if f.form is not Form.STANDARD:
+        return False
+    sets = False
+    for g in f.groups:
+        if g.kind is GroupKind.SEQUENCE:
+            return False
+        if g.kind is not GroupKind.PAIR:
+            sets = True
+    return sets
+
+
 def _no_claimed_set(f: Facts) -> bool:
     """門清: no chow, pong or exposed kong (a concealed kong keeps the hand concealed, L21.12)."""
     return all(g.meld is None or g.meld.kind is MeldKind.CONCEALED_KONG for g in f.groups)
@@ -878,12 +909,11 @@ _HAND_ITEMS: Final = _groups(
     ),
     ScoringItem(
         "all-triplets", "L21.5", "对对胡", "all triplets", Unit.TAI, 1,
-        lambda f, _: f.form is Form.STANDARD and bool(f.sets)
-        and all(g.kind in (GroupKind.TRIPLET, GroupKind.KONG) for g in f.sets),
+        lambda f, _: _all_triplets(f),
     ),
     ScoringItem(
         "half-flush", "L21.6", "混一色", "one suit and honours", Unit.TAI, 1,
-        lambda f, _: len(f.suits) == 1 and any(is_honor(t) for t in f.tiles),
+        lambda f, _: len(f.suits) == 1 and bool(f.kind_bits & _HONOUR_BITS),
     ),
     ScoringItem(
         "one-dragon", "L21.11", "一条龙", "123 456 789 of one suit (switch one_dragon_tai)", Unit.TAI, 1,
@@ -1102,23 +1132,6 @@ def _wait(g: Group, win_as: int) -> Wait | None:
     return None
 
 
-def _kind_bits(test: Callable[[int], bool]) -> int:
-    return sum(1 << k for k in range(NUM_KINDS) if test(k))
-
-
-# Kinds as bit masks (Facts.kind_bits): "every tile is an honour" is "no bit outside _HONOUR_BITS".
-_SUIT_BITS: Final = tuple(((1 << 9) - 1) << (9 * s) for s in range(3))  # the nine kinds of each suit
-# Facts.suits by which suits are held (bit s for suit s)
-_SUIT_SETS: Final = tuple(frozenset(s for s in range(3) if held >> s & 1) for held in range(8))
-# A group's tiles as a mask, by its tiles: one entry per group shape (a few hundred at most).
-_TILES_BITS: Final[dict[tuple[int, ...], int]] = {}
-_SUITED_BITS: Final = _kind_bits(is_suited)
-_HONOUR_BITS: Final = _kind_bits(is_honor)
-_WIND_BITS: Final = _kind_bits(lambda k: k in WINDS)
-_TERMINAL_BITS: Final = _kind_bits(is_terminal)
-_TERMINAL_OR_HONOUR_BITS: Final = _kind_bits(is_terminal_or_honor)
-_MAN_BITS: Final = _kind_bits(lambda k: suit_of(k) == MAN)
-
 _TRIPLET: Final = 3
 _MIXED_WILDS: Final = 2  # wilds held that let a wild stand in a wind set (L22.6)
 _COUNTED_LIMIT_TAI: Final = 3  # a total of 300 with this many tai is a limit (L22.1)
@@ -1151,7 +1164,7 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
         found.append(Limit.ALL_HONOURS)
     if ruleset.all_black_limit and not bits & ~_BLACK_BITS:
         found.append(Limit.ALL_BLACK)
-    if f.form is Form.STANDARD and bits & _WIND_BITS:
+    if f.form is Form.STANDARD and bits & _WIND_BITS and _wind_sets(groups) >= len(WINDS) - 1:
         sets = f.sets
         wind_sets = [g for g in sets if g.kind in (GroupKind.TRIPLET, GroupKind.KONG) and g.tiles[0] in WINDS]
         wind_pair = [g for g in groups if g.kind is GroupKind.PAIR and g.tiles[0] in WINDS]
@@ -1169,7 +1182,7 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
             if not uses_wild or not ruleset.four_winds_wild_rule or (held >= _MIXED_WILDS and not others_wild):
                 found.append(kind)
     if not bits & ~_TERMINAL_OR_HONOUR_BITS:
-        terminal_ok = (f.form is Form.STANDARD and all(g.kind in (GroupKind.TRIPLET, GroupKind.KONG) for g in f.sets)) or (
+        terminal_ok = (f.form is Form.STANDARD and not any(g.kind is GroupKind.SEQUENCE for g in groups)) or (
             pairs_form and ruleset.eight_pairs_terminal_limits)
         if terminal_ok and not bits & ~_TERMINAL_BITS:
             found.append(Limit.ALL_TERMINALS)
@@ -1190,6 +1203,15 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
     if ruleset.red_spot_limit and _red_pair_and(f, _GREEN_KINDS - {GREEN}):
         found.append(Limit.RED_SPOT)
     return found
+
+
+def _wind_sets(groups: tuple[Group, ...]) -> int:
+    """Pongs and kongs of winds: fewer than 3 make no four-winds limit (L22.6)."""
+    n = 0
+    for g in groups:
+        if (g.kind is GroupKind.TRIPLET or g.kind is GroupKind.KONG) and g.tiles[0] in WINDS:
+            n += 1
+    return n
 
 
 def _red_pair_and(f: Facts, kinds: frozenset[int]) -> bool:
