@@ -1284,13 +1284,15 @@ class _Reading(NamedTuple):
 
 
 # What every reading of one win shares: the counting entries, the group counts of the win's
-# context, the seat's honours, and the fu and tai of the per_win entries.
-_WinSetup = tuple[_Counting, dict[int, tuple[Group, int, int]], tuple[int, int, int], int, int]
+# context, the seat's honours, its wind, and the fu and tai of the per_win entries (counted
+# on the first reading: empty until then).
+_WinSetup = tuple[_Counting, dict[int, tuple[Group, int, int]], tuple[int, int, int], int, list[int]]
 
 
 def _win_setup(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _WinSetup:
     c = _counting(ruleset)
-    honours = _scoring_honours(ctx.wind)
+    wind = ctx.wind
+    honours = _scoring_honours(wind)
     # A group counts the same in every placement but the one that puts the winning tile in it
     # (L19.5, L20.8: the group items look only at their group, whether it holds the winning
     # tile, the seat's honours, the wild kinds and whether the tile was self-drawn), so each
@@ -1300,25 +1302,24 @@ def _win_setup(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _WinSetup:
     group_counts = c.winner_groups.get(context)
     if group_counts is None:
         group_counts = c.winner_groups[context] = {}
-    # the per_win entries count alike in every reading: once, on the win without its groups
-    f = Facts(True, ruleset, wi, honours, (), None, None, ctx.by, None, wi.true_count, wi.own_flower, 0, ctx.tile)
-    fu, tai = _fu_tai(f, (), (), c.winner_win)
-    return (c, group_counts, honours, fu, tai)
+    return (c, group_counts, honours, wind, [])
 
 
 def _read_placement(
     arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, setup: _WinSetup,
 ) -> _Reading:
-    c, group_counts, honours, win_fu, win_tai = setup
+    c, group_counts, honours, wind, per_win = setup
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
     f = Facts(
         True, ruleset, wi, honours, arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
+    if not per_win:  # the per_win entries count alike in every reading of the win: once
+        per_win.extend(_fu_tai(f, (), (), c.winner_win))
     fu, tai = _fu_tai(f, (), (), c.winner_hand)
-    fu += win_fu
-    tai += win_tai
+    fu += per_win[0]
+    tai += per_win[1]
     for i, g in enumerate(arr.groups):
         slot = 2 * id(g) + (i == place)
         hit = group_counts.get(slot)
@@ -1335,7 +1336,7 @@ def _read_placement(
         fu += hit[1]
         tai += hit[2]
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
-    limits = _limits(f, ctx.first_turn, ctx.wind)
+    limits = _limits(f, ctx.first_turn, wind)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
         limits.append(Limit.COUNTED)  # L22.1: 300 with 3 or more tai
     limit = limits[0] if limits else None
