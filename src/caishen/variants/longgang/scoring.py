@@ -387,7 +387,10 @@ class _Wilds:
 def _wild_info(hand: Hand, wind: int, indicator: int | None, ruleset: Ruleset,
                unreplaced: tuple[int, ...] = ()) -> _Wilds:
     kinds = wild_kinds(indicator, wind, ruleset)
-    conc_wild = sum(1 for t in hand.concealed if t in kinds)
+    conc = hand.concealed
+    conc_wild = 0
+    for k in kinds:  # a wild kind or two: counted in C
+        conc_wild += conc.count(k)
     flower_wilds = [f for f in hand.flowers if f in kinds]
     true_count = conc_wild
     if indicator is not None and is_flower(indicator):
@@ -1143,12 +1146,13 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
     found: list[Limit] = []
     if f.form is Form.BULLDOZER or (ruleset.bulldozer and wi.true_count >= ruleset.bulldozer_wilds):
         found.append(Limit.BULLDOZER)
-    if first_turn is FirstTurn.HEAVENLY and ruleset.heavenly_win:
-        found.append(Limit.HEAVENLY)
-    if first_turn is FirstTurn.EARTHLY and ruleset.earthly_win:
-        found.append(Limit.EARTHLY)
-    if first_turn is FirstTurn.HUMAN and ruleset.human_win:
-        found.append(Limit.HUMAN)
+    if first_turn is not FirstTurn.NONE:
+        if first_turn is FirstTurn.HEAVENLY and ruleset.heavenly_win:
+            found.append(Limit.HEAVENLY)
+        if first_turn is FirstTurn.EARTHLY and ruleset.earthly_win:
+            found.append(Limit.EARTHLY)
+        if first_turn is FirstTurn.HUMAN and ruleset.human_win:
+            found.append(Limit.HUMAN)
     if not groups:
         return found
     # 财神会: own flower + two 正财神 make one triplet (L22.10)
