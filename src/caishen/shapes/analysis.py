@@ -714,6 +714,23 @@ def _assign(abstract: Sequence[_AGroup], wild_tiles: tuple[int, ...]) -> list[tu
             plain.append(_group(ag, ()))
     if not wild_groups:
         return [tuple(sorted(plain, key=_GROUP_KEY))]
+    return [tuple(sorted(plain + list(placed), key=_GROUP_KEY))
+            for placed in _wilds_placed(tuple(wild_groups), wild_tiles)]
+
+
+# _wilds_placed by (groups with wild slots, wild tiles): the same few recur from call to call
+# (a pair or a set short of one or two tiles). Cleared when full: at most about 2 MB.
+_PLACED_KEPT: Final = 4096
+_placed: Final[dict[tuple[tuple[_AGroup, ...], tuple[int, ...]], tuple[tuple[Group, ...], ...]]] = {}
+
+
+def _wilds_placed(wild_groups: tuple[_AGroup, ...], wild_tiles: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """Every distinct way to put the wild tiles (sorted) into the wild slots of ``wild_groups``:
+    the groups they make, each way once."""
+    key = (wild_groups, wild_tiles)
+    got = _placed.get(key)
+    if got is not None:
+        return got
     out: list[tuple[Group, ...]] = []
     seen: set[tuple[tuple[_AGroup, tuple[tuple[int, int], ...]], ...]] = set()
     for order in _orders(wild_tiles):
@@ -726,12 +743,16 @@ def _assign(abstract: Sequence[_AGroup], wild_tiles: tuple[int, ...]) -> list[tu
             pos += n
         if len(made) > 1:
             made.sort()
-        key = tuple(made)
-        if key in seen:  # the same wilds in the same groups: equal groups swapped, or slots of one group
+        seen_key = tuple(made)
+        if seen_key in seen:  # the same wilds in the same groups: equal groups swapped, or slots of one group
             continue
-        seen.add(key)
-        out.append(tuple(sorted(plain + [_group(ag, ws) for ag, ws in made], key=_GROUP_KEY)))
-    return out
+        seen.add(seen_key)
+        out.append(tuple([_group(ag, ws) for ag, ws in made]))
+    got = tuple(out)
+    if len(_placed) >= _PLACED_KEPT:
+        _placed.clear()
+    _placed[key] = got
+    return got
 
 
 def _joker_shapes(kinds: tuple[int, ...]) -> tuple[list[_AGroup], list[_AGroup]]:
