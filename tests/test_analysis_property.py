@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from caishen.hand import Hand, Meld, MeldKind
-from caishen.shapes.analysis import arrangements, is_win, shanten, waits
+from caishen.shapes.analysis import _info, _standard_abstract, arrangements, is_win, shanten, waits
 from caishen.tiles import SPRING, SUMMER
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from ref_analysis import ref_arrangements, ref_is_win, ref_waits, substituted_is_win
+from ref_arrangements import old_arrangements, old_standard_abstract
 
 R16 = LONGGANG
 R13 = LONGGANG.replace(hand_size=13, eight_and_half_pairs=False, seven_pairs=True)
@@ -185,3 +186,26 @@ def test_lazy_wild_reference_equals_literal_substitution_l8(case: tuple[Hand, Ru
     n = sum(1 for t in hand.concealed if t in wilds) + sum(1 for f in hand.flowers if f in wilds)
     if n <= 2:
         assert ref_is_win(hand, r, wilds) == substituted_is_win(hand, r, wilds)
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_arrangements_same_as_one_recursion_l8_l13(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
+    """The per-slot splits give what one recursion over the whole hand gave: the same
+    arrangements in the same order, and the same abstract splits."""
+    hand, r, wilds = case
+    if _size(hand, wilds) != r.hand_size + 1:  # complete it with a tile that has room
+        held = Counter(hand.all_tiles())
+        hand = hand.with_tile(next(k for k in (*hand.concealed, *KINDS) if held[k] < 4))
+    assert arrangements(hand, r, wilds) == old_arrangements(hand, r, wilds)
+    counts = [0] * 34
+    jokers = sum(1 for f in hand.flowers if f in wilds)
+    for t in hand.concealed:
+        if t in wilds:
+            jokers += 1
+        else:
+            counts[t] += 1
+    info = _info(r)
+    sets = info.sets - len(hand.melds)
+    if sets >= 0 and sum(counts) + jokers == 3 * sets + 2:
+        assert _standard_abstract(counts, jokers, sets, info) == old_standard_abstract(counts, jokers, sets, info)

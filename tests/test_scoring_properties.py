@@ -142,3 +142,31 @@ def test_equal_rulesets_share_one_counting_cache() -> None:
     assert all(scoring._counting(r) is shared for r in rooms)
     assert scoring._counting(first) is shared
     assert scoring._counting(first.replace(base_fu=30)) is not shared  # other house rules
+
+
+_SWITCHES = ("single_wait_tai", "kong_replacement_tai", "one_dragon_tai", "concealed_hand_tai", "all_claimed_tai")
+
+
+@settings(max_examples=150, deadline=None)
+@given(winning_hands(), st.lists(st.booleans(), min_size=len(_SWITCHES), max_size=len(_SWITCHES)))
+def test_per_win_and_switched_entries_count_as_declared(case, on):
+    """A per_win entry counts the same on every reading of a win (scoring counts it on the
+    first); an entry with a switch never applies with it off."""
+    before, ctx = case
+    rules = R.replace(**dict(zip(_SWITCHES, on, strict=True)))
+    full = before.with_tile(ctx.tile)
+    wi = scoring._wild_info(full, ctx.wind, ctx.indicator, rules)
+    setup = scoring._win_setup(ctx, wi, rules)
+    per_win = [e for e in scoring._WINNER_HAND if e.per_win]
+    switched = [e for e in scoring.SCORING_ITEMS if e.switch is not None]
+    assert switched and per_win
+    for arr in arrangements(full, rules, wi.kinds):
+        for reading in scoring._arrangement_readings(arr, ctx, wi, rules, setup):
+            f = reading.facts
+            items = scoring._walk(f, per_win)
+            fu = sum(i.value for i in items if i.unit == "fu")
+            tai = sum(i.value for i in items if i.unit == "tai")
+            assert [fu, tai] == setup[4]
+            for e in switched:
+                if not e.switch(rules):
+                    assert not any(e.applies(f, s) for s in e.subjects(f)), e.key

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from itertools import combinations_with_replacement, permutations
+from itertools import combinations_with_replacement
+from operator import attrgetter
 from typing import Final, Protocol
 
 from caishen.hand import Hand, Meld, MeldKind
@@ -184,7 +185,7 @@ class _Info:
     """Forms switches the analyser needs, read once per ruleset object."""
 
     __slots__ = ("bulldozer", "eight_half", "joker_pairs", "joker_sets", "kinds", "non_flower_kinds", "ruleset",
-                 "sequences", "sets", "seven")
+                 "sequences", "sets", "seven", "splits")
 
     def __init__(self, r: Forms) -> None:
         self.ruleset = r
@@ -197,6 +198,8 @@ class _Info:
         # made once per ruleset, read by every _standard_abstract
         self.joker_sets, self.joker_pairs = _joker_shapes(self.non_flower_kinds)
         self.sequences = _sequence_slots(self.non_flower_kinds)
+        # each slot's splits, by (slot key, slot, wilds): see _slot_splits
+        self.splits: dict[int, tuple[_Split, ...]] = {}
 
 
 _info_cache: Final[dict[int, _Info]] = {}
@@ -620,39 +623,136 @@ def _pairs_cover(counts: list[int], triplet: bool) -> int:
 _AGroup = tuple[GroupKind, tuple[int, ...], tuple[int, ...]]
 
 
+# Declared melds' groups, shared from call to call like the concealed ones (see _group),
+# cleared when full: at most about 1 MB.
+_MELD_GROUPS_KEPT: Final = 4096
+_meld_groups: Final[dict[Meld, Group]] = {}
+
+
 def _meld_group(m: Meld) -> Group:
+    got = _meld_groups.get(m)
+    if got is not None:
+        return got
     if m.kind is MeldKind.CHOW:
         kind = GroupKind.SEQUENCE
     elif m.kind is MeldKind.PONG:
         kind = GroupKind.TRIPLET
     else:
         kind = GroupKind.KONG
-    return Group(kind, tuple(sorted(m.tiles)), (), m)
+    got = Group(kind, tuple(sorted(m.tiles)), (), m)
+    if len(_meld_groups) >= _MELD_GROUPS_KEPT:
+        _meld_groups.clear()
+    _meld_groups[m] = got
+    return got
 
 
-def _group_key(g: Group) -> tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]:
-    return (g.tiles, int(g.kind), g.wilds)
+# The order of concealed groups in an arrangement: (tiles, kind, wilds), read in C.
+_GROUP_KEY: Final = attrgetter("tiles", "kind", "wilds")
 
 
-def _assign(
-    abstract: Sequence[_AGroup], wild_tiles: Sequence[int]
-) -> Iterator[tuple[Group, ...]]:
-    """Every distinct way to put the actual wild tiles into the wild slots."""
-    slots = [(gi, s) for gi, (_, _, ws) in enumerate(abstract) for s in ws]
-    seen: set[tuple[int, ...]] = set()
-    for perm in permutations(wild_tiles):
-        if perm in seen:
+def _arrangement_key(gs: tuple[Group, ...]) -> list[tuple[tuple[int, ...], GroupKind, tuple[tuple[int, int], ...]]]:
+    return list(map(_GROUP_KEY, gs))
+
+
+# Concrete groups by (abstract group, wilds): arrangements share them (frozen), which saves
+# making them afresh. About 0.3 kB an entry, cleared when full: at most about 6 MB.
+_GROUPS_KEPT: Final = 20_000
+_groups_made: Final[dict[tuple[_AGroup, tuple[tuple[int, int], ...]], Group]] = {}
+
+
+def _group(ag: _AGroup, wilds: tuple[tuple[int, int], ...]) -> Group:
+    """The group ``ag`` with ``wilds`` (wild tile, kind it stands for) pairs, sorted."""
+    key = (ag, wilds)
+    got = _groups_made.get(key)
+    if got is None:
+        if len(_groups_made) >= _GROUPS_KEPT:
+            _groups_made.clear()
+        got = _groups_made[key] = Group(ag[0], ag[1], wilds)
+    return got
+
+
+# Distinct orders of a sorted run of wild tiles, by the run (a handful of wild sets in a game).
+_orders_made: Final[dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _orders(tiles: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct order of the sorted ``tiles``, each once (next permutation in turn)."""
+    got = _orders_made.get(tiles)
+    if got is not None:
+        return got
+    out = [tiles]
+    cur = list(tiles)
+    n = len(cur)
+    while True:
+        i = n - 2
+        while i >= 0 and cur[i] >= cur[i + 1]:
+            i -= 1
+        if i < 0:
+            break
+        j = n - 1
+        while cur[j] <= cur[i]:
+            j -= 1
+        cur[i], cur[j] = cur[j], cur[i]
+        cur[i + 1 :] = cur[i + 1 :][::-1]
+        out.append(tuple(cur))
+    got = tuple(out)
+    if len(_orders_made) >= 1024:
+        _orders_made.clear()
+    _orders_made[tiles] = got
+    return got
+
+
+def _assign(abstract: Sequence[_AGroup], wild_tiles: tuple[int, ...]) -> list[tuple[Group, ...]]:
+    """Every distinct way to put the actual wild tiles (sorted) into the wild slots, each
+    arrangement's groups sorted by ``_GROUP_KEY``."""
+    plain: list[Group] = []
+    wild_groups: list[_AGroup] = []
+    for ag in abstract:
+        if ag[2]:
+            wild_groups.append(ag)
+        else:
+            plain.append(_group(ag, ()))
+    if not wild_groups:
+        return [tuple(sorted(plain, key=_GROUP_KEY))]
+    return [tuple(sorted(plain + list(placed), key=_GROUP_KEY))
+            for placed in _wilds_placed(tuple(wild_groups), wild_tiles)]
+
+
+# _wilds_placed by (groups with wild slots, wild tiles): the same few recur from call to call
+# (a pair or a set short of one or two tiles). Cleared when full: at most about 2 MB.
+_PLACED_KEPT: Final = 4096
+_placed: Final[dict[tuple[tuple[_AGroup, ...], tuple[int, ...]], tuple[tuple[Group, ...], ...]]] = {}
+
+
+def _wilds_placed(wild_groups: tuple[_AGroup, ...], wild_tiles: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """Every distinct way to put the wild tiles (sorted) into the wild slots of ``wild_groups``:
+    the groups they make, each way once."""
+    key = (wild_groups, wild_tiles)
+    got = _placed.get(key)
+    if got is not None:
+        return got
+    out: list[tuple[Group, ...]] = []
+    seen: set[tuple[tuple[_AGroup, tuple[tuple[int, int], ...]], ...]] = set()
+    for order in _orders(wild_tiles):
+        made: list[tuple[_AGroup, tuple[tuple[int, int], ...]]] = []
+        pos = 0
+        for ag in wild_groups:
+            slots = ag[2]
+            n = len(slots)
+            made.append((ag, tuple(sorted(zip(order[pos : pos + n], slots, strict=True)))))
+            pos += n
+        if len(made) > 1:
+            made.sort()
+        seen_key = tuple(made)
+        if seen_key in seen:  # the same wilds in the same groups: equal groups swapped, or slots of one group
             continue
-        seen.add(perm)
-        used: list[list[tuple[int, int]]] = [[] for _ in abstract]
-        for (gi, s), wt in zip(slots, perm, strict=True):
-            used[gi].append((wt, s))
-        yield tuple(
-            sorted(
-                (Group(kind, tiles, tuple(sorted(used[gi]))) for gi, (kind, tiles, _) in enumerate(abstract)),
-                key=_group_key,
-            )
-        )
+        seen.add(seen_key)
+        out.append(tuple([_group(ag, ws) for ag, ws in made]))
+    got = tuple(out)
+    if len(_placed) >= _PLACED_KEPT:
+        _placed.clear()
+    _placed[key] = got
+    return got
 
 
 def _joker_shapes(kinds: tuple[int, ...]) -> tuple[list[_AGroup], list[_AGroup]]:
@@ -669,6 +769,14 @@ def _joker_shapes(kinds: tuple[int, ...]) -> tuple[list[_AGroup], list[_AGroup]]
 # tiles it takes, their base-5 sum in their suit's key, its number of wild slots, 1 if it is
 # the pair else 0).
 _Cand = tuple[_AGroup, tuple[int, ...], int, int, int]
+
+# One way to split one slot's real tiles into groups that each hold at least one of them:
+# (its abstract groups sorted, wild slots, sets, 1 if it holds the pair, its groups sorted by
+# _GROUP_KEY per kind of wild filling every wild slot, -1 for a split without wild slots).
+_Split = tuple[tuple[_AGroup, ...], int, int, int, dict[int, tuple[Group, ...]]]
+# Slot splits kept per ruleset, all cleared when full: a split list is a few hundred bytes
+# (a few kB with 3-4 wilds), so at most about 20 MB.
+_SPLITS_KEPT: Final = 20_000
 
 
 def _cand(kind: GroupKind, tiles: tuple[int, ...], real: tuple[int, ...], wild: tuple[int, ...]) -> _Cand:
@@ -719,69 +827,194 @@ def _sequence_slots(kinds: tuple[int, ...]) -> tuple[tuple[tuple[_Cand, int, int
     return tuple(out)
 
 
-def _min_need(keys: Sequence[int], pair: bool) -> int:
-    b = _N0[keys[0]] + _N0[keys[1]] + _N0[keys[2]] + _H0[keys[3]]
-    if not pair:
-        return b
-    return b + min(_D1[keys[0]], _D1[keys[1]], _D1[keys[2]], _HD1[keys[3]], 3) - 1
+def _split_rec(
+    info: _Info, counts: list[int], start: int, end: int, key: int, j: int, pair_left: int,
+    n0: bytes, n1: bytes, acc: list[_AGroup], out: set[tuple[_AGroup, ...]],
+) -> None:
+    """Every split of the real tiles of kinds ``start``..``end`` - 1 (base-5 ``key`` in their
+    slot) into groups holding at least one of them, with at most ``j`` wild slots and at
+    most ``pair_left`` pair: the group of the lowest held kind ``i`` takes ``i`` as its
+    lowest real tile (a wild may stand below it)."""
+    i = start
+    while i < end and counts[i] == 0:
+        i += 1
+    if i == end:
+        out.add(tuple(sorted(acc)))
+        return
+    c = counts[i]
+    cands: list[_Cand] = list(_TRIPLET_CANDS[i][min(c, 3)])
+    if pair_left:
+        cands.extend(_PAIR_CANDS[i][min(c, 2)])
+    for cand, a, b in info.sequences[i]:
+        if counts[a] and counts[b]:
+            cands.append(cand)
+    for group, got_real, dkey, wild_n, is_pair in cands:
+        jn = j - wild_n
+        if jn < 0:
+            continue
+        rest = key - dkey
+        pl = pair_left - is_pair
+        # the slot's tables bound the wilds the rest needs (sets only, or with the pair)
+        if n0[rest] > jn and not (pl and n1[rest] <= jn):
+            continue
+        for t in got_real:
+            counts[t] -= 1
+        acc.append(group)
+        _split_rec(info, counts, i, end, rest, jn, pl, n0, n1, acc, out)
+        acc.pop()
+        for t in got_real:
+            counts[t] += 1
+
+
+def _slot_splits(info: _Info, slot: int, key: int, jokers: int) -> tuple[_Split, ...]:
+    """Every split of one slot's real tiles (base-5 ``key``) into groups that each hold one
+    of them, using at most ``jokers`` wild slots, fewest wild slots first; remembered per
+    ruleset (see :data:`_SPLITS_KEPT`): a bot scores every wait of one hand, and the waits
+    change one slot."""
+    mkey = (key * 4 + slot) * 32 + jokers  # jokers <= 17: the hand's size
+    got = info.splits.get(mkey)
+    if got is not None:
+        return got
+    counts = [0] * NUM_NON_FLOWER
+    start = 9 * slot if slot < 3 else NUM_SUITED
+    k, i = key, start
+    while k:
+        counts[i] = k % 5
+        k //= 5
+        i += 1
+    found: set[tuple[_AGroup, ...]] = set()
+    if slot < 3:
+        _split_rec(info, counts, start, start + 9, key, jokers, 1, _N0, _N1, [], found)
+    else:
+        _split_rec(info, counts, start, NUM_NON_FLOWER, key, jokers, 1, _H0, _H1, [], found)
+    splits: list[_Split] = []
+    for gs in found:
+        wild_n = pair = 0
+        for g in gs:
+            wild_n += len(g[2])
+            if g[0] is GroupKind.PAIR:
+                pair = 1
+        splits.append((gs, wild_n, len(gs) - pair, pair, {}))
+    splits.sort(key=_split_order)
+    got = tuple(splits)
+    if len(info.splits) >= _SPLITS_KEPT:
+        info.splits.clear()
+    info.splits[mkey] = got
+    return got
+
+
+def _split_order(s: _Split) -> tuple[int, tuple[_AGroup, ...]]:
+    return (s[1], s[0])
+
+
+# A slot split chosen for each of the four slots, and the wild-only groups that complete them.
+_Combo = tuple[_Split, _Split, _Split, _Split, tuple[_AGroup, ...]]
+
+
+def _std_combos(keys: Sequence[int], jokers: int, sets: int, info: _Info) -> list[_Combo]:
+    """Every split of the real tiles (slot keys ``keys``) plus ``jokers`` wilds into
+    ``sets`` sets and a pair (size already checked): every group holds the real tiles of
+    one slot, or only wilds (L8). Each arrangement comes once."""
+    k0, k1, k2, k3 = keys[0], keys[1], keys[2], keys[3]
+    if _N0[k0] + _N0[k1] + _N0[k2] + _H0[k3] > jokers + 1:  # a pair lowers the need by at most one
+        return []
+    s0 = _slot_splits(info, 0, k0, jokers)
+    s1 = _slot_splits(info, 1, k1, jokers)
+    s2 = _slot_splits(info, 2, k2, jokers)
+    s3 = _slot_splits(info, 3, k3, jokers)
+    if not s0 or not s1 or not s2 or not s3:
+        return []
+    # fewest wild slots each later slot takes (splits come fewest first)
+    min3 = s3[0][1]
+    min23 = s2[0][1] + min3
+    min123 = s1[0][1] + min23
+    out: list[_Combo] = []
+    for a in s0:
+        wa = a[1]
+        if wa + min123 > jokers:
+            break
+        for b in s1:
+            wb = wa + b[1]
+            if wb + min23 > jokers:
+                break
+            pb = a[3] + b[3]
+            if pb > 1:
+                continue
+            for c in s2:
+                wc = wb + c[1]
+                if wc + min3 > jokers:
+                    break
+                pc = pb + c[3]
+                if pc > 1:
+                    continue
+                for d in s3:
+                    wd = wc + d[1]
+                    if wd > jokers:
+                        break
+                    pd = pc + d[3]
+                    if pd > 1:
+                        continue
+                    # the wilds left make the sets and the pair still missing (size checked)
+                    sets_left = sets - a[2] - b[2] - c[2] - d[2]
+                    if jokers - wd != 3 * sets_left + 2 * (1 - pd):
+                        continue
+                    for extra in _wild_only(info, sets_left, pd == 0):
+                        out.append((a, b, c, d, extra))
+    return out
+
+
+def _wild_only(info: _Info, sets_left: int, pair: bool) -> list[tuple[_AGroup, ...]]:
+    """Every multiset of ``sets_left`` sets (and a pair) made of wilds only (L8)."""
+    if not sets_left and not pair:
+        return [()]
+    jsets, jpairs = info.joker_sets, info.joker_pairs
+    out: list[tuple[_AGroup, ...]] = []
+    for combo in combinations_with_replacement(range(len(jsets)), sets_left):
+        extra = tuple(jsets[x] for x in combo)
+        if pair:
+            for pr in jpairs:
+                out.append((*extra, pr))
+        else:
+            out.append(extra)
+    return out
 
 
 def _standard_abstract(
     counts: list[int], jokers: int, sets: int, info: _Info
 ) -> set[tuple[_AGroup, ...]]:
-    """Every split of the real tiles plus ``jokers`` wilds into ``sets`` sets and a pair."""
-    out: set[tuple[_AGroup, ...]] = set()
+    """Every split of the real tiles plus ``jokers`` wilds into ``sets`` sets and a pair
+    (size already checked), each sorted."""
     keys = [0, 0, 0, 0]
     for k, n in enumerate(counts):
         keys[_SLOT[k]] += n * _POW[k]
-    jsets, jpairs = info.joker_sets, info.joker_pairs
-    sequences = info.sequences
-    acc: list[_AGroup] = []
+    return {tuple(sorted(a[0] + b[0] + c[0] + d[0] + extra)) for a, b, c, d, extra in _std_combos(keys, jokers, sets, info)}
 
-    def rec(start: int, j: int, sets_left: int, pair_left: int) -> None:
-        i = start
-        while i < NUM_NON_FLOWER and counts[i] == 0:
-            i += 1
-        if i == NUM_NON_FLOWER:
-            if j != 3 * sets_left + 2 * pair_left:
-                return
-            for combo in combinations_with_replacement(range(len(jsets)), sets_left):
-                extra = [jsets[x] for x in combo]
-                for pr in jpairs if pair_left else [None]:
-                    groups = acc + extra + ([pr] if pr is not None else [])
-                    out.add(tuple(sorted(groups)))
-            return
-        c = counts[i]
-        slot = _SLOT[i]
-        # (group, real tiles taken, their base-5 sum in the suit key, wild slots, is the pair)
-        cands: list[_Cand] = []
-        if sets_left:
-            cands.extend(_TRIPLET_CANDS[i][min(c, 3)])
-        if pair_left:
-            cands.extend(_PAIR_CANDS[i][min(c, 2)])
-        if sets_left:
-            # positions below i must be wilds; i is real; above i real (if held) or wild
-            for cand, a, b in sequences[i]:
-                if counts[a] and counts[b]:
-                    cands.append(cand)
-        for group, got_real, dkey, wild_n, is_pair in cands:
-            jn = j - wild_n
-            if jn < 0:
-                continue
-            for t in got_real:
-                counts[t] -= 1
-            keys[slot] -= dkey
-            pl = pair_left - is_pair
-            if _min_need(keys, pl > 0) <= jn:
-                acc.append(group)
-                rec(i, jn, sets_left - 1 + is_pair, pl)
-                acc.pop()
-            for t in got_real:
-                counts[t] += 1
-            keys[slot] += dkey
 
-    if _min_need(keys, True) <= jokers:
-        rec(0, jokers, sets, 1)
+def _split_groups(s: _Split, w: int) -> tuple[Group, ...]:
+    """A slot split's groups with every wild slot filled by a wild of kind ``w``, sorted by
+    ``_GROUP_KEY``; kept in the split."""
+    by_wild = s[4]
+    wk = w if s[1] else -1
+    got = by_wild.get(wk)
+    if got is None:
+        got = tuple(sorted((_filled(ag, w) for ag in s[0]), key=_GROUP_KEY))
+        by_wild[wk] = got
+    return got
+
+
+def _filled(ag: _AGroup, w: int) -> Group:
+    return _group(ag, tuple([(w, x) for x in ag[2]]))
+
+
+def _standard_one_wild_kind(keys: Sequence[int], jokers: int, sets: int, info: _Info, w: int) -> list[tuple[Group, ...]]:
+    """The standard arrangements when every wild tile is of kind ``w`` (or there is none):
+    one way to put the wilds in, and the slots' groups follow each other in sorted order."""
+    out: list[tuple[Group, ...]] = []
+    for a, b, c, d, extra in _std_combos(keys, jokers, sets, info):
+        groups = _split_groups(a, w) + _split_groups(b, w) + _split_groups(c, w) + _split_groups(d, w)
+        if extra:
+            groups = tuple(sorted(groups + tuple([_filled(ag, w) for ag in extra]), key=_GROUP_KEY))
+        out.append(groups)
     return out
 
 
@@ -852,17 +1085,20 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
     itself included (财神归位, shown as ``(w, w)``). 推土机 is one arrangement with no groups.
     """
     counts = [0] * NUM_NON_FLOWER
+    keys = [0, 0, 0, 0]
     wild_tiles: list[int] = []
     for t in hand.concealed:
         if t in wilds:
             wild_tiles.append(t)
         else:
             counts[t] += 1
+            keys[_SLOT[t]] += _POW[t]
     if max(counts) > 4:
         raise ValueError(f"the hand holds {max(counts)} tiles of one kind; there are 4")
     if not is_win(hand, ruleset, wilds):
         return ()
     info = _info(ruleset)
+    real = len(hand.concealed) - len(wild_tiles)  # real tiles
     zheng = len(wild_tiles)
     wild_tiles.extend(f for f in hand.flowers if f in wilds)
     if flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
@@ -873,28 +1109,30 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
         result.append(Arrangement(Form.BULLDOZER, ()))
     melds = tuple(_meld_group(m) for m in hand.melds)
     sets = info.sets - len(hand.melds)
-    size = sum(counts) + len(wild_tiles)
+    size = real + len(wild_tiles)
     if sets < 0 or size != 3 * sets + 2:
         return tuple(result)
-    seen: set[tuple[Group, ...]] = set()
-    std: list[tuple[Group, ...]] = []
-    for ab in _standard_abstract(counts, len(wild_tiles), sets, info):
-        for groups in _assign(ab, wild_tiles):
-            if groups not in seen:
-                seen.add(groups)
-                std.append(groups)
-    std.sort(key=lambda gs: [_group_key(g) for g in gs])
+    # distinct abstract arrangements give distinct arrangements: no repeats to weed out
+    std: list[tuple[Group, ...]]
+    if not wild_tiles or wild_tiles[0] == wild_tiles[-1]:  # one way to put the wilds in
+        std = _standard_one_wild_kind(keys, len(wild_tiles), sets, info, wild_tiles[0] if wild_tiles else -1)
+    else:
+        std = []
+        run = tuple(wild_tiles)
+        for a, b, c, d, extra in _std_combos(keys, len(wild_tiles), sets, info):
+            std.extend(_assign(a[0] + b[0] + c[0] + d[0] + extra, run))
+    if len(std) > 1:
+        std.sort(key=_arrangement_key)
     result.extend(Arrangement(Form.STANDARD, melds + gs) for gs in std)
-    # the pairs form only if every real tile fits its slots (most standard wins do not)
-    if not hand.melds and (info.eight_half or info.seven) and _pairs_cover(
-            [n for n in counts if n], info.eight_half) >= size - len(wild_tiles):
-        seen.clear()
+    # the pairs form only if the wilds can pair the real tiles up (the tables, as in is_win)
+    # and every real tile fits its slots (most standard wins do not)
+    if not hand.melds and (info.eight_half or info.seven) and _pairs_cost(
+            keys[0], keys[1], keys[2], keys[3], info.eight_half) <= len(wild_tiles) and _pairs_cover(
+            [n for n in counts if n], info.eight_half) >= real:
         prs: list[tuple[Group, ...]] = []
+        run = tuple(wild_tiles)
         for ab in _pairs_abstract(counts, len(wild_tiles), info.eight_half, info):
-            for groups in _assign(ab, wild_tiles):
-                if groups not in seen:
-                    seen.add(groups)
-                    prs.append(groups)
-        prs.sort(key=lambda gs: [_group_key(g) for g in gs])
+            prs.extend(_assign(ab, run))
+        prs.sort(key=_arrangement_key)
         result.extend(Arrangement(Form.PAIRS, gs) for gs in prs)
     return tuple(result)

@@ -13,11 +13,12 @@ the hand, :func:`score_hand` a loser's own hand (L23) with the entries that coun
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from bisect import insort
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import chain
-from typing import Final
+from typing import Final, NamedTuple
 
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.notation import format_hand, format_meld, format_tiles
@@ -26,8 +27,8 @@ from caishen.tiles import (
     COPIES,
     GREEN,
     MAN,
+    NUM_KINDS,
     NUM_NON_FLOWER,
-    NUM_SUITED,
     RED,
     SEAT_LETTERS,
     SEATS,
@@ -386,7 +387,10 @@ class _Wilds:
 def _wild_info(hand: Hand, wind: int, indicator: int | None, ruleset: Ruleset,
                unreplaced: tuple[int, ...] = ()) -> _Wilds:
     kinds = wild_kinds(indicator, wind, ruleset)
-    conc_wild = sum(1 for t in hand.concealed if t in kinds)
+    conc = hand.concealed
+    conc_wild = 0
+    for k in kinds:  # a wild kind or two: counted in C
+        conc_wild += conc.count(k)
     flower_wilds = [f for f in hand.flowers if f in kinds]
     true_count = conc_wild
     if indicator is not None and is_flower(indicator):
@@ -407,22 +411,27 @@ def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int
             raise ScoringError(f"the wild {tile_name(indicator)} is not in play in ruleset {ruleset.name}",
                                code="not-in-play", rule="L4")
     tiles = hand.all_tiles() + ([] if extra is None else [extra])
-    counts: dict[int, int] = {}
+    held = [0] * NUM_KINDS
     for t in tiles:
         if t not in in_play:
             raise ScoringError(f"tile {tile_name(t)} is not in play in ruleset {ruleset.name}",
                                code="not-in-play", rule="L1")
-        counts[t] = counts.get(t, 0) + 1
-    for k, n in sorted(counts.items()):
-        limit = 1 if is_flower(k) else COPIES
-        if k == indicator:
-            limit -= 1  # the indicator itself stays in the dead wall (L4)
-        if n > limit:
-            raise ScoringError(
-                f"{n} tiles of {tile_name(k)} but only {limit} can be held"
-                + (" (the indicator is face up in the wall, L4)" if k == indicator else ""),
-                code="too-many-copies", rule="L4" if k == indicator else "L1",
-            )
+        held[t] += 1
+    if indicator is not None:
+        held[indicator] += 1  # the indicator stays in the dead wall (L4)
+    if max(held[:NUM_NON_FLOWER]) > COPIES or max(held[NUM_NON_FLOWER:]) > 1:  # report the first kind
+        for k in range(NUM_KINDS):
+            limit = 1 if is_flower(k) else COPIES
+            n = held[k]
+            if k == indicator:
+                limit -= 1  # the indicator itself stays in the dead wall (L4)
+                n -= 1
+            if n > limit:
+                raise ScoringError(
+                    f"{n} tiles of {tile_name(k)} but only {limit} can be held"
+                    + (" (the indicator is face up in the wall, L4)" if k == indicator else ""),
+                    code="too-many-copies", rule="L4" if k == indicator else "L1",
+                )
     # a wild flower (坐花, 花财神) stays in the hand and takes a place in it (L7)
     wild_flowers = wild_kinds(indicator, wind_of(seat, dealer), ruleset)
     size = hand.size + sum(1 for f in hand.flowers if f in wild_flowers)
@@ -435,6 +444,24 @@ def _check_tiles(hand: Hand, extra: int | None, indicator: int | None, seat: int
 
 
 # ----------------------------------------------------------------------------- the rule table
+
+
+def _kind_bits(test: Callable[[int], bool]) -> int:
+    return sum(1 << k for k in range(NUM_KINDS) if test(k))
+
+
+# Kinds as bit masks (Facts.kind_bits): "every tile is an honour" is "no bit outside _HONOUR_BITS".
+_SUIT_BITS: Final = tuple(((1 << 9) - 1) << (9 * s) for s in range(3))  # the nine kinds of each suit
+# Facts.suits by which suits are held (bit s for suit s)
+_SUIT_SETS: Final = tuple(frozenset(s for s in range(3) if held >> s & 1) for held in range(8))
+# A group's tiles as a mask, by its tiles: one entry per group shape (a few hundred at most).
+_TILES_BITS: Final[dict[tuple[int, ...], int]] = {}
+_SUITED_BITS: Final = _kind_bits(is_suited)
+_HONOUR_BITS: Final = _kind_bits(is_honor)
+_WIND_BITS: Final = _kind_bits(lambda k: k in WINDS)
+_TERMINAL_BITS: Final = _kind_bits(is_terminal)
+_TERMINAL_OR_HONOUR_BITS: Final = _kind_bits(is_terminal_or_honor)
+_MAN_BITS: Final = _kind_bits(lambda k: suit_of(k) == MAN)
 
 
 class Wait(StrEnum):
@@ -485,6 +512,7 @@ class Facts:
     _sets: tuple[Group, ...] | None = field(default=None, init=False, repr=False, compare=False)
     _suits: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
     _tiles: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _bits: int | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def sets(self) -> tuple[Group, ...]:
@@ -505,11 +533,28 @@ class Facts:
         return tiles
 
     @property
+    def kind_bits(self) -> int:
+        """Bit ``k`` set when a tile of the groups is (or a wild stands for) kind ``k``: a test
+        on every tile is one mask (see _KIND_BITS)."""
+        bits = self._bits
+        if bits is None:
+            bits = 0
+            for g in self.groups:
+                got = _TILES_BITS.get(g.tiles)
+                if got is None:
+                    got = _TILES_BITS[g.tiles] = sum(1 << t for t in set(g.tiles))
+                bits |= got
+            object.__setattr__(self, "_bits", bits)
+        return bits
+
+    @property
     def suits(self) -> frozenset[int]:
         """The suits of the suited tiles."""
         suits = self._suits
         if suits is None:
-            suits = frozenset([t // 9 for t in self.tiles if t < NUM_SUITED])  # suit_of the suited
+            bits = self.kind_bits
+            suits = _SUIT_SETS[(bits & _SUIT_BITS[0] != 0) + 2 * (bits & _SUIT_BITS[1] != 0)
+                               + 4 * (bits & _SUIT_BITS[2] != 0)]
             object.__setattr__(self, "_suits", suits)
         return suits
 
@@ -556,7 +601,11 @@ class ScoringItem:
     """One entry of the rule table 计分项: ``applies`` says when it counts, ``value`` how much
     (an int, a :class:`BySwitch` or a :class:`ByHand`), ``label`` the breakdown line's
     Chinese and English text when it names the tile or group (else the entry's names).
-    ``zero_is_note``: worth 0 under this ruleset, the line is kept as a note."""
+    ``zero_is_note``: worth 0 under this ruleset, the line is kept as a note. For counting
+    fast: ``switch``, the ruleset switch the entry needs (``applies`` tests it too), so that a
+    ruleset without it skips the entry; ``per_win``, the entry looks only at how the tile came,
+    the wilds and flowers held and the ruleset, so every reading of a win counts it alike
+    (tests/test_scoring_properties.py checks both)."""
 
     key: str
     rule: str
@@ -569,6 +618,8 @@ class ScoringItem:
     who: Who = Who.WINNER
     label: Label | None = None
     zero_is_note: bool = False
+    switch: Callable[[Ruleset], bool] | None = None
+    per_win: bool = False
 
     def amount(self, f: Facts, subject: int) -> int:
         v = self.value
@@ -759,6 +810,19 @@ def _one_dragon(f: Facts, _: int) -> bool:
     return len(lows) >= _DRAGON_SETS and any(s in lows and s + 3 in lows and s + 6 in lows for s in (0, 9, 18))
 
 
+def _all_triplets(f: Facts) -> bool:
+    """对对胡: a standard hand whose sets are all pongs or kongs, one pass over the groups (L21.5)."""
+    if f.form is not Form.STANDARD:
+        return False
+    sets = False
+    for g in f.groups:
+        if g.kind is GroupKind.SEQUENCE:
+            return False
+        if g.kind is not GroupKind.PAIR:
+            sets = True
+    return sets
+
+
 def _no_claimed_set(f: Facts) -> bool:
     """門清: no chow, pong or exposed kong (a concealed kong keeps the hand concealed, L21.12)."""
     return all(g.meld is None or g.meld.kind is MeldKind.CONCEALED_KONG for g in f.groups)
@@ -793,6 +857,7 @@ _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "single-wait-tai", "L21.10", "单吊", "single wait (switch single_wait_tai)", Unit.TAI, 1,
         lambda f, _: f.wait is Wait.SINGLE and f.ruleset.single_wait_tai,
+        switch=lambda r: r.single_wait_tai,
     ),
     ScoringItem(
         "self-draw", "L20.4", "自摸", "self-draw (also 杠上开花, 海底捞月)", Unit.FU,
@@ -811,7 +876,7 @@ _HAND_ITEMS: Final = _groups(
         "guest-flower", "L20.3", "客花", "each guest flower laid open", Unit.FU,
         BySwitch("flower_fu", lambda r: r.flower_fu),
         lambda f, _: True, Scope.FLOWER, Who.BOTH,
-        lambda f, k: (f"客花 {chinese_name(k)}", f"guest flower {tile_name(k)}"),
+        lambda f, k: (f"客花 {chinese_name(k)}", f"guest flower {tile_name(k)}"), per_win=True,
     ),
     ScoringItem(
         "unreplaced-flower", "L20.3", "花未补", "a guest flower not replaced when another won counts nothing",
@@ -822,50 +887,53 @@ _HAND_ITEMS: Final = _groups(
     ScoringItem(
         "kong-replacement-tai", "L21.10", "杠上开花", "win on a replacement draw (switch)", Unit.TAI, 1,
         lambda f, _: f.by is WinBy.KONG_REPLACEMENT and f.ruleset.kong_replacement_tai,
+        switch=lambda r: r.kong_replacement_tai, per_win=True,
     ),
     ScoringItem(
         "two-true-wilds", "L21.2", "两财神", "two or more true wilds 正财神", Unit.TAI, 1,
         lambda f, _: f.true_wilds >= _TWO_TRUE_WILDS, who=Who.BOTH,
         label=lambda f, _: ("两财神", f"{f.true_wilds} true wilds " + ("正财神" if f.winner else "used in sets")),
+        per_win=True,
     ),
     ScoringItem(
         "no-wild", "L21.3", "无财神", "no wild at all", Unit.TAI, 1,
-        lambda f, _: not f.wilds.any_wild,
+        lambda f, _: not f.wilds.any_wild, per_win=True,
     ),
     ScoringItem(
         "four-flowers", "L21.7", "四花", "own flower and all three guest flowers", Unit.TAI,
         ByHand("2; in a loser's hand loser_four_flowers_tai",
                lambda f, _: 2 if f.winner else f.ruleset.loser_four_flowers_tai),
-        _four_flowers, who=Who.BOTH,
+        _four_flowers, who=Who.BOTH, per_win=True,
     ),
     ScoringItem(
         "own-flower", "L21.4", "坐花", "own flower in the hand", Unit.TAI, 1,
         lambda f, s: f.own_flower and not _four_flowers(f, s), who=Who.BOTH, label=_own_flower_label,
+        per_win=True,
     ),
     ScoringItem(
         "all-triplets", "L21.5", "对对胡", "all triplets", Unit.TAI, 1,
-        lambda f, _: f.form is Form.STANDARD and bool(f.sets)
-        and all(g.kind in (GroupKind.TRIPLET, GroupKind.KONG) for g in f.sets),
+        lambda f, _: _all_triplets(f),
     ),
     ScoringItem(
         "half-flush", "L21.6", "混一色", "one suit and honours", Unit.TAI, 1,
-        lambda f, _: len(f.suits) == 1 and any(is_honor(t) for t in f.tiles),
+        lambda f, _: len(f.suits) == 1 and bool(f.kind_bits & _HONOUR_BITS),
     ),
     ScoringItem(
         "one-dragon", "L21.11", "一条龙", "123 456 789 of one suit (switch one_dragon_tai)", Unit.TAI, 1,
         lambda f, s: f.ruleset.one_dragon_tai and f.form is Form.STANDARD and _one_dragon(f, s),
+        switch=lambda r: r.one_dragon_tai,
     ),
     ScoringItem(
         "concealed-hand", "L21.12", "门清", "no chow, pong or exposed kong (switch concealed_hand_tai)", Unit.TAI, 1,
         lambda f, _: f.ruleset.concealed_hand_tai and f.form is not Form.BULLDOZER and _no_claimed_set(f),
         label=lambda f, _: ("不求人", "concealed hand, self-drawn") if f.self_drawn else (
-            "门清", "concealed hand, won on a discard"),
+            "门清", "concealed hand, won on a discard"), switch=lambda r: r.concealed_hand_tai,
     ),
     ScoringItem(
         "all-claimed", "L21.13", "全求人", "every set claimed, single wait (switch all_claimed_tai)", Unit.TAI, 1,
         lambda f, _: f.ruleset.all_claimed_tai and _all_claimed(f),
         label=lambda f, _: ("半求人", "every set claimed, single wait self-drawn") if f.self_drawn else (
-            "全求人", "every set claimed, single wait on a discard"),
+            "全求人", "every set claimed, single wait on a discard"), switch=lambda r: r.all_claimed_tai,
     ),
     ScoringItem(
         "wild-as-itself", "L16.2", "财神归位", "a wild stands for its own kind", Unit.NOTE, 0,
@@ -912,11 +980,13 @@ else None), amount, counts fu (else tai), its subjects (None: tested once, for t
 
 
 def _counters(ruleset: Ruleset, entries: Iterable[ScoringItem]) -> tuple[_Counter, ...]:
-    """The entries that can add fu or tai under ``ruleset``: notes and entries this ruleset
-    sets to 0 never change a count."""
+    """The entries that can add fu or tai under ``ruleset``: notes, entries this ruleset
+    sets to 0 and entries whose switch it leaves off never change a count."""
     out: list[_Counter] = []
     for e in entries:
         if e.unit is not Unit.FU and e.unit is not Unit.TAI:
+            continue
+        if e.switch is not None and not e.switch(ruleset):
             continue
         v = e.value
         fixed = v if isinstance(v, int) else v.of(ruleset) if isinstance(v, BySwitch) else None
@@ -932,7 +1002,8 @@ class _Counting:
     """The rule table's counting entries for one ruleset, made once (see :func:`_counting`)."""
 
     winner_group: tuple[_Counter, ...]
-    winner_hand: tuple[_Counter, ...]
+    winner_hand: tuple[_Counter, ...]  # those that differ from reading to reading
+    winner_win: tuple[_Counter, ...]   # those alike in every reading of a win (per_win)
     loser_group: tuple[_Counter, ...]
     loser_hand: tuple[_Counter, ...]
     in_play: frozenset[int]
@@ -941,9 +1012,11 @@ class _Counting:
     loser_sets: dict[tuple[tuple[int, int, int], frozenset[int], int, tuple[tuple[int, int], ...] | None],
                      tuple[Group, int, int]] = field(default_factory=dict)
     # a winner's group and its (fu, tai), by (self-drawn, seat's honours, wild kinds) and then
-    # (group, holds the winning tile): see _arrangement_readings
+    # by the group's identity, doubled, plus 1 if it holds the winning tile (the analyser
+    # shares its groups from call to call, and hashing a group costs more than its count
+    # saves; the entry holds the group, so no other object takes its id): see _win_setup
     winner_groups: dict[tuple[bool, tuple[int, int, int], frozenset[int]],
-                        dict[tuple[Group, bool], tuple[int, int]]] = field(default_factory=dict)
+                        dict[int, tuple[Group, int, int]]] = field(default_factory=dict)
 
 
 # By identity (the fast path) and by value: the game centre makes a new but equal ruleset for
@@ -971,7 +1044,8 @@ def _counting(ruleset: Ruleset) -> _Counting:
     c = _COUNTING_BY_VALUE.get(ruleset)
     if c is None:
         c = _Counting(
-            _counters(ruleset, _WINNER_GROUP), _counters(ruleset, _WINNER_HAND),
+            _counters(ruleset, _WINNER_GROUP), _counters(ruleset, [e for e in _WINNER_HAND if not e.per_win]),
+            _counters(ruleset, [e for e in _WINNER_HAND if e.per_win]),
             _counters(ruleset, _LOSER_GROUP), _counters(ruleset, _LOSER_HAND),
             frozenset(ruleset.tile_kinds),
         )
@@ -1029,13 +1103,14 @@ def _by_unit(items: Sequence[Item]) -> tuple[list[Item], list[Item], list[Item]]
 def _placements(arr: Arrangement, tile: int, wilds: frozenset[int]) -> list[int]:
     """Indexes of concealed groups that can hold the winning tile (L13.2)."""
     out = []
+    wild = tile in wilds
     for i, g in enumerate(arr.groups):
         if g.meld is not None:
             continue
-        if tile in wilds:
+        if wild:
             if any(w == tile for w, _ in g.wilds):
                 out.append(i)
-        elif tile in _natural(g):
+        elif tile in g.tiles and (not g.wilds or tile in _natural(g)):
             out.append(i)
     return out
 
@@ -1071,29 +1146,30 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
     found: list[Limit] = []
     if f.form is Form.BULLDOZER or (ruleset.bulldozer and wi.true_count >= ruleset.bulldozer_wilds):
         found.append(Limit.BULLDOZER)
-    if first_turn is FirstTurn.HEAVENLY and ruleset.heavenly_win:
-        found.append(Limit.HEAVENLY)
-    if first_turn is FirstTurn.EARTHLY and ruleset.earthly_win:
-        found.append(Limit.EARTHLY)
-    if first_turn is FirstTurn.HUMAN and ruleset.human_win:
-        found.append(Limit.HUMAN)
+    if first_turn is not FirstTurn.NONE:
+        if first_turn is FirstTurn.HEAVENLY and ruleset.heavenly_win:
+            found.append(Limit.HEAVENLY)
+        if first_turn is FirstTurn.EARTHLY and ruleset.earthly_win:
+            found.append(Limit.EARTHLY)
+        if first_turn is FirstTurn.HUMAN and ruleset.human_win:
+            found.append(Limit.HUMAN)
     if not groups:
         return found
-    own = seat_flower(wind)
     # 财神会: own flower + two 正财神 make one triplet (L22.10)
-    for g in groups:
-        if g.kind is GroupKind.TRIPLET and len(g.wilds) == _TRIPLET and wi.own_flower:
-            if own in [w for w, _ in g.wilds]:
+    if wi.own_flower:
+        own = seat_flower(wind)
+        for g in groups:
+            if g.kind is GroupKind.TRIPLET and len(g.wilds) == _TRIPLET and own in [w for w, _ in g.wilds]:
                 found.append(Limit.WILD_MEETING)
                 break
-    tiles, sets = f.tiles, f.sets
-    all_triplets = all(g.kind in (GroupKind.TRIPLET, GroupKind.KONG) for g in sets)
+    bits = f.kind_bits  # the tests on every tile below are masks
     pairs_form = f.form is Form.PAIRS
-    if all(is_honor(t) for t in tiles):
+    if not bits & ~_HONOUR_BITS:
         found.append(Limit.ALL_HONOURS)
-    if ruleset.all_black_limit and all(t in _BLACK_KINDS for t in tiles):
+    if ruleset.all_black_limit and not bits & ~_BLACK_BITS:
         found.append(Limit.ALL_BLACK)
-    if f.form is Form.STANDARD:
+    if f.form is Form.STANDARD and bits & _WIND_BITS and _wind_sets(groups) >= len(WINDS) - 1:
+        sets = f.sets
         wind_sets = [g for g in sets if g.kind in (GroupKind.TRIPLET, GroupKind.KONG) and g.tiles[0] in WINDS]
         wind_pair = [g for g in groups if g.kind is GroupKind.PAIR and g.tiles[0] in WINDS]
         kind = None
@@ -1109,28 +1185,37 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
             others_wild = any(g.wilds for g in groups if not any(g is h for h in winds_groups))
             if not uses_wild or not ruleset.four_winds_wild_rule or (held >= _MIXED_WILDS and not others_wild):
                 found.append(kind)
-    terminal_ok = (f.form is Form.STANDARD and all_triplets) or (
-        pairs_form and ruleset.eight_pairs_terminal_limits)
-    if terminal_ok and all(is_terminal(t) for t in tiles):
-        found.append(Limit.ALL_TERMINALS)
-    if terminal_ok and all(is_terminal_or_honor(t) for t in tiles):
-        found.append(Limit.TERMINALS_AND_HONOURS)
-    if ruleset.million_stones_limit and all(suit_of(t) == MAN for t in tiles) and sum(
-            number_of(t) for t in tiles) >= _MILLION:
+    if not bits & ~_TERMINAL_OR_HONOUR_BITS:
+        terminal_ok = (f.form is Form.STANDARD and not any(g.kind is GroupKind.SEQUENCE for g in groups)) or (
+            pairs_form and ruleset.eight_pairs_terminal_limits)
+        if terminal_ok and not bits & ~_TERMINAL_BITS:
+            found.append(Limit.ALL_TERMINALS)
+        if terminal_ok:
+            found.append(Limit.TERMINALS_AND_HONOURS)
+    if ruleset.million_stones_limit and not bits & ~_MAN_BITS and sum(number_of(t) for t in f.tiles) >= _MILLION:
         found.append(Limit.MILLION_STONES)
-    if ruleset.red_peacock_limit and all(t in _PEACOCK_KINDS for t in tiles):
+    if ruleset.red_peacock_limit and not bits & ~_PEACOCK_BITS:
         found.append(Limit.RED_PEACOCK)
-    if len(f.suits) == 1 and all(is_suited(t) for t in tiles):
+    if len(f.suits) == 1 and not bits & ~_SUITED_BITS:
         found.append(Limit.FULL_FLUSH)
     if pairs_form and ruleset.eight_and_half_pairs_limit:
         found.append(Limit.EIGHT_PAIRS)
-    if f.form is Form.STANDARD:
+    if f.form is Form.STANDARD and (ruleset.four_guardians_limit or ruleset.rare_limits or ruleset.all_green_limit):
         found.extend(_optional_limits(f))
     if ruleset.red_dots_limit and _red_pair_and(f, _RED_DOTS_KINDS):
         found.append(Limit.RED_DOTS)
     if ruleset.red_spot_limit and _red_pair_and(f, _GREEN_KINDS - {GREEN}):
         found.append(Limit.RED_SPOT)
     return found
+
+
+def _wind_sets(groups: tuple[Group, ...]) -> int:
+    """Pongs and kongs of winds: fewer than 3 make no four-winds limit (L22.6)."""
+    n = 0
+    for g in groups:
+        if (g.kind is GroupKind.TRIPLET or g.kind is GroupKind.KONG) and g.tiles[0] in WINDS:
+            n += 1
+    return n
 
 
 def _red_pair_and(f: Facts, kinds: frozenset[int]) -> bool:
@@ -1144,6 +1229,8 @@ _GREEN_KINDS: Final = frozenset({19, 20, 21, 23, 25, GREEN})  # 2 3 4 6 8 bamboo
 _PEACOCK_KINDS: Final = frozenset({18, 22, 24, 26, RED})        # 紅孔雀: 1 5 7 9 bamboo, Red
 _RED_DOTS_KINDS: Final = frozenset({9, 11, 13, 14, 15, 17})     # 點點紅: 1 3 5 6 7 9 dots
 _BLACK_KINDS: Final = frozenset({*WINDS, WHITE, 16})            # 黑一色: winds, White, 8 dots
+_BLACK_BITS: Final = _kind_bits(lambda k: k in _BLACK_KINDS)
+_PEACOCK_BITS: Final = _kind_bits(lambda k: k in _PEACOCK_KINDS)
 _MILLION: Final = 100  # 百萬石: the characters' numbers add up to 100 or more
 _PAIR_TILES: Final = 2
 _RARE_RUN: Final = 5      # 五连刻: five triplets in a row
@@ -1185,9 +1272,10 @@ def _optional_limits(f: Facts) -> list[Limit]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    """One placement of the winning tile in one arrangement, counted but not yet itemised."""
+class _Reading(NamedTuple):
+    """One placement of the winning tile in one arrangement, counted but not yet itemised
+    (a named tuple: made for every placement, and a tuple is made faster than a frozen
+    dataclass in pure Python)."""
 
     facts: Facts
     arr: Arrangement | None  # None: 十六不搭 / 十六不靠 / 国士无双, no groups (L22.16, L22.22)
@@ -1199,19 +1287,45 @@ class _Reading:
     key: tuple[int, int, int]  # most chips for the winner: total + bonus, then tai, then fu (L13.1)
 
 
+# What every reading of one win shares: the counting entries, the group counts of the win's
+# context, the seat's honours, its wind, and the fu and tai of the per_win entries (counted
+# on the first reading: empty until then).
+_WinSetup = tuple[_Counting, dict[int, tuple[Group, int, int]], tuple[int, int, int], int, list[int]]
+
+
+def _win_setup(ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> _WinSetup:
+    c = _counting(ruleset)
+    wind = ctx.wind
+    honours = _scoring_honours(wind)
+    # A group counts the same in every placement but the one that puts the winning tile in it
+    # (L19.5, L20.8: the group items look only at their group, whether it holds the winning
+    # tile, the seat's honours, the wild kinds and whether the tile was self-drawn), so each
+    # group is counted once as holding the tile and once not, in any arrangement and any win
+    # of the same context (the itemised walk, done afresh, adds up to the same: tests/test_scoring_properties.py).
+    context = (ctx.by.self_drawn, honours, wi.kinds)
+    group_counts = c.winner_groups.get(context)
+    if group_counts is None:
+        group_counts = c.winner_groups[context] = {}
+    return (c, group_counts, honours, wind, [])
+
+
 def _read_placement(
-    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, c: _Counting,
-    group_counts: dict[tuple[Group, bool], tuple[int, int]],
+    arr: Arrangement, place: int | None, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, setup: _WinSetup,
 ) -> _Reading:
+    c, group_counts, honours, wind, per_win = setup
     placed = arr.groups[place] if place is not None else None
     win_as = _stands_for(placed, ctx.tile, wi.kinds) if placed is not None else ctx.tile
     f = Facts(
-        True, ruleset, wi, _scoring_honours(ctx.wind), arr.groups, arr.form, place, ctx.by,
+        True, ruleset, wi, honours, arr.groups, arr.form, place, ctx.by,
         None if placed is None else _wait(placed, win_as), wi.true_count, wi.own_flower, 0, win_as,
     )
+    if not per_win:  # the per_win entries count alike in every reading of the win: once
+        per_win.extend(_fu_tai(f, (), (), c.winner_win))
     fu, tai = _fu_tai(f, (), (), c.winner_hand)
+    fu += per_win[0]
+    tai += per_win[1]
     for i, g in enumerate(arr.groups):
-        slot = (g, i == place)
+        slot = 2 * id(g) + (i == place)
         hit = group_counts.get(slot)
         if hit is None:
             size = _winner_groups_size
@@ -1221,11 +1335,12 @@ def _read_placement(
                         kept.clear()
                 size[0] = 0
             size[0] += 1
-            hit = group_counts[slot] = _fu_tai(f, c.winner_group, (i,), ())
-        fu += hit[0]
-        tai += hit[1]
+            gfu, gtai = _fu_tai(f, c.winner_group, (i,), ())
+            hit = group_counts[slot] = (g, gfu, gtai)
+        fu += hit[1]
+        tai += hit[2]
     raw, total = _total(fu, tai, ruleset.base_fu, ruleset)
-    limits = _limits(f, ctx.first_turn, ctx.wind)
+    limits = _limits(f, ctx.first_turn, wind)
     if not limits and tai >= _COUNTED_LIMIT_TAI and total >= ruleset.max_total:
         limits.append(Limit.COUNTED)  # L22.1: 300 with 3 or more tai
     limit = limits[0] if limits else None
@@ -1236,21 +1351,14 @@ def _read_placement(
     return _Reading(f, arr, fu, tai, raw, total, limit, key)
 
 
-def _arrangement_readings(arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) -> Iterator[_Reading]:
+def _arrangement_readings(
+    arr: Arrangement, ctx: WinContext, wi: _Wilds, ruleset: Ruleset, setup: _WinSetup | None = None,
+) -> list[_Reading]:
     """Every place of the winning tile in ``arr`` (L13.2), or none for a reading without groups."""
-    c = _counting(ruleset)
+    if setup is None:
+        setup = _win_setup(ctx, wi, ruleset)
     places: list[int | None] = list(_placements(arr, ctx.tile, wi.kinds)) if arr.groups else []
-    # A group counts the same in every placement but the one that puts the winning tile in it
-    # (L19.5, L20.8: the group items look only at their group, whether it holds the winning
-    # tile, the seat's honours, the wild kinds and whether the tile was self-drawn), so each
-    # group is counted once as holding the tile and once not, in any arrangement and any win
-    # of the same context (the itemised walk, done afresh, adds up to the same: tests/test_scoring_properties.py).
-    context = (ctx.by.self_drawn, _scoring_honours(ctx.wind), wi.kinds)
-    group_counts = c.winner_groups.get(context)
-    if group_counts is None:
-        group_counts = c.winner_groups[context] = {}
-    for p in places or [None]:
-        yield _read_placement(arr, p, ctx, wi, ruleset, c, group_counts)
+    return [_read_placement(arr, p, ctx, wi, ruleset, setup) for p in places or [None]]
 
 
 def _best(readings: Iterable[_Reading]) -> _Reading:
@@ -1315,9 +1423,19 @@ def win_value(hand: Hand, ctx: WinContext, ruleset: Ruleset = LONGGANG) -> int:
     return _best_win(hand, ctx, ruleset).key[0]
 
 
+def _with_checked_tile(hand: Hand, tile: int) -> Hand:
+    """``hand.with_tile(tile)`` for a tile _check_tiles let through (in play, a flower not
+    held yet): the same hand, without checking it again."""
+    if is_flower(tile):
+        return Hand.trusted(hand.concealed, hand.melds, tuple(sorted((*hand.flowers, tile))))
+    conc = list(hand.concealed)
+    insort(conc, tile)
+    return Hand.trusted(tuple(conc), hand.melds, hand.flowers)
+
+
 def _best_win(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> _Reading:
     _check_tiles(hand, ctx.tile, ctx.indicator, ctx.seat, ctx.dealer, ruleset)
-    full = hand.with_tile(ctx.tile)
+    full = _with_checked_tile(hand, ctx.tile)
     wi = _wild_info(full, ctx.wind, ctx.indicator, ruleset)
     _check_context(ctx, wi, ruleset)
     arrs = arrangements(full, ruleset, wi.kinds)  # includes 推土机 of flower wilds (L5, L8)
@@ -1328,7 +1446,8 @@ def _best_win(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> _Reading:
     orphans = ruleset.thirteen_orphans_limit and thirteen_orphans(full, wi.kinds, ruleset.hand_size)
     if not arrs and shape is None and not orphans:
         raise NotAWinError(f"{format_hand(hand)} with {tile_name(ctx.tile)} is not a winning hand", rule="L13")
-    readings = [r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset)]
+    setup = _win_setup(ctx, wi, ruleset)
+    readings = [r for arr in arrs for r in _arrangement_readings(arr, ctx, wi, ruleset, setup)]
     if shape is not None:
         readings.append(_shape_reading(
             Limit.SIXTEEN_KNITTED if shape is Unconnected.KNITTED else Limit.SIXTEEN_UNCONNECTED, ctx, wi, ruleset))
@@ -1343,7 +1462,8 @@ def _shape_reading(shape: Limit, ctx: WinContext, wi: _Wilds, ruleset: Ruleset) 
     推土机 and 天胡 when those hold too)."""
     f = Facts(True, ruleset, wi, _scoring_honours(ctx.wind), (), None, None, ctx.by, None,
               wi.true_count, wi.own_flower, 0, ctx.tile)
-    fu, tai = _fu_tai(f, (), (), _counting(ruleset).winner_hand)
+    c = _counting(ruleset)
+    fu, tai = _fu_tai(f, (), (), c.winner_hand + c.winner_win)
     raw, _ = _total(fu, tai, ruleset.base_fu, ruleset)
     limits = _limits(f, ctx.first_turn, ctx.wind)
     limit = limits[0] if limits else shape
