@@ -433,7 +433,9 @@ class Combo:
             got = 0
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    got |= a.up(ja) | b.up(jb) << shift
+                    ua = a._up[ja]
+                    ub = b._up[jb]
+                    got |= (ua if ua >= 0 else a.up(ja)) | (ub if ub >= 0 else b.up(jb)) << shift
             self._up[j] = got
         return got
 
@@ -448,7 +450,9 @@ class Combo:
             got = -1
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    got &= a.down(ja) | b.down(jb) << shift
+                    da = a._down[ja]
+                    db = b._down[jb]
+                    got &= (da if da >= 0 else a.down(ja)) | (db if db >= 0 else b.down(jb)) << shift
             self._down[j] = got
         return got
 
@@ -556,7 +560,9 @@ class HandShape:
                 xoff, yoff = self._xoff, self._yoff
                 last = self._last
                 for i in self._tight:
-                    got |= x.up(i) << xoff | y.up(last - i) << yoff
+                    ux = x._up[i]
+                    uy = y._up[last - i]
+                    got |= (ux if ux >= 0 else x.up(i)) << xoff | (uy if uy >= 0 else y.up(last - i)) << yoff
                 if self._pairs:
                     hist = x.hist + y.hist
                     used = pairs_used(hist)
@@ -578,7 +584,10 @@ class HandShape:
                 if self._tight:
                     down = ALL_KINDS
                     for i in self._tight:
-                        down &= x.down(i) << xoff | y.down(last - i) << yoff
+                        dx = x._down[i]
+                        dy = y._down[last - i]
+                        down &= ((dx if dx >= 0 else x.down(i)) << xoff
+                                 | (dy if dy >= 0 else y.down(last - i)) << yoff)
                     got = self.held & ~down
                 if self._pairs:
                     hist = x.hist + y.hist
