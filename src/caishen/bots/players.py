@@ -130,29 +130,34 @@ class Evaluator:
     def __init__(self, view: View) -> None:
         self.view = view
         rs = view.ruleset
-        self.sets_needed = rs.sets_needed
-        self.pairs_form = rs.eight_and_half_pairs and rs.hand_size == 16
-        self.bulldozer = rs.bulldozer_wilds if rs.bulldozer else 0
+        self.sets_needed = sets_needed = rs.sets_needed
+        self.pairs_form = pairs_form = rs.eight_and_half_pairs and rs.hand_size == 16
+        self.bulldozer = bulldozer = rs.bulldozer_wilds if rs.bulldozer else 0
         self.shape = shape = shape_of(view)
         self.lo = shape.lo
         self.hi = shape.hi
         unseen = self.unseen = view.unseen()
         # Unseen copies of wild kinds: drawing one always helps (counting wilds).
-        self.unseen_wilds = 0
+        unseen_wilds = 0
         wild_mask = 0
         for k in view.wilds:
             if k < NUM_NON_FLOWER:
-                self.unseen_wilds += unseen[k]
+                unseen_wilds += unseen[k]
                 wild_mask |= 1 << k
-            elif k not in view.hand.flowers and not any(k in f for f in view.flowers):
-                self.unseen_wilds += 1
+            elif k not in view.hand.flowers:
+                for laid in view.flowers:
+                    if k in laid:
+                        break
+                else:
+                    unseen_wilds += 1
+        self.unseen_wilds = unseen_wilds
         # Kinds worth drawing: unseen copies left, not wild.
         self.drawable = sum(compress(_KIND_BITS, unseen)) & ~wild_mask
         self._at_least: tuple[int, int, int] | None = None
         # Enough 正财神 is complete whatever else is held (推土机, L8).
-        self.complete = bool(self.bulldozer) and self.shape.true_wilds >= self.bulldozer
-        self._melds = self.shape.melds
-        self._own = context(self.sets_needed - self._melds, self.shape.wilds, self.pairs_form and not self._melds)
+        self.complete = bool(bulldozer) and shape.true_wilds >= bulldozer
+        self._melds = melds = shape.melds
+        self._own = context(sets_needed - melds, shape.wilds, pairs_form and not melds)
         self._base: HandShape | None = None
         self._outs_of: dict[int, int] = {}
 

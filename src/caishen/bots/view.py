@@ -12,10 +12,12 @@ from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, is_flower
 from caishen.variants.base import VariantRules
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class View:
     """One seat's knowledge: own hand, the wilds for this seat (财神 and 坐花), and what
-    is open on the table (discards, melds and laid-open flowers of every seat)."""
+    is open on the table (discards, melds and laid-open flowers of every seat). Made for
+    every decision and not changed after: not frozen only because a frozen dataclass pays
+    a ``setattr`` per field in pure Python."""
 
     seat: int
     hand: Hand
@@ -29,8 +31,7 @@ class View:
     dealer: int = 0
 
     def __reduce__(self) -> tuple[type[View], tuple[object, ...]]:
-        # Pickle and copy through the constructor: the compiled build (mypyc) cannot set the
-        # fields of a frozen dataclass after construction.
+        # Pickle and copy through the constructor, as Hand and Meld do (one form for both builds).
         return (View, (self.seat, self.hand, self.wilds, self.indicator, self.ruleset, self.discards,
                        self.melds, self.flowers, self.wall_left, self.dealer))
 
