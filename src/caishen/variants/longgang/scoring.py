@@ -489,11 +489,13 @@ class Who(StrEnum):
     BOTH = "both"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Facts:
     """One reading of a hand as the scoring items see it. For the winner: the arrangement
     and where the winning tile sits in it; for a loser: the sets chosen (L23.8), the true
-    wilds and own flower used in them and the wilds left void (L23.5)."""
+    wilds and own flower used in them and the wilds left void (L23.5). Not changed after it
+    is made (the items only read it); not frozen because one is made for every reading, and
+    a frozen dataclass pays a ``setattr`` per field in pure Python."""
 
     winner: bool
     ruleset: Ruleset
@@ -520,7 +522,7 @@ class Facts:
         sets = self._sets
         if sets is None:
             sets = tuple(g for g in self.groups if g.kind is not GroupKind.PAIR)
-            object.__setattr__(self, "_sets", sets)
+            self._sets = sets
         return sets
 
     @property
@@ -529,7 +531,7 @@ class Facts:
         tiles = self._tiles
         if tiles is None:
             tiles = tuple(chain.from_iterable([g.tiles for g in self.groups]))
-            object.__setattr__(self, "_tiles", tiles)
+            self._tiles = tiles
         return tiles
 
     @property
@@ -544,7 +546,7 @@ class Facts:
                 if got is None:
                     got = _TILES_BITS[g.tiles] = sum(1 << t for t in set(g.tiles))
                 bits |= got
-            object.__setattr__(self, "_bits", bits)
+            self._bits = bits
         return bits
 
     @property
@@ -555,7 +557,7 @@ class Facts:
             bits = self.kind_bits
             suits = _SUIT_SETS[(bits & _SUIT_BITS[0] != 0) + 2 * (bits & _SUIT_BITS[1] != 0)
                                + 4 * (bits & _SUIT_BITS[2] != 0)]
-            object.__setattr__(self, "_suits", suits)
+            self._suits = suits
         return suits
 
     @property
