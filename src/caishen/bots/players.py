@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import itemgetter
 from typing import Final
 
 from caishen.bots.shape import (
@@ -426,7 +427,7 @@ class GreedyBot:
                 # among the best shanten: the most improving tiles (wilds counted)
                 score += ev.discard_outs(t)
             out.append((score + 0.01 * _ORDER[t], t))
-        out.sort(key=lambda x: -x[0])
+        out.sort(key=itemgetter(0), reverse=True)  # stable: equal scores keep the tile order
         return out
 
     def own_turn(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
@@ -615,7 +616,7 @@ class StrongBot(GreedyBot):
             counts[t] += 1
             score = -SHANTEN_COST * x + math.log1p(u) + v + 0.001 * _ORDER[t]
             out.append((score, t))
-        out.sort(key=lambda y: -y[0])
+        out.sort(key=itemgetter(0), reverse=True)  # stable: equal scores keep the tile order
         return out
 
     def ready_value(self, ev: Evaluator, counts: list[int]) -> tuple[int, float]:
