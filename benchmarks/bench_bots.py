@@ -29,45 +29,55 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 NAMES = ("strong", "greedy", "greedy", "random")
 BOTS = ("strong", "greedy", "random")
 
 
-def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
-    """Play the hands; return cold and warm mean microseconds per decision per bot."""
+def play(first: int, count: int, decide: Callable[[Any, Any], Any]) -> None:
+    """Play the seeded hands ``first`` .. ``first + count - 1`` at a ``strong, greedy, greedy,
+    random`` table (the seats rotating from hand to hand); ``decide(bot, observation)`` makes
+    each decision (it calls ``bot.act``)."""
     from caishen import fair
     from caishen.bots import make_bot
     from caishen.engine.game import Game
     from caishen.variants.longgang.rules import LONGGANG
 
-    def play(first: int, count: int, times: dict[str, list[int]] | None) -> None:
-        for h in range(first, first + count):
-            seed = b"bench-bots-%d" % h
-            game = Game.from_seed(fair.hand_seed(seed, 0), LONGGANG, h % 4)
-            rng = random.Random(h)
-            bots = [make_bot(NAMES[(s + h) % 4], random.Random(rng.random()), LONGGANG) for s in range(4)]
-            while not game.is_over:
-                for s in game.to_move():
-                    if not game.legal_actions(s):
-                        continue
-                    obs = game.observation(s)
-                    t = time.process_time_ns()
-                    a = bots[s].act(obs)
-                    dt = time.process_time_ns() - t
-                    if times is not None:
-                        times[bots[s].name].append(dt)
-                    game.step(s, a)
-                    if game.is_over:
-                        break
+    for h in range(first, first + count):
+        seed = b"bench-bots-%d" % h
+        game = Game.from_seed(fair.hand_seed(seed, 0), LONGGANG, h % 4)
+        rng = random.Random(h)
+        bots = [make_bot(NAMES[(s + h) % 4], random.Random(rng.random()), LONGGANG) for s in range(4)]
+        while not game.is_over:
+            for s in game.to_move():
+                if not game.legal_actions(s):
+                    continue
+                game.step(s, decide(bots[s], game.observation(s)))
+                if game.is_over:
+                    break
+
+
+def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
+    """Play the hands; return cold and warm mean microseconds per decision per bot."""
+
+    def timed(times: dict[str, list[int]] | None) -> Callable[[Any, Any], Any]:
+        def decide(bot: Any, obs: Any) -> Any:
+            t = time.process_time_ns()
+            a = bot.act(obs)
+            dt = time.process_time_ns() - t
+            if times is not None:
+                times[bot.name].append(dt)
+            return a
+        return decide
 
     cold: dict[str, list[int]] = {b: [] for b in BOTS}
     warm: dict[str, list[int]] = {b: [] for b in BOTS}
-    play(0, cold_hands, cold)
-    play(cold_hands, warm_hands, None)
-    play(cold_hands + warm_hands, hands, warm)
+    play(0, cold_hands, timed(cold))
+    play(cold_hands, warm_hands, timed(None))
+    play(cold_hands + warm_hands, hands, timed(warm))
     out: dict[str, float] = {}
     for b in BOTS:
         out[f"{b}_us"] = round(statistics.fmean(warm[b]) / 1000, 2)

@@ -22,45 +22,32 @@ import argparse
 import functools
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
-NAMES = ("strong", "greedy", "greedy", "random")
+from bench_bots import play  # the same hands, table and seeds as bench_bots.py
+
 TOGGLE = "functools_reduce"
 
 
-def play(hands: int, counted: str) -> int:
-    """Play the hands; ``counted``'s decisions run inside ``functools.reduce``. Returns how
-    many decisions it made."""
-    from caishen import fair
-    from caishen.bots import make_bot
-    from caishen.engine.game import Game
-    from caishen.variants.longgang.rules import LONGGANG
-
+def play_counted(hands: int, counted: str) -> int:
+    """Play bench_bots.py's hands; ``counted``'s decisions run inside ``functools.reduce``.
+    Returns how many decisions it made."""
     decisions = 0
-    for h in range(hands):
-        game = Game.from_seed(fair.hand_seed(b"bench-bots-%d" % h, 0), LONGGANG, h % 4)
-        rng = random.Random(h)
-        bots = [make_bot(NAMES[(s + h) % 4], random.Random(rng.random()), LONGGANG) for s in range(4)]
-        while not game.is_over:
-            for s in game.to_move():
-                if not game.legal_actions(s):
-                    continue
-                obs = game.observation(s)
-                bot = bots[s]
-                if bot.name == counted:
-                    a = functools.reduce(lambda _, o, bot=bot: bot.act(o), [obs], None)
-                    decisions += 1
-                else:
-                    a = bot.act(obs)
-                game.step(s, a)
-                if game.is_over:
-                    break
+
+    def decide(bot: Any, obs: Any) -> Any:
+        nonlocal decisions
+        if bot.name != counted:
+            return bot.act(obs)
+        decisions += 1
+        return functools.reduce(lambda _, o: bot.act(o), [obs], None)
+
+    play(0, hands, decide)
     return decisions
 
 
@@ -89,7 +76,7 @@ def main() -> None:
     ap.add_argument("--play", help=argparse.SUPPRESS)  # inside valgrind: play, counting this bot
     a = ap.parse_args()
     if a.play:
-        print(f"decisions {play(a.hands, a.play)}")
+        print(f"decisions {play_counted(a.hands, a.play)}")
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("count_bots: valgrind is not installed (apt-get install valgrind)")

@@ -93,13 +93,8 @@ def _random_hand(rng: random.Random) -> tuple[Hand, frozenset[int]]:
     return Hand(concealed, tuple(melds)), wilds
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_shanten_matches_analysis_reference(seed: int) -> None:
-    """The bots' fast shanten equals caishen.shapes.analysis.shanten (the slow reference) on
-    random hands with melds and wilds (推土机 off: the reference counts the distance to
-    drawing three wilds, which the bots do not chase)."""
-    hand, wilds = _random_hand(random.Random(seed))
+def _counts(hand: Hand, wilds: frozenset[int]) -> tuple[list[int], int]:
+    """The 34 counts of a hand's non-wild concealed tiles, and its wild tiles."""
     c = [0] * 34
     w = 0
     for k in hand.concealed:
@@ -107,6 +102,17 @@ def test_shanten_matches_analysis_reference(seed: int) -> None:
             w += 1
         else:
             c[k] += 1
+    return c, w
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_shanten_matches_analysis_reference(seed: int) -> None:
+    """The bots' fast shanten equals caishen.shapes.analysis.shanten (the slow reference) on
+    random hands with melds and wilds (推土机 off: the reference counts the distance to
+    drawing three wilds, which the bots do not chase)."""
+    hand, wilds = _random_hand(random.Random(seed))
+    c, w = _counts(hand, wilds)
     assert shanten_counts(c, len(hand.melds), w, 5, True) == ref_shanten(hand, NO_BULLDOZER, wilds)
 
 
@@ -159,13 +165,7 @@ def test_shapes_without_the_table_file_are_the_same(seed: int) -> None:
     bare = _SHAPE_WITHOUT_TABLE
     assert not bare._COVER_INDEX[0] and bare._TABLE_COVERS == 0
     hand, wilds = _random_hand(random.Random(seed))
-    c = [0] * 34
-    w = 0
-    for k in hand.concealed:
-        if k in wilds:
-            w += 1
-        else:
-            c[k] += 1
+    c, w = _counts(hand, wilds)
     lo, hi = shape.keys_of(c)
     for pairs in (False, True):
         ours = shape.hand_shape(lo, hi, 5 - len(hand.melds), w, pairs and not hand.melds)
