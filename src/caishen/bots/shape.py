@@ -185,7 +185,7 @@ def build_cover_data() -> bytes:
     little-endian), each cover's 12 entries (a byte each), then per key the id of its cover
     (a byte): 5**9 suit keys, 5**7 honours keys; then for every pair of covers the id of the
     two combined (2 bytes, little-endian, ``n * a + b``). The covers of keys come first (163),
-    then the further ones combining makes (the set is closed). About 30 s."""
+    then the further ones combining makes (the set is closed). About 15 s."""
     values: dict[tuple[int, ...], int] = {_ZERO: 0}
     indexes: list[bytes] = []
     for honours, n in ((False, SUIT_KEYS), (True, HONOUR_KEYS)):
@@ -288,11 +288,8 @@ def cover(key: int, honours: bool) -> tuple[int, ...]:
 
 
 def combined_id(a: int, b: int) -> int:
-    """The id of the covers ``a`` and ``b`` combined: read from the table, else worked out
-    and kept."""
-    n = _TABLE_COVERS
-    if a < n and b < n:
-        return _COMBINED[a * n + b]
+    """The id of the covers ``a`` and ``b`` combined, for a pair without a row in the table
+    file (``Combo`` reads the table itself): worked out and kept."""
     key = a << 16 | b
     got = _combined_ids.get(key)
     if got is None:
@@ -385,7 +382,6 @@ def suit_entry(key: int, honours: bool) -> SuitEntry:
             memo.clear()
         memo[key] = got
     return got
-
 
 
 Part = Union["SuitEntry", "Combo"]
@@ -620,11 +616,9 @@ class Context:
     ``pairs_form`` — and the shapes of its hands met so far, by ``lo << HAND_KEY_SHIFT |
     hi`` (:data:`HAND_CACHE` over all contexts, all cleared when full)."""
 
-    __slots__ = ("base", "last", "pairs_base", "pairs_form", "sets", "table", "wilds")
+    __slots__ = ("base", "last", "pairs_base", "pairs_form", "table")
 
     def __init__(self, sets: int, wilds: int, pairs_form: bool) -> None:
-        self.sets = sets
-        self.wilds = wilds
         self.pairs_form = pairs_form
         self.last = 2 * sets + 1
         self.base = 3 * sets + 1 - wilds  # shanten = base - cover (standard form)
