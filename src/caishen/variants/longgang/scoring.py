@@ -813,7 +813,8 @@ def _one_dragon(f: Facts, _: int) -> bool:
 
 
 def _all_triplets(f: Facts) -> bool:
-    """对对胡: a standard hand whose sets are all pongs or kongs, one pass over the groups (L21.5)."""
+    """A standard hand whose sets are all pongs or kongs, one pass over the groups: 对对胡
+    (L21.5), and the terminal limits' condition on the standard form (L22)."""
     if f.form is not Form.STANDARD:
         return False
     sets = False
@@ -1170,14 +1171,15 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
         found.append(Limit.ALL_HONOURS)
     if ruleset.all_black_limit and not bits & ~_BLACK_BITS:
         found.append(Limit.ALL_BLACK)
-    if f.form is Form.STANDARD and bits & _WIND_BITS and _wind_sets(groups) >= len(WINDS) - 1:
-        sets = f.sets
-        wind_sets = [g for g in sets if g.kind in (GroupKind.TRIPLET, GroupKind.KONG) and g.tiles[0] in WINDS]
+    wind_sets: list[Group] = []
+    if f.form is Form.STANDARD and bits & _WIND_BITS:
+        wind_sets = [g for g in groups if g.kind in (GroupKind.TRIPLET, GroupKind.KONG) and g.tiles[0] in WINDS]
+    if len(wind_sets) >= len(WINDS) - 1:  # fewer pongs or kongs of winds make no four-winds limit (L22.6)
         wind_pair = [g for g in groups if g.kind is GroupKind.PAIR and g.tiles[0] in WINDS]
         kind = None
         if len(wind_sets) >= len(WINDS):
             kind = Limit.BIG_FOUR_WINDS
-        elif len(wind_sets) == len(WINDS) - 1 and wind_pair:
+        elif wind_pair:
             kind = Limit.SMALL_FOUR_WINDS
         if kind is not None:
             # a wild in the winds needs 2+ wilds held, none standing for another tile (L22.6)
@@ -1188,8 +1190,7 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
             if not uses_wild or not ruleset.four_winds_wild_rule or (held >= _MIXED_WILDS and not others_wild):
                 found.append(kind)
     if not bits & ~_TERMINAL_OR_HONOUR_BITS:
-        terminal_ok = (f.form is Form.STANDARD and not any(g.kind is GroupKind.SEQUENCE for g in groups)) or (
-            pairs_form and ruleset.eight_pairs_terminal_limits)
+        terminal_ok = _all_triplets(f) or (pairs_form and ruleset.eight_pairs_terminal_limits)
         if terminal_ok and not bits & ~_TERMINAL_BITS:
             found.append(Limit.ALL_TERMINALS)
         if terminal_ok:
@@ -1209,15 +1210,6 @@ def _limits(f: Facts, first_turn: FirstTurn, wind: int) -> list[Limit]:
     if ruleset.red_spot_limit and _red_pair_and(f, _GREEN_KINDS - {GREEN}):
         found.append(Limit.RED_SPOT)
     return found
-
-
-def _wind_sets(groups: tuple[Group, ...]) -> int:
-    """Pongs and kongs of winds: fewer than 3 make no four-winds limit (L22.6)."""
-    n = 0
-    for g in groups:
-        if (g.kind is GroupKind.TRIPLET or g.kind is GroupKind.KONG) and g.tiles[0] in WINDS:
-            n += 1
-    return n
 
 
 def _red_pair_and(f: Facts, kinds: frozenset[int]) -> bool:
