@@ -195,7 +195,7 @@ class _Info:
         self.bulldozer = r.bulldozer_wilds if r.bulldozer else 0
         self.kinds = r.tile_kinds
         self.non_flower_kinds = tuple(k for k in self.kinds if k < NUM_NON_FLOWER)
-        # made once per ruleset, read by every _standard_abstract
+        # made once per ruleset, read by every split (_split_rec) and completion (_wild_only)
         self.joker_sets, self.joker_pairs = _joker_shapes(self.non_flower_kinds)
         self.sequences = _sequence_slots(self.non_flower_kinds)
         # each slot's splits, by (slot key, slot, wilds): see _slot_splits
@@ -765,7 +765,7 @@ def _joker_shapes(kinds: tuple[int, ...]) -> tuple[list[_AGroup], list[_AGroup]]
     return sets, pairs
 
 
-# A candidate group for _standard_abstract's lowest held kind: (the abstract group, the real
+# A candidate group for _split_rec's lowest held kind: (the abstract group, the real
 # tiles it takes, their base-5 sum in their suit's key, its number of wild slots, 1 if it is
 # the pair else 0).
 _Cand = tuple[_AGroup, tuple[int, ...], int, int, int]
@@ -977,17 +977,6 @@ def _wild_only(info: _Info, sets_left: int, pair: bool) -> list[tuple[_AGroup, .
         else:
             out.append(extra)
     return out
-
-
-def _standard_abstract(
-    counts: list[int], jokers: int, sets: int, info: _Info
-) -> set[tuple[_AGroup, ...]]:
-    """Every split of the real tiles plus ``jokers`` wilds into ``sets`` sets and a pair
-    (size already checked), each sorted."""
-    keys = [0, 0, 0, 0]
-    for k, n in enumerate(counts):
-        keys[_SLOT[k]] += n * _POW[k]
-    return {tuple(sorted(a[0] + b[0] + c[0] + d[0] + extra)) for a, b, c, d, extra in _std_combos(keys, jokers, sets, info)}
 
 
 def _split_groups(s: _Split, w: int) -> tuple[Group, ...]:
