@@ -85,6 +85,15 @@ def test_bad_messages_are_refused_and_change_nothing(app: FastAPI, monkeypatch: 
                 if vb["choices"] and not va["choices"]:
                     mover, mv, other = wb, vb, wa
                     break
+                if not va["choices"] and not vb["choices"]:
+                    # neither must act in the states read so far: read on where a later state
+                    # is due (the one behind, or both while a bot moves), never past a turn
+                    at_a, at_b = (va["hand"], va["step"]), (vb["hand"], vb["step"])
+                    if at_a <= at_b:
+                        va = _next_state(wa)
+                    if at_b <= at_a:
+                        vb = _next_state(wb)
+                    continue
                 ws, v = (wa, va) if va["choices"] else (wb, vb)
                 ws.send_text(act_json(v, choose(v)))
                 va, vb = _next_state(wa), _next_state(wb)
