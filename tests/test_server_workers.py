@@ -1,15 +1,17 @@
 """``caishen serve --workers 2``: two processes share the port, each table has one owner, and a
-WebSocket that reaches the other process is passed on to the owner (docs/server.md).
+WebSocket that reaches the other process is handed to the owner, or relayed to it when it
+cannot be handed over (docs/server.md).
 
 The kernel gives each new connection to either process, so the tests connect until they have
-seen both a direct and a passed-on connection to the same table (about half of connections
-are passed on; 40 tries make missing one a 1-in-10^12 event), and play through both."""
+seen each way a connection can come to the same table (about half of connections reach the
+other process), and play through each."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -36,9 +38,31 @@ def test_every_process_agrees_on_the_owner_of_a_room() -> None:
     assert two.socket_of("room0") == f"/tmp/x/w{owners[0]}.sock"
 
 
-def sock(server: ServerProcess, code: str, cookie: str) -> ClientConnection:
+def sock(server: ServerProcess, code: str, cookie: str, after_page: bool = False) -> ClientConnection:
+    """A WebSocket to table ``code``; ``after_page``: on a connection that first loaded a page
+    (HTTP/1.1 keep-alive), so it can no longer be handed over whole."""
+    conn = None
+    if after_page:
+        conn = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        conn.sendall(f"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += conn.recv(65536)
+        head, body = head.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 200"), head
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        while len(body) < length:
+            body += conn.recv(65536)
     return connect(f"ws://127.0.0.1:{server.port}/ws/{code}", additional_headers={"Cookie": f"caishen={cookie}"},
-                   open_timeout=30)
+                   open_timeout=30, sock=conn)
+
+
+def via(ws: ClientConnection) -> str:
+    """How the connection came to the table's owner: direct, handed-off or relayed."""
+    headers = ws.response.headers if ws.response is not None else {}
+    if headers.get("x-caishen-handed-off") == "1":
+        return "handed-off"
+    return "relayed" if headers.get("x-caishen-relayed") == "1" else "direct"
 
 
 def next_state(ws: ClientConnection, after: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -73,19 +97,22 @@ def play(ws: ClientConnection, moves: int, view: dict[str, Any] | None = None) -
     return view
 
 
-def both_kinds(server: ServerProcess, code: str, cookie: str) -> dict[bool, int]:
-    """Connect until one direct and one passed-on connection each made moves; the table's
-    step after each kind (True: passed on). Which worker accepts a connection is the
-    kernel's choice, and a worker still starting (or busy resuming its tables) accepts none,
-    so this keeps connecting for up to a minute."""
-    seen: dict[bool, int] = {}
+def ways(server: ServerProcess, code: str, cookie: str, after_page: bool = False) -> dict[str, int]:
+    """Connect until a connection of each way it can come (:func:`via`) made moves; the
+    table's step after each. New connections come direct or handed off, never relayed;
+    connections that loaded a page first come direct or relayed. Which worker accepts a
+    connection is the kernel's choice, and a worker still starting (or busy resuming its
+    tables) accepts none, so this keeps connecting for up to a minute."""
+    want = {"direct", "relayed" if after_page else "handed-off"}
+    seen: dict[str, int] = {}
     deadline = time.monotonic() + 60
     tries = 0
     while time.monotonic() < deadline:
         tries += 1
-        with sock(server, code, cookie) as ws:
-            relayed = ws.response is not None and ws.response.headers.get("x-caishen-relayed") == "1"
-            if relayed in seen:
+        with sock(server, code, cookie, after_page) as ws:
+            way = via(ws)
+            assert way in want, f"a connection came {way}"
+            if way in seen:
                 continue
             before = next_state(ws)
             ws.send(json.dumps({"type": "ping"}))
@@ -95,8 +122,8 @@ def both_kinds(server: ServerProcess, code: str, cookie: str) -> dict[bool, int]
                 before = msg
             after = play(ws, 3, before)
             assert (after["hand"], after["step"]) > (before["hand"], before["step"])
-            seen[relayed] = after["step"]
-        if len(seen) == 2:
+            seen[way] = after["step"]
+        if set(seen) == want:
             return seen
     raise AssertionError(f"only {seen} after {tries} connections in a minute")
 
@@ -142,7 +169,8 @@ def test_tables_play_through_either_process_and_reads_agree(two_workers: ServerP
         plan = WorkerPlan(0, 2, None)
         assert {plan.owner_of(c) for c in codes} <= {0, 1}
         for code in codes:
-            both_kinds(server, code, cookie)
+            ways(server, code, cookie)
+        ways(server, codes[0], cookie, after_page=True)
         # every process answers for every table from the database or its live match
         for _ in range(6):
             mine = {m["code"]: m for m in http.get("/api/my/matches").json()}

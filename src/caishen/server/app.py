@@ -35,7 +35,7 @@ from caishen.server.protocol import (
     VariantOut,
     VerifyOut,
 )
-from caishen.server.relay import relay
+from caishen.server.relay import HandedOff, relay
 from caishen.server.store import RoomInfo, Store
 from caishen.server.tables import Client, Tables, WorkerPlan
 
@@ -52,9 +52,10 @@ def clean_name(name: str) -> str:
     return name[:24]
 
 
-def create_app(db_url: str, plan: WorkerPlan | None = None) -> FastAPI:
+def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOff | None = None) -> FastAPI:
     """The app on ``db_url``; ``plan``: which of several server processes this is
-    (``caishen serve --workers``), by default the only one."""
+    (``caishen serve --workers``), by default the only one; ``handed_off``: the connections
+    other processes handed to this one."""
     engine = make_engine(db_url)
     upgrade(engine)
     store = Store(engine)
@@ -312,7 +313,9 @@ def create_app(db_url: str, plan: WorkerPlan | None = None) -> FastAPI:
         if room is None or live is None or player is None:
             await ws.close(code=1008, reason="not a player at this table")
             return
-        await ws.accept()
+        peer = (ws.client.host, ws.client.port) if ws.client is not None else None
+        handed = handed_off is not None and handed_off.take(peer)
+        await ws.accept(headers=[(b"x-caishen-handed-off", b"1")] if handed else None)
         client = Client(player=player, send=ws.send_text)
         await live.join(client)
         try:

@@ -1,10 +1,16 @@
 """Passing a WebSocket on to the process that owns its table.
 
 With ``caishen serve --workers N`` every process accepts connections on the public port, but
-one process owns each table (:class:`caishen.server.tables.WorkerPlan`). A process that takes
-a table's WebSocket it does not own opens the same WebSocket on the owner's Unix socket, with
-the person's cookie, and copies messages both ways. The owner checks everything as for any
-connection (who is seated, the message, the rate); this process only checked the Origin.
+one process owns each table (:class:`caishen.server.tables.WorkerPlan`). A new connection
+whose first request opens the WebSocket of a table another process owns is handed to the
+owner whole, before anything is read from it (:class:`caishen.server.workers.Door`); the
+owner serves it as if it had accepted it, and marks the handshake (:class:`HandedOff`).
+
+Where that cannot be done (the connection served a page first, or the owner is starting or
+restarting), the process that has the WebSocket relays it (:func:`relay`): it opens the same
+WebSocket on the owner's Unix socket, with the person's cookie, and copies messages both ways.
+The owner checks everything as for any connection (who is seated, the message, the rate);
+this process only checked the Origin.
 """
 
 from __future__ import annotations
@@ -16,11 +22,33 @@ from fastapi import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, unix_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+HANDED_OFF_KEPT = 4096  # peers remembered until their handshake; a full set is cleared
 OWNER_MAX_BYTES = 1 << 22  # a table's state, from the owner (the person's messages are limited at the door)
 NOT_A_PLAYER = 1008        # the table.js client goes back to the lobby
 TRY_AGAIN = 1013           # ... and reconnects after this one (the owner is restarting)
 OWNER_WAIT_SECONDS = 10.0  # how long a worker waits for the owner to come up (start-up, a restart)
 OWNER_RETRY_SECONDS = 0.1
+
+
+class HandedOff:
+    """The peers (address, port) of connections another process handed to this one, until
+    their WebSocket opens: its handshake then says ``x-caishen-handed-off: 1``, as a relayed
+    one says ``x-caishen-relayed: 1`` (the tests read which way a connection came)."""
+
+    def __init__(self) -> None:
+        self._peers: set[tuple[str, int]] = set()
+
+    def add(self, peer: tuple[str, int]) -> None:
+        if len(self._peers) >= HANDED_OFF_KEPT:  # handshakes that never came
+            self._peers.clear()
+        self._peers.add(peer)
+
+    def take(self, peer: tuple[str, int] | None) -> bool:
+        """Whether ``peer``'s connection was handed to this process (asked once)."""
+        if peer is None or peer not in self._peers:
+            return False
+        self._peers.discard(peer)
+        return True
 
 
 async def relay(ws: WebSocket, socket_path: str, code: str) -> None:

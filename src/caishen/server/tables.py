@@ -267,6 +267,11 @@ class WorkerPlan:
         assert self.sockets is not None
         return str(Path(self.sockets) / f"w{self.owner_of(code)}.sock")
 
+    def inbox_of(self, index: int) -> str:
+        """The Unix datagram socket where process ``index`` takes connections handed to it."""
+        assert self.sockets is not None
+        return str(Path(self.sockets) / f"h{index}.sock")
+
 
 class Tables:
     """Every live table of this process, by room code. With several processes (``plan``) a
