@@ -39,7 +39,9 @@ def choose(view: dict[str, object]) -> str:
 
 
 async def table(base: str, stop: float, bot: str, lat: list[float], hands: list[int], opened: list[int]) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+    # a pooled connection idle for a whole match would meet uvicorn closing it (after 5 s)
+    # just as the next room is asked for: drop idle connections sooner
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(keepalive_expiry=2)) as http:
         r = await http.post("/api/me", json={"name": "bench"})
         cookie = r.cookies["caishen"]
         while time.monotonic() < stop:
