@@ -304,7 +304,7 @@ class SuitEntry:
     (``held_by``). Only the entries asked for are worked out, each from the covers of the
     suit with one tile more (or less) of each kind, fetched once."""
 
-    __slots__ = ("_down", "_less", "_more", "_up", "cid", "cover", "held_by", "hist", "honours", "key")
+    __slots__ = ("_less", "_masks", "_more", "cid", "cover", "held_by", "hist", "honours", "key")
     cid: int
     cover: tuple[int, ...]
     held_by: tuple[int, ...]
@@ -325,48 +325,59 @@ class SuitEntry:
             hist += HIST[d]
         self.held_by = tuple(held_by)
         self.hist = hist
-        self._up = [-1] * WIDTH
-        self._down = [-1] * WIDTH
-        self._more: list[tuple[int, ...]] | None = None
-        self._less: list[tuple[int, ...]] | None = None
+        # per entry j: up(j) at j, down(j) at WIDTH + j; -1 until worked out (one list, not
+        # two: every kept part is an object the garbage collector walks)
+        self._masks = [-1] * (2 * WIDTH)
+        self._more: tuple[tuple[int, ...], ...] | None = None
+        self._less: tuple[tuple[int, ...], ...] | None = None
+
+    def _neighbours(self, n: int) -> tuple[tuple[int, ...], ...]:
+        """The covers of the suit with one tile more (``n`` = 1) or less (-1) of each kind.
+        A kind held 4 times cannot be added, nor one not held removed: the suit's own cover
+        stands in (it neither raises nor lowers any entry). Tuples, not lists: the garbage
+        collector stops tracking a tuple of untracked tuples, and these are kept."""
+        key, honours, own = self.key, self.honours, self.cover
+        out: list[tuple[int, ...]] = []
+        index = _COVER_INDEX[honours]
+        no = 4 if n > 0 else 0
+        for i in range(7 if honours else 9):
+            p = P5[i]
+            if key // p % 5 == no:
+                out.append(own)
+            elif index:
+                out.append(_covers[index[key + n * p]])
+            else:
+                out.append(cover(key + n * p, honours))
+        return tuple(out)
 
     def up(self, j: int) -> int:
         """Kinds whose addition raises entry ``j``."""
-        got = self._up[j]
+        got = self._masks[j]
         if got < 0:
             more = self._more
             if more is None:
-                # a kind held 4 times cannot be added: its own cover stands in (never raised)
-                key, honours = self.key, self.honours
-                more = self._more = [
-                    self.cover if key // P5[i] % 5 == 4 else cover(key + P5[i], honours)
-                    for i in range(7 if honours else 9)
-                ]
+                more = self._more = self._neighbours(1)
             c = self.cover[j]
             got = 0
             for i, m in enumerate(more):
                 if m[j] > c:
                     got |= 1 << i
-            self._up[j] = got
+            self._masks[j] = got
         return got
 
     def down(self, j: int) -> int:
         """Kinds whose removal lowers entry ``j``."""
-        got = self._down[j]
+        got = self._masks[WIDTH + j]
         if got < 0:
             less = self._less
             if less is None:
-                key, honours = self.key, self.honours
-                less = self._less = [
-                    cover(key - P5[i], honours) if key // P5[i] % 5 else self.cover
-                    for i in range(7 if honours else 9)
-                ]
+                less = self._less = self._neighbours(-1)
             c = self.cover[j]
             got = 0
             for i, m in enumerate(less):
                 if m[j] < c:
                     got |= 1 << i
-            self._down[j] = got
+            self._masks[WIDTH + j] = got
         return got
 
 
@@ -397,7 +408,7 @@ class Combo:
     (part ``a`` at bit 0, part ``b`` at bit ``shift``) whose addition raises it and whose
     removal lowers it (a kind lowers the combined entry only if it lowers every best split)."""
 
-    __slots__ = ("_down", "_up", "a", "b", "cid", "cover", "held_by", "hist", "shift")
+    __slots__ = ("_masks", "a", "b", "cid", "cover", "held_by", "hist", "shift")
     cid: int
     cover: tuple[int, ...]
     held_by: tuple[int, ...]
@@ -415,12 +426,13 @@ class Combo:
         self.held_by = (ah[0] | bh[0] << shift, ah[1] | bh[1] << shift, ah[2] | bh[2] << shift,
                         ah[3] | bh[3] << shift, ah[4] | bh[4] << shift)
         self.hist = a.hist + b.hist
-        self._up = [-1] * WIDTH
-        self._down = [-1] * WIDTH
+        # per entry j: up(j) at j, down(j) at WIDTH + j; -1 until worked out (one list, not
+        # two: every kept part is an object the garbage collector walks)
+        self._masks = [-1] * (2 * WIDTH)
 
     def up(self, j: int) -> int:
         """Kinds whose addition raises entry ``j``: those of either part at a best split."""
-        got = self._up[j]
+        got = self._masks[j]
         if got < 0:
             a, b = self.a, self.b
             ac, bc = a.cover, b.cover
@@ -429,15 +441,15 @@ class Combo:
             got = 0
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    ua = a._up[ja]
-                    ub = b._up[jb]
+                    ua = a._masks[ja]
+                    ub = b._masks[jb]
                     got |= (ua if ua >= 0 else a.up(ja)) | (ub if ub >= 0 else b.up(jb)) << shift
-            self._up[j] = got
+            self._masks[j] = got
         return got
 
     def down(self, j: int) -> int:
         """Kinds whose removal lowers entry ``j``: only those that lower every best split."""
-        got = self._down[j]
+        got = self._masks[WIDTH + j]
         if got < 0:
             a, b = self.a, self.b
             ac, bc = a.cover, b.cover
@@ -446,10 +458,10 @@ class Combo:
             got = -1
             for ja, jb in SPLITS[j]:
                 if ac[ja] + bc[jb] == best:
-                    da = a._down[ja]
-                    db = b._down[jb]
+                    da = a._masks[WIDTH + ja]
+                    db = b._masks[WIDTH + jb]
                     got &= (da if da >= 0 else a.down(ja)) | (db if db >= 0 else b.down(jb)) << shift
-            self._down[j] = got
+            self._masks[WIDTH + j] = got
         return got
 
 
@@ -556,8 +568,8 @@ class HandShape:
                 xoff, yoff = self._xoff, self._yoff
                 last = self._last
                 for i in self._tight:
-                    ux = x._up[i]
-                    uy = y._up[last - i]
+                    ux = x._masks[i]
+                    uy = y._masks[last - i]
                     got |= (ux if ux >= 0 else x.up(i)) << xoff | (uy if uy >= 0 else y.up(last - i)) << yoff
                 if self._pairs:
                     hist = x.hist + y.hist
@@ -577,11 +589,12 @@ class HandShape:
                 x, y = self._x, self._y
                 xoff, yoff = self._xoff, self._yoff
                 last = self._last
+                lastw = WIDTH + last
                 if self._tight:
                     down = ALL_KINDS
                     for i in self._tight:
-                        dx = x._down[i]
-                        dy = y._down[last - i]
+                        dx = x._masks[WIDTH + i]
+                        dy = y._masks[lastw - i]
                         down &= ((dx if dx >= 0 else x.down(i)) << xoff
                                  | (dy if dy >= 0 else y.down(last - i)) << yoff)
                     got = self.held & ~down
