@@ -21,9 +21,11 @@ from caishen.bots.shape import (
     ALL_KINDS,
     HALF_SPLIT,
     HAND_KEY_SHIFT,
+    RESULT_SHIFT,
+    SHANTEN_BITS,
     Context,
-    HandShape,
     context,
+    held_kinds,
     keys_of,
     shanten_counts,
 )
@@ -159,7 +161,7 @@ class Evaluator:
         self.complete = bool(bulldozer) and shape.true_wilds >= bulldozer
         self._melds = melds = shape.melds
         self._own = context(sets_needed - melds, shape.wilds, pairs_form and not melds)
-        self._base: HandShape | None = None
+        self._base = -1
         self._outs_of: dict[int, int] = {}
 
     def context(self, melds: int) -> Context:
@@ -168,15 +170,15 @@ class Evaluator:
             return self._own
         return context(self.sets_needed - melds, self.shape.wilds, self.pairs_form and melds == 0)
 
-    def hand(self, lo: int, hi: int, melds: int) -> HandShape:
-        """The shape of the hand ``(lo, hi)`` with ``melds`` declared melds and this view's
-        wilds (推土机 not counted)."""
-        return (self._own if melds == self._melds else self.context(melds)).hand(lo, hi)
+    def better(self, lo: int, hi: int, melds: int) -> int:
+        """The kinds whose draw lowers the shanten of the hand ``(lo, hi)`` with ``melds``
+        declared melds and this view's wilds (推土机 not counted), with that shanten: see
+        :data:`caishen.bots.shape.RESULT_SHIFT`."""
+        return (self._own if melds == self._melds else self.context(melds)).better(lo, hi)
 
-    def changed(self, lo: int, hi: int, k: int, n: int, melds: int) -> HandShape:
-        """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
-        fewer), built from the rest of ``(lo, hi)`` and the changed suit."""
-        return (self._own if melds == self._melds else self.context(melds)).changed(lo, hi, k, n)
+    def keep(self, lo: int, hi: int, melds: int) -> int:
+        """The held kinds whose discard keeps that shanten, with it (as :meth:`better`)."""
+        return (self._own if melds == self._melds else self.context(melds)).keep(lo, hi)
 
     def discard_shanten(self, t: int) -> int:
         """Shanten of this view's hand after discarding ``t`` (held), 推土机 counted: a
@@ -191,15 +193,15 @@ class Evaluator:
         if self.complete:
             return -1, ALL_KINDS
         base = self._base
-        if base is None:
-            base = self._base = self._own.hand(self.lo, self.hi)
-        return base.shanten, base.keep()
+        if base < 0:
+            base = self._base = self._own.keep(self.lo, self.hi)
+        return (base & SHANTEN_BITS) - 1, base >> RESULT_SHIFT
 
     def discard_outs(self, t: int) -> int:
         """:meth:`outs_of` the hand after discarding ``t``."""
         if self.complete:
             return 0
-        return self._outs(self._own.changed(self.lo, self.hi, t, -1))
+        return self._outs(self._own.changed_better(self.lo, self.hi, t, -1))
 
     def without(self, k: int, n: int = 1) -> tuple[int, int]:
         """The keys of this view's hand less ``n`` tiles of kind ``k``."""
@@ -209,7 +211,7 @@ class Evaluator:
         """Shanten of the hand ``(lo, hi)`` with ``melds`` declared melds, 推土机 counted."""
         if self.complete:
             return -1
-        return self.hand(lo, hi, melds).shanten
+        return (self._own if melds == self._melds else self.context(melds)).shanten(lo, hi)
 
     def shanten(self, counts: list[int], melds: int, wilds: int | None = None, true_wilds: int | None = None) -> int:
         if wilds is None and true_wilds is None:
@@ -228,13 +230,14 @@ class Evaluator:
         key = (lo << HAND_KEY_SHIFT | hi) << 3 | melds
         got = self._outs_of.get(key)
         if got is None:
-            got = self._outs_of[key] = self._outs(self.hand(lo, hi, melds))
+            got = self._outs_of[key] = self._outs(self.better(lo, hi, melds))
         return got
 
-    def _outs(self, h: HandShape) -> int:
-        if h.shanten < 0:
+    def _outs(self, better: int) -> int:
+        """The unseen tiles of a :meth:`better` answer's kinds, wild copies included."""
+        if not better & SHANTEN_BITS:  # complete
             return 0
-        m = h.better() & self.drawable
+        m = better >> RESULT_SHIFT & self.drawable
         at_least = self._at_least
         if at_least is None:
             at_least = self._at_least = self._unseen_masks()
@@ -269,10 +272,10 @@ class Evaluator:
         best_wild = 0
         unseen = self.unseen
         ctx = self._own if melds == self._melds else self.context(melds)
-        h = ctx.hand(lo, hi)
-        held = h.held
+        held = held_kinds(lo, hi)
         # from shanten 1 the draws that make the hand ready are the ones that lower it
-        kinds = _near(held) & self.drawable & (h.better() if h.shanten == 1 else ALL_KINDS)
+        better = ctx.better(lo, hi)
+        kinds = _near(held) & self.drawable & (better >> RESULT_SHIFT if better & SHANTEN_BITS == 2 else ALL_KINDS)
         # the hands after a draw and a discard recur from discard to discard: outs_of, inlined
         # with its memo and bit loops (calling it and _bits here costs the strong bot 4%)
         memo = self._outs_of
@@ -280,13 +283,13 @@ class Evaluator:
             low = kinds & -kinds
             kinds ^= low
             k = low.bit_length() - 1
-            h2 = ctx.changed(lo, hi, k, 1)
-            if h2.shanten != 0:
+            h2 = ctx.changed_keep(lo, hi, k, 1)
+            if h2 & SHANTEN_BITS != 1:  # not ready
                 continue
             lo2, hi2 = (lo + ADD[k], hi) if k < HALF_SPLIT else (lo, hi + ADD[k])
             best = 0
             # discards that keep it ready; not the tile just drawn unless another is held
-            keep = h2.keep() if held & low else h2.keep() & ~low
+            keep = h2 >> RESULT_SHIFT if held & low else h2 >> RESULT_SHIFT & ~low
             while keep:
                 dlow = keep & -keep
                 keep ^= dlow
@@ -295,7 +298,7 @@ class Evaluator:
                 key = (lo3 << HAND_KEY_SHIFT | hi3) << 3 | melds
                 outs = memo.get(key)
                 if outs is None:
-                    outs = memo[key] = self._outs(ctx.hand(lo3, hi3))
+                    outs = memo[key] = self._outs(ctx.better(lo3, hi3))
                 if outs > best:
                     best = outs
             total += unseen[k] * best
@@ -506,8 +509,8 @@ class GreedyBot:
             return -1
         # The best discard after the claim: a discard keeps the shanten or adds one (as in
         # Evaluator.discard_shanten), so one look at the kinds that keep it is enough.
-        h = ev.hand(lo, hi, melds)
-        return h.shanten + (0 if h.keep() & allowed else 1)
+        got = ev.keep(lo, hi, melds)
+        return (got & SHANTEN_BITS) - 1 + (0 if got >> RESULT_SHIFT & allowed else 1)
 
     def claim(self, ev: Evaluator, legal: Sequence[Action]) -> Action:
         sh = ev.shape
@@ -642,7 +645,7 @@ class StrongBot(GreedyBot):
         weighted = 0.0
         best = 0.0
         lo, hi = keys_of(counts)
-        for k in _bits(ev.hand(lo, hi, ev.shape.melds).better() & ev.drawable):
+        for k in _bits(ev.better(lo, hi, ev.shape.melds) >> RESULT_SHIFT & ev.drawable):
             u = ev.unseen[k]
             if k in scored:
                 got = scored[k]

@@ -33,16 +33,16 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
 * per half (``lo`` or ``hi``) and per *rest* (a hand's three suits other than one): two
   parts combined, masks worked out on demand (:data:`HALF_CACHE` = 10,000 per half,
   :data:`REST_CACHE` = 10,000, about 0.8 kB each);
-* per hand and context (sets, wilds, 八对半): shanten, the kinds whose draw lowers it and
-  the kinds whose discard keeps it (:data:`HAND_CACHE` = 40,000 over all contexts, about
-  0.25 kB each);
+* per hand and context (sets, wilds, 八对半): the kinds whose draw lowers its shanten, and
+  those whose discard keeps it, each with the shanten in one integer (:data:`HAND_CACHE` =
+  40,000 such answers over all contexts, about 0.1 kB each; integers, not objects, so the
+  garbage collector does not walk them);
 * per pair of cover ids and number of sets: a hand's best total with its best splits
   (:class:`HandShape`; :data:`COMBINED_CACHE` = 20,000, about 0.2 kB per entry).
 
-All but the cover memos are cleared when full. At their limits the caches hold about 65 MB
-(hand entries keep the parts they were built from alive until they are cleared
-themselves); 300 hands of play fill about 27 MB (suits 6 MB, halves 10 MB, rests 4 MB,
-hands 4 MB, best splits 1 MB), besides the 2 MB cover table.
+All but the cover memos are cleared when full. At their limits the caches hold about 50 MB;
+300 hands of play fill about 20 MB (14,097 answers, 6,277 suits, 15,046 halves, 6,253 rests,
+6,480 best splits), besides the 2 MB cover table.
 """
 
 from __future__ import annotations
@@ -518,9 +518,10 @@ def pairs_used(hist: int) -> int:
 class HandShape:
     """A hand's shanten and, on demand, the kinds whose draw lowers it (:meth:`better`) and
     whose discard keeps it (:meth:`keep`), as masks over the 34 non-flower kinds (wild kinds
-    included: the caller removes them); :attr:`held` is the mask of kinds held."""
+    included: the caller removes them); :attr:`held` is the mask of kinds held. Built for
+    one question: a :class:`Context` keeps the answers, as integers, not the shape."""
 
-    __slots__ = ("_better", "_keep", "_last", "_pairs", "_tight", "_x", "_xoff", "_y", "_yoff", "shanten")
+    __slots__ = ("_last", "_pairs", "_tight", "_x", "_xoff", "_y", "_yoff", "shanten")
 
     def __init__(self, x: Part, xoff: int, y: Part, yoff: int, ctx: Context) -> None:
         """The hand made of parts ``x`` and ``y`` (their kinds at bits ``xoff``, ``yoff``),
@@ -550,8 +551,6 @@ class HandShape:
         self._last = last
         self._tight = tight
         self._pairs = pairs
-        self._better = -1
-        self._keep = -1
 
     @property
     def held(self) -> int:
@@ -560,51 +559,45 @@ class HandShape:
 
     def better(self) -> int:
         """Kinds whose draw lowers the shanten (none for a complete hand)."""
-        got = self._better
-        if got < 0:
-            got = 0
-            if self.shanten >= 0:
-                x, y = self._x, self._y
-                xoff, yoff = self._xoff, self._yoff
-                last = self._last
-                for i in self._tight:
-                    ux = x._masks[i]
-                    uy = y._masks[last - i]
-                    got |= (ux if ux >= 0 else x.up(i)) << xoff | (uy if uy >= 0 else y.up(last - i)) << yoff
-                if self._pairs:
-                    hist = x.hist + y.hist
-                    used = pairs_used(hist)
-                    for c in range(4):  # draw a kind held c times
-                        if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
-                            got |= x.held_by[c] << xoff | y.held_by[c] << yoff
-            self._better = got
+        got = 0
+        if self.shanten >= 0:
+            x, y = self._x, self._y
+            xoff, yoff = self._xoff, self._yoff
+            last = self._last
+            for i in self._tight:
+                ux = x._masks[i]
+                uy = y._masks[last - i]
+                got |= (ux if ux >= 0 else x.up(i)) << xoff | (uy if uy >= 0 else y.up(last - i)) << yoff
+            if self._pairs:
+                hist = x.hist + y.hist
+                used = pairs_used(hist)
+                for c in range(4):  # draw a kind held c times
+                    if pairs_used(hist - HIST[c] + HIST[c + 1]) > used:
+                        got |= x.held_by[c] << xoff | y.held_by[c] << yoff
         return got
 
     def keep(self) -> int:
         """Held kinds whose discard keeps the shanten (none for a complete hand)."""
-        got = self._keep
-        if got < 0:
-            got = 0
-            if self.shanten >= 0:
-                x, y = self._x, self._y
-                xoff, yoff = self._xoff, self._yoff
-                last = self._last
-                lastw = WIDTH + last
-                if self._tight:
-                    down = ALL_KINDS
-                    for i in self._tight:
-                        dx = x._masks[WIDTH + i]
-                        dy = y._masks[lastw - i]
-                        down &= ((dx if dx >= 0 else x.down(i)) << xoff
-                                 | (dy if dy >= 0 else y.down(last - i)) << yoff)
-                    got = self.held & ~down
-                if self._pairs:
-                    hist = x.hist + y.hist
-                    used = pairs_used(hist)
-                    for c in range(1, 5):  # discard a kind held c times
-                        if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
-                            got |= x.held_by[c] << xoff | y.held_by[c] << yoff
-            self._keep = got
+        got = 0
+        if self.shanten >= 0:
+            x, y = self._x, self._y
+            xoff, yoff = self._xoff, self._yoff
+            last = self._last
+            lastw = WIDTH + last
+            if self._tight:
+                down = ALL_KINDS
+                for i in self._tight:
+                    dx = x._masks[WIDTH + i]
+                    dy = y._masks[lastw - i]
+                    down &= ((dx if dx >= 0 else x.down(i)) << xoff
+                             | (dy if dy >= 0 else y.down(last - i)) << yoff)
+                got = self.held & ~down
+            if self._pairs:
+                hist = x.hist + y.hist
+                used = pairs_used(hist)
+                for c in range(1, 5):  # discard a kind held c times
+                    if pairs_used(hist - HIST[c] + HIST[c - 1]) == used:
+                        got |= x.held_by[c] << xoff | y.held_by[c] << yoff
         return got
 
 
@@ -623,68 +616,117 @@ def _best_split(xc: tuple[int, ...], yc: tuple[int, ...], last: int, key: int) -
 _contexts: dict[int, Context] = {}
 _hands_size = [0]
 
+# A hand's answer in a context's tables: a mask of kinds and the shanten, one integer
+# (``mask << RESULT_SHIFT | shanten + 1``): a table of integers is one the garbage collector
+# does not walk, where a table of shapes was most of what it walked.
+RESULT_SHIFT: Final = 5
+SHANTEN_BITS: Final = (1 << RESULT_SHIFT) - 1
+
 
 class Context:
     """One context of hands — ``sets`` set slots, ``wilds`` wilds, 八对半 counted when
-    ``pairs_form`` — and the shapes of its hands met so far, by ``lo << HAND_KEY_SHIFT |
-    hi`` (:data:`HAND_CACHE` over all contexts, all cleared when full)."""
+    ``pairs_form`` — and the answers for its hands met so far, by ``lo << HAND_KEY_SHIFT |
+    hi``: the kinds whose draw lowers the shanten (:meth:`better`) and those whose discard
+    keeps it (:meth:`keep`), each with the shanten (see :data:`RESULT_SHIFT`;
+    :data:`HAND_CACHE` answers over all contexts, all cleared when full)."""
 
-    __slots__ = ("base", "last", "pairs_base", "pairs_form", "table")
+    __slots__ = ("base", "betters", "keeps", "last", "pairs_base", "pairs_form")
 
     def __init__(self, sets: int, wilds: int, pairs_form: bool) -> None:
         self.pairs_form = pairs_form
         self.last = 2 * sets + 1
         self.base = 3 * sets + 1 - wilds  # shanten = base - cover (standard form)
         self.pairs_base = 16 - wilds  # shanten = pairs_base - tiles used (八对半, L14)
-        self.table: dict[int, HandShape] = {}
+        self.betters: dict[int, int] = {}
+        self.keeps: dict[int, int] = {}
 
-    def hand(self, lo: int, hi: int) -> HandShape:
-        """The shape of the hand ``(lo, hi)``."""
+    def shape(self, lo: int, hi: int) -> HandShape:
+        """The shape of the hand ``(lo, hi)``, built afresh."""
+        return HandShape(half_entry(lo, False), 0, half_entry(hi, True), HALF_SPLIT, self)
+
+    def shanten(self, lo: int, hi: int) -> int:
+        """The shanten of the hand ``(lo, hi)``."""
         key = lo << HAND_KEY_SHIFT | hi
-        got = self.table.get(key)
+        got = self.keeps.get(key)
         if got is None:
-            got = HandShape(half_entry(lo, False), 0, half_entry(hi, True), HALF_SPLIT, self)
-            self._keep(key, got)
+            got = self.betters.get(key)
+            if got is None:
+                return self.shape(lo, hi).shanten
+        return (got & SHANTEN_BITS) - 1
+
+    def better(self, lo: int, hi: int) -> int:
+        """The kinds whose draw lowers the shanten of the hand ``(lo, hi)``, with it."""
+        key = lo << HAND_KEY_SHIFT | hi
+        got = self.betters.get(key)
+        if got is None:
+            h = self.shape(lo, hi)
+            got = h.better() << RESULT_SHIFT | h.shanten + 1
+            self._store(self.betters, key, got)
+        return got
+
+    def keep(self, lo: int, hi: int) -> int:
+        """The held kinds whose discard keeps the shanten of the hand ``(lo, hi)``, with it."""
+        key = lo << HAND_KEY_SHIFT | hi
+        got = self.keeps.get(key)
+        if got is None:
+            h = self.shape(lo, hi)
+            got = h.keep() << RESULT_SHIFT | h.shanten + 1
+            self._store(self.keeps, key, got)
+        return got
+
+    def changed_better(self, lo: int, hi: int, k: int, n: int) -> int:
+        """:meth:`better` of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n``
+        < 0: fewer)."""
+        key = (lo + n * ADD[k]) << HAND_KEY_SHIFT | hi if k < HALF_SPLIT else lo << HAND_KEY_SHIFT | hi + n * ADD[k]
+        got = self.betters.get(key)
+        if got is None:
+            h = self.changed(lo, hi, k, n)
+            got = h.better() << RESULT_SHIFT | h.shanten + 1
+            self._store(self.betters, key, got)
+        return got
+
+    def changed_keep(self, lo: int, hi: int, k: int, n: int) -> int:
+        """:meth:`keep` of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k``."""
+        key = (lo + n * ADD[k]) << HAND_KEY_SHIFT | hi if k < HALF_SPLIT else lo << HAND_KEY_SHIFT | hi + n * ADD[k]
+        got = self.keeps.get(key)
+        if got is None:
+            h = self.changed(lo, hi, k, n)
+            got = h.keep() << RESULT_SHIFT | h.shanten + 1
+            self._store(self.keeps, key, got)
         return got
 
     def changed(self, lo: int, hi: int, k: int, n: int) -> HandShape:
         """The shape of the hand ``(lo, hi)`` with ``n`` more tiles of kind ``k`` (``n`` < 0:
-        fewer): built from the rest of ``(lo, hi)`` (kept for the next kind of the same
-        suit) and the changed suit's entry."""
+        fewer), built afresh from the rest of ``(lo, hi)`` (kept for the next kind of the
+        same suit) and the changed suit's entry."""
         if k < HALF_SPLIT:
             lo2 = lo + n * ADD[k]
-            hand = lo2 << HAND_KEY_SHIFT | hi
-            got = self.table.get(hand)
-            if got is not None:
-                return got
             if k < 9:
                 part, off = rest(lo, hi, 0)
-                got = HandShape(suit_entry(lo2 % P5[9], False), 0, part, off, self)
-            else:
-                part, off = rest(lo, hi, 1)
-                got = HandShape(suit_entry(lo2 // P5[9], False), 9, part, off, self)
-        else:
-            hi2 = hi + n * ADD[k]
-            hand = lo << HAND_KEY_SHIFT | hi2
-            got = self.table.get(hand)
-            if got is not None:
-                return got
-            if k < NUM_SUITED:
-                part, off = rest(lo, hi, 2)
-                got = HandShape(suit_entry(hi2 % P5[9], False), 18, part, off, self)
-            else:
-                part, off = rest(lo, hi, 3)
-                got = HandShape(suit_entry(hi2 // P5[9], True), 27, part, off, self)
-        self._keep(hand, got)
-        return got
+                return HandShape(suit_entry(lo2 % P5[9], False), 0, part, off, self)
+            part, off = rest(lo, hi, 1)
+            return HandShape(suit_entry(lo2 // P5[9], False), 9, part, off, self)
+        hi2 = hi + n * ADD[k]
+        if k < NUM_SUITED:
+            part, off = rest(lo, hi, 2)
+            return HandShape(suit_entry(hi2 % P5[9], False), 18, part, off, self)
+        part, off = rest(lo, hi, 3)
+        return HandShape(suit_entry(hi2 // P5[9], True), 27, part, off, self)
 
-    def _keep(self, key: int, got: HandShape) -> None:
+    @staticmethod
+    def _store(table: dict[int, int], key: int, got: int) -> None:
         if _hands_size[0] >= HAND_CACHE:
             for c in _contexts.values():
-                c.table.clear()
+                c.betters.clear()
+                c.keeps.clear()
             _hands_size[0] = 0
         _hands_size[0] += 1
-        self.table[key] = got
+        table[key] = got
+
+
+def held_kinds(lo: int, hi: int) -> int:
+    """The kinds the hand ``(lo, hi)`` holds, as a mask."""
+    return ALL_KINDS & ~(half_entry(lo, False).held_by[0] | half_entry(hi, True).held_by[0] << HALF_SPLIT)
 
 
 def context(sets: int, wilds: int, pairs_form: bool) -> Context:
@@ -699,7 +741,7 @@ def context(sets: int, wilds: int, pairs_form: bool) -> Context:
 
 def hand_shape(lo: int, hi: int, sets: int, wilds: int, pairs_form: bool) -> HandShape:
     """The shape of the hand ``(lo, hi)`` with ``wilds`` wilds and ``sets`` set slots,
-    八对半 counted when ``pairs_form`` (not kept)."""
+    八对半 counted when ``pairs_form``."""
     return HandShape(half_entry(lo, False), 0, half_entry(hi, True), HALF_SPLIT, context(sets, wilds, pairs_form))
 
 
