@@ -3,7 +3,11 @@
 Seeded single hands at a ``strong, greedy, greedy, random`` table (the seats rotate from hand
 to hand); only the bots' ``act`` calls are timed, not the engine nor building observations.
 
-Decisions are timed in process CPU time (other load on the machine adds little).
+Decisions are timed in process CPU time (other load on the machine adds little). The
+garbage collector's time inside each bot's timed decisions is also reported (``*_gc_us``,
+part of the mean): a full collection walks every object the bots' caches keep, and in which
+bot's decision it falls follows the allocations of the whole run, so it can move tens of
+microseconds from one bot's mean to another's between two commits that do the same work.
 
 * **cold**: the first ``--cold-hands`` hands of a fresh process (the bots' caches empty);
 * **warm**: after ``--warm-hands`` more hands, the next ``--hands`` hands (other seeds).
@@ -13,8 +17,8 @@ Usage::
     python benchmarks/bench_bots.py [--hands N] [--json]
     python benchmarks/bench_bots.py --compare OLD_SRC [--rounds R]
 
-``--json`` prints one JSON object: ``strong_us``, ``greedy_us``, ``random_us`` (warm means)
-and the cold means as ``*_cold_us``. ``--compare OLD_SRC`` measures this tree's ``src`` and
+``--json`` prints one JSON object: ``strong_us``, ``greedy_us``, ``random_us`` (warm means),
+the cold means as ``*_cold_us`` and the collector's share of each warm mean as ``*_gc_us``. ``--compare OLD_SRC`` measures this tree's ``src`` and
 another checkout's ``src`` (e.g. an older commit in a ``git worktree``) in one run: fresh
 processes, alternated ``--rounds`` times, and prints the medians and the speed-ups.
 """
@@ -22,6 +26,7 @@ processes, alternated ``--rounds`` times, and prints the medians and the speed-u
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -63,11 +68,23 @@ def play(first: int, count: int, decide: Callable[[Any, Any], Any]) -> None:
 def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
     """Play the hands; return cold and warm mean microseconds per decision per bot."""
 
+    deciding: list[str | None] = [None]
+    collecting = [0]
+    in_gc: dict[str, int] = {b: 0 for b in BOTS}
+
+    def collector(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting[0] = time.process_time_ns()
+        elif deciding[0] is not None:
+            in_gc[deciding[0]] += time.process_time_ns() - collecting[0]
+
     def timed(times: dict[str, list[int]] | None) -> Callable[[Any, Any], Any]:
         def decide(bot: Any, obs: Any) -> Any:
+            deciding[0] = bot.name if times is warm else None
             t = time.process_time_ns()
             a = bot.act(obs)
             dt = time.process_time_ns() - t
+            deciding[0] = None
             if times is not None:
                 times[bot.name].append(dt)
             return a
@@ -75,14 +92,20 @@ def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
 
     cold: dict[str, list[int]] = {b: [] for b in BOTS}
     warm: dict[str, list[int]] = {b: [] for b in BOTS}
-    play(0, cold_hands, timed(cold))
-    play(cold_hands, warm_hands, timed(None))
-    play(cold_hands + warm_hands, hands, timed(warm))
+    gc.callbacks.append(collector)
+    try:
+        play(0, cold_hands, timed(cold))
+        play(cold_hands, warm_hands, timed(None))
+        play(cold_hands + warm_hands, hands, timed(warm))
+    finally:
+        gc.callbacks.remove(collector)
     out: dict[str, float] = {}
     for b in BOTS:
         out[f"{b}_us"] = round(statistics.fmean(warm[b]) / 1000, 2)
     for b in BOTS:
         out[f"{b}_cold_us"] = round(statistics.fmean(cold[b]) / 1000, 2)
+    for b in BOTS:
+        out[f"{b}_gc_us"] = round(in_gc[b] / len(warm[b]) / 1000, 2)
     out["decisions"] = float(sum(len(v) for v in warm.values()))
     return out
 
@@ -102,12 +125,13 @@ def compare(old_src: str, rounds: int, args: Sequence[str]) -> None:
     for _ in range(rounds):  # alternate, so both see the same machine load
         runs["before"].append(measure_in(old_src, args))
         runs["after"].append(measure_in(new_src, args))
-    print(f"{'bot':<8}{'before warm':>13}{'after warm':>12}{'x':>7}{'before cold':>13}{'after cold':>12}{'x':>7}")
+    print(f"{'bot':<8}{'before warm':>13}{'after warm':>12}{'x':>7}{'before cold':>13}{'after cold':>12}{'x':>7}"
+          f"{'collector before':>18}{'after':>8}")
     for b in BOTS:
-        row = [statistics.median(r[k] for r in runs[w]) for k in (f"{b}_us", f"{b}_cold_us")
+        row = [statistics.median(r[k] for r in runs[w]) for k in (f"{b}_us", f"{b}_cold_us", f"{b}_gc_us")
                for w in ("before", "after")]
         print(f"{b:<8}{row[0]:>11.1f}us{row[1]:>10.1f}us{row[0] / row[1]:>7.2f}"
-              f"{row[2]:>11.1f}us{row[3]:>10.1f}us{row[2] / row[3]:>7.2f}")
+              f"{row[2]:>11.1f}us{row[3]:>10.1f}us{row[2] / row[3]:>7.2f}{row[4]:>16.1f}us{row[5]:>6.1f}us")
     print(f"(medians of {rounds} fresh processes each; before = {old_src}, after = {new_src})")
 
 
@@ -131,7 +155,8 @@ def main() -> None:
     n = int(figures["decisions"])
     print(f"{n} warm decisions ({a.hands} hands), {a.cold_hands} cold hands")
     for b in BOTS:
-        print(f"{b:<8} warm {figures[f'{b}_us']:>8.1f} us/decision   cold {figures[f'{b}_cold_us']:>8.1f} us/decision")
+        print(f"{b:<8} warm {figures[f'{b}_us']:>8.1f} us/decision (collector {figures[f'{b}_gc_us']:.1f})"
+              f"   cold {figures[f'{b}_cold_us']:>8.1f} us/decision")
 
 
 if __name__ == "__main__":
