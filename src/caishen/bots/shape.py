@@ -515,6 +515,13 @@ def pairs_used(hist: int) -> int:
 # ---------------------------------------------------------------- a whole hand
 
 
+# A hand's answer in a context's tables: a mask of kinds and the shanten, one integer
+# (``mask << RESULT_SHIFT | shanten + 1``): a table of integers is one the garbage collector
+# does not walk, where a table of shapes was most of what it walked.
+RESULT_SHIFT: Final = 5
+SHANTEN_BITS: Final = (1 << RESULT_SHIFT) - 1
+
+
 class HandShape:
     """A hand's shanten and, on demand, the kinds whose draw lowers it (:meth:`better`) and
     whose discard keeps it (:meth:`keep`), as masks over the 34 non-flower kinds (wild kinds
@@ -576,6 +583,14 @@ class HandShape:
                         got |= x.held_by[c] << xoff | y.held_by[c] << yoff
         return got
 
+    def better_answer(self) -> int:
+        """:meth:`better` with the shanten, as a context keeps it."""
+        return self.better() << RESULT_SHIFT | self.shanten + 1
+
+    def keep_answer(self) -> int:
+        """:meth:`keep` with the shanten, as a context keeps it."""
+        return self.keep() << RESULT_SHIFT | self.shanten + 1
+
     def keep(self) -> int:
         """Held kinds whose discard keeps the shanten (none for a complete hand)."""
         got = 0
@@ -616,13 +631,6 @@ def _best_split(xc: tuple[int, ...], yc: tuple[int, ...], last: int, key: int) -
 _contexts: dict[int, Context] = {}
 _hands_size = [0]
 
-# A hand's answer in a context's tables: a mask of kinds and the shanten, one integer
-# (``mask << RESULT_SHIFT | shanten + 1``): a table of integers is one the garbage collector
-# does not walk, where a table of shapes was most of what it walked.
-RESULT_SHIFT: Final = 5
-SHANTEN_BITS: Final = (1 << RESULT_SHIFT) - 1
-
-
 class Context:
     """One context of hands — ``sets`` set slots, ``wilds`` wilds, 八对半 counted when
     ``pairs_form`` — and the answers for its hands met so far, by ``lo << HAND_KEY_SHIFT |
@@ -659,9 +667,7 @@ class Context:
         key = lo << HAND_KEY_SHIFT | hi
         got = self.betters.get(key)
         if got is None:
-            h = self.shape(lo, hi)
-            got = h.better() << RESULT_SHIFT | h.shanten + 1
-            self._store(self.betters, key, got)
+            got = self._store(self.betters, key, self.shape(lo, hi).better_answer())
         return got
 
     def keep(self, lo: int, hi: int) -> int:
@@ -669,9 +675,7 @@ class Context:
         key = lo << HAND_KEY_SHIFT | hi
         got = self.keeps.get(key)
         if got is None:
-            h = self.shape(lo, hi)
-            got = h.keep() << RESULT_SHIFT | h.shanten + 1
-            self._store(self.keeps, key, got)
+            got = self._store(self.keeps, key, self.shape(lo, hi).keep_answer())
         return got
 
     def changed_better(self, lo: int, hi: int, k: int, n: int) -> int:
@@ -680,9 +684,7 @@ class Context:
         key = (lo + n * ADD[k]) << HAND_KEY_SHIFT | hi if k < HALF_SPLIT else lo << HAND_KEY_SHIFT | hi + n * ADD[k]
         got = self.betters.get(key)
         if got is None:
-            h = self.changed(lo, hi, k, n)
-            got = h.better() << RESULT_SHIFT | h.shanten + 1
-            self._store(self.betters, key, got)
+            got = self._store(self.betters, key, self.changed(lo, hi, k, n).better_answer())
         return got
 
     def changed_keep(self, lo: int, hi: int, k: int, n: int) -> int:
@@ -690,9 +692,7 @@ class Context:
         key = (lo + n * ADD[k]) << HAND_KEY_SHIFT | hi if k < HALF_SPLIT else lo << HAND_KEY_SHIFT | hi + n * ADD[k]
         got = self.keeps.get(key)
         if got is None:
-            h = self.changed(lo, hi, k, n)
-            got = h.keep() << RESULT_SHIFT | h.shanten + 1
-            self._store(self.keeps, key, got)
+            got = self._store(self.keeps, key, self.changed(lo, hi, k, n).keep_answer())
         return got
 
     def changed(self, lo: int, hi: int, k: int, n: int) -> HandShape:
@@ -714,7 +714,7 @@ class Context:
         return HandShape(suit_entry(hi2 // P5[9], True), 27, part, off, self)
 
     @staticmethod
-    def _store(table: dict[int, int], key: int, got: int) -> None:
+    def _store(table: dict[int, int], key: int, got: int) -> int:
         if _hands_size[0] >= HAND_CACHE:
             for c in _contexts.values():
                 c.betters.clear()
@@ -722,6 +722,7 @@ class Context:
             _hands_size[0] = 0
         _hands_size[0] += 1
         table[key] = got
+        return got
 
 
 def held_kinds(lo: int, hi: int) -> int:
