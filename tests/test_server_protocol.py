@@ -289,6 +289,14 @@ def test_origin_room_codes_and_learner_help(app: FastAPI) -> None:
         with lee.websocket_connect(f"/ws/{code}", headers={"origin": "http://testserver"}) as ws:
             v = _next_state(ws)
             assert v["help"] is None  # off by default
+            # The bots may still be moving (states on their way) and the hand may end before
+            # Lee acts (no help then): wait until the table waits for Lee in a live hand, so
+            # the next state is the answer to the toggle.
+            while not v["choices"] or v["hand_end"] is not None:
+                if v["hand_end"] is not None:
+                    assert not v["match_over"]
+                    ws.send_text(json.dumps({"type": "next", "hand": v["hand"]}))
+                v = _next_state(ws)
             ws.send_text('{"type":"help","on":true}')
             v = _next_state(ws)
             # -1: a complete hand (the practice room's seed is random; some deals are complete at once)
