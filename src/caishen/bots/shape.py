@@ -631,6 +631,7 @@ def _best_split(xc: tuple[int, ...], yc: tuple[int, ...], last: int, key: int) -
 _contexts: dict[int, Context] = {}
 _hands_size = [0]
 
+
 class Context:
     """One context of hands — ``sets`` set slots, ``wilds`` wilds, 八对半 counted when
     ``pairs_form`` — and the answers for its hands met so far, by ``lo << HAND_KEY_SHIFT |
