@@ -18,9 +18,10 @@ Usage::
     python benchmarks/bench_bots.py --compare OLD_SRC [--rounds R]
 
 ``--json`` prints one JSON object: ``strong_us``, ``greedy_us``, ``random_us`` (warm means),
-the cold means as ``*_cold_us`` and the collector's share of each warm mean as ``*_gc_us``. ``--compare OLD_SRC`` measures this tree's ``src`` and
-another checkout's ``src`` (e.g. an older commit in a ``git worktree``) in one run: fresh
-processes, alternated ``--rounds`` times, and prints the medians and the speed-ups.
+the cold means as ``*_cold_us`` and the collector's share of each warm mean as ``*_gc_us``.
+``--compare OLD_SRC`` measures this tree's ``src`` and another checkout's ``src`` (e.g. an
+older commit in a ``git worktree``) in one run: fresh processes, alternated ``--rounds``
+times, and prints the medians and the speed-ups.
 """
 
 from __future__ import annotations
