@@ -194,6 +194,40 @@ def test_friend_joins_by_link_and_both_play(server: ServerProcess, browser: obje
     friend.close()
 
 
+def test_a_hovered_tile_stays_lifted_with_the_pointer_below_it(server: ServerProcess, browser: object) -> None:
+    """A tile one can discard lifts when hovered. With the pointer on the strip it leaves
+    below, it must stay lifted: it used to drop back under the pointer and lift again every
+    frame (a flicker, and Playwright found the tile never stable enough to click)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    _name(page, "Hover")
+    page.click("#practice")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    while not page.locator(".myhand .tile.can").count():  # pass claims until it is our discard
+        if _score_shown(page):
+            page.click("[data-testid=next-hand]")
+            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            continue
+        old = _state(page)
+        if not _play_one(page):
+            _wait_change(page, old)
+    box = page.locator(".myhand .tile.can").last.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)
+    tops = page.evaluate("""async () => {
+        const el = [...document.querySelectorAll('.myhand .tile.can')].pop();
+        const tops = [];
+        for (let i = 0; i < 20; i++) {
+            await new Promise(r => requestAnimationFrame(r));
+            tops.push(el.getBoundingClientRect().top);
+        }
+        return tops;
+    }""")
+    assert len(set(tops)) == 1 and tops[0] < box["y"] - 4, tops  # lifted (0.4rem), and still
+    ctx.close()
+
+
 def test_a_gangci_room_shows_the_ci_tile_and_the_payments(server: ServerProcess, browser: object) -> None:
     """Issue 9: a Luoyang Gangci room from the lobby; the centre shows the 次牌 (no wilds), and
     the hand's score table lists every G2 payment."""
