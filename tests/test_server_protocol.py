@@ -85,6 +85,19 @@ def test_bad_messages_are_refused_and_change_nothing(app: FastAPI, monkeypatch: 
                 if vb["choices"] and not va["choices"]:
                     mover, mv, other = wb, vb, wa
                     break
+                if va["hand_end"] is not None and va["hand"] == vb["hand"] and vb["hand_end"] is not None:
+                    # a bot ended the hand before either person had to act (no more states come
+                    # until both say next): both go on to the next hand
+                    h = va["hand"]
+                    assert not va["match_over"]
+                    for ws in (wa, wb):
+                        ws.send_text(json.dumps({"type": "next", "hand": h}))
+                    va, vb = _next_state(wa), _next_state(wb)
+                    while va["hand"] == h:
+                        va = _next_state(wa)
+                    while vb["hand"] == h:
+                        vb = _next_state(wb)
+                    continue
                 if not va["choices"] and not vb["choices"]:
                     # neither must act in the states read so far: read on where a later state
                     # is due (the one behind, or both while a bot moves), never past a turn
