@@ -38,6 +38,15 @@ def test_every_process_agrees_on_the_owner_of_a_room() -> None:
     assert two.socket_of("room0") == f"/tmp/x/w{owners[0]}.sock"
 
 
+def test_a_process_makes_room_codes_it_owns() -> None:
+    for index in range(3):
+        plan = WorkerPlan(index, 3, "/tmp/x")
+        codes = {plan.new_code() for _ in range(50)}
+        assert len(codes) == 50
+        assert {WorkerPlan(0, 3, None).owner_of(c) for c in codes} == {index}
+        assert all(len(c) == 12 for c in codes)  # 72 random bits, as every room code
+
+
 def sock(server: ServerProcess, code: str, cookie: str, after_page: bool = False) -> ClientConnection:
     """A WebSocket to table ``code``; ``after_page``: on a connection that first loaded a page
     (HTTP/1.1 keep-alive), so it can no longer be handed over whole."""

@@ -29,6 +29,11 @@ if sys.platform != "win32":  # the writers' lock file (one process per database 
 CODE_BYTES = 9  # room codes: 72 random bits, 12 URL-safe characters (cannot be enumerated)
 
 
+def new_code() -> str:
+    """A new room code: random, unguessable."""
+    return secrets.token_urlsafe(CODE_BYTES)
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerSlot:
     """Player ``i`` of a room: a person (``user``), a bot (``bot`` level), or an open seat."""
@@ -209,13 +214,15 @@ class Store:
 
     def create_room(
         self, owner: str, owner_name: str, variant: str, ruleset: str, hands: int, turn_seconds: int,
-        help_allowed: bool, friends: int, bot: str,
+        help_allowed: bool, friends: int, bot: str, code: str | None = None,
     ) -> RoomInfo:
+        """A new waiting room; ``code`` as given (:meth:`WorkerPlan.new_code`) or, if None,
+        :func:`new_code`."""
         players = [PlayerSlot(owner_name, owner, None)]
         players += [PlayerSlot(None, None, None) for _ in range(friends)]
         players += [PlayerSlot(f"{bot} bot {i + 1}", None, bot) for i in range(3 - friends)]
         with Session(self.engine) as db, db.begin():
-            code = secrets.token_urlsafe(CODE_BYTES)
+            code = code or new_code()
             room = Room(
                 code=code, owner=owner, variant=variant, ruleset=ruleset, hands=hands,
                 turn_seconds=turn_seconds, help_allowed=help_allowed, players=_slots_json(players),
