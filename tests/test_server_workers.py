@@ -21,7 +21,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from caishen.server.tables import WorkerPlan
+from caishen.server.db import make_engine, upgrade
+from caishen.server.store import Store
+from caishen.server.tables import Tables, WorkerPlan
 from helpers_server import ServerProcess, choose, database
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -38,13 +40,33 @@ def test_every_process_agrees_on_the_owner_of_a_room() -> None:
     assert two.socket_of("room0") == f"/tmp/x/w{owners[0]}.sock"
 
 
-def test_a_process_makes_room_codes_it_owns() -> None:
-    for index in range(3):
-        plan = WorkerPlan(index, 3, "/tmp/x")
-        codes = {plan.new_code() for _ in range(50)}
-        assert len(codes) == 50
-        assert {WorkerPlan(0, 3, None).owner_of(c) for c in codes} == {index}
-        assert all(len(c) == 12 for c in codes)  # 72 random bits, as every room code
+def test_a_new_room_goes_to_the_process_with_the_fewest_matches(tmp_path: Path) -> None:
+    plan = WorkerPlan(1, 3, "/tmp/x")
+    assert {WorkerPlan(0, 3, None).owner_of(plan.code_of(2)) for _ in range(20)} == {2}
+    engine = make_engine(f"sqlite:///{tmp_path / 'c.sqlite3'}")
+    upgrade(engine)
+    store = Store(engine)
+    uid = store.save_user(None, "w")
+
+    def start(code: str) -> None:
+        store.create_room(uid, "w", "longgang", "{}", 8, 0, True, 0, "random", code=code)
+        assert store.fill_and_start(code, "random") is not None
+
+    for _ in range(2):
+        start(plan.code_of(0))  # process 0 already runs two matches
+    tables = Tables(store, plan)
+    owners = []
+    for _ in range(7):
+        code = tables.new_code()
+        assert len(code) == 12  # 72 random bits, as every room code
+        owners.append(plan.owner_of(code))
+        start(code)
+    assert sorted(owners[:4]) == [1, 1, 2, 2]  # the two behind catch up first
+    assert sorted(owners[4:]) == [0, 1, 2]
+    assert len(store.playing_codes()) == 9
+    assert WorkerPlan().owner_of(Tables(store).new_code()) == 0  # one process: any random code
+    store.close()
+    engine.dispose()
 
 
 def sock(server: ServerProcess, code: str, cookie: str, after_page: bool = False) -> ClientConnection:

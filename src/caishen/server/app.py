@@ -183,7 +183,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             raise HTTPException(422, str(exc)) from None
         room = store.create_room(
             uid, user.name, body.variant, core.ruleset_json(ruleset), body.hands, body.turn_seconds,
-            body.help_allowed, body.friends, body.bot, code=tables.plan.new_code(),
+            body.help_allowed, body.friends, body.bot, code=tables.new_code(),
         )
         return room_out(start_if_full(room), request, uid)
 

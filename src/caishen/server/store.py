@@ -271,6 +271,11 @@ class Store:
             return [(_info(r), _moves_of(db, r.code))
                     for r in db.scalars(select(Room).where(Room.status == "playing").order_by(Room.created_at))]
 
+    def playing_codes(self) -> list[str]:
+        """The codes of every unfinished match."""
+        with Session(self.engine) as db:
+            return list(db.scalars(select(Room.code).where(Room.status == "playing")))
+
     def moves(self, code: str) -> list[list[tuple[int, str]]]:
         """The moves of each hand dealt in room ``code``, to rebuild its match."""
         with Session(self.engine) as db:
