@@ -5,7 +5,9 @@ near-winning hands (built from random sets, then perturbed)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +35,17 @@ R13_PLAIN = LONGGANG.replace(hand_size=13, eight_and_half_pairs=False)
 KINDS = tuple(k for k in R16.tile_kinds if k < 34)  # 33 kinds, no White
 SEQ_STARTS = tuple(k for k in KINDS if k < 27 and k % 9 <= 6)
 
-PROFILE = settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _fast_and_full(
+    check: Callable[[tuple[Hand, Ruleset, frozenset[int]]], None], examples: int,
+) -> tuple[Callable[[], None], Callable[[], None]]:
+    """``check`` on random hands twice: with a quarter of ``examples`` in the default suite
+    (these tests took a third of its time), and with all of them as a slow test (``pytest -m
+    slow``, which CI runs)."""
+    def test(n: int) -> Callable[[], None]:
+        wrapped: Callable[[], None] = settings(
+            max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])(given(hands())(check))
+        return wrapped
+    return test(examples // 4), pytest.mark.slow(test(examples))
 
 
 @st.composite
@@ -137,9 +149,7 @@ def _size(hand: Hand, wilds: frozenset[int]) -> int:
     return hand.size + sum(1 for f in hand.flowers if f in wilds)
 
 
-@PROFILE
-@given(hands())
-def test_is_win_waits_shanten_match_reference_l3_l8_l13_l14(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
+def _is_win_waits_shanten_match_reference(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
     hand, r, wilds = case
     full = r.hand_size + 1
     won = is_win(hand, r, wilds)
@@ -176,9 +186,11 @@ def test_is_win_waits_shanten_match_reference_l3_l8_l13_l14(case: tuple[Hand, Ru
             assert shanten(hand, rs, wilds) == best
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(hands())
-def test_arrangements_complete_and_distinct_l8_l13_l14(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
+test_is_win_waits_shanten_match_reference_l3_l8_l13_l14, test_is_win_waits_shanten_match_reference_l3_l8_l13_l14_all = (
+    _fast_and_full(_is_win_waits_shanten_match_reference, 4000))
+
+
+def _arrangements_complete_and_distinct(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
     hand, r, wilds = case
     if _size(hand, wilds) != r.hand_size + 1:  # complete it with a tile that has room
         held = Counter(hand.all_tiles())
@@ -199,6 +211,10 @@ def test_arrangements_complete_and_distinct_l8_l13_l14(case: tuple[Hand, Ruleset
             assert used == expect
 
 
+test_arrangements_complete_and_distinct_l8_l13_l14, test_arrangements_complete_and_distinct_l8_l13_l14_all = (
+    _fast_and_full(_arrangements_complete_and_distinct, 2000))
+
+
 @settings(max_examples=200, deadline=None)
 @given(hands(R16))
 def test_lazy_wild_reference_equals_literal_substitution_l8(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
@@ -208,9 +224,7 @@ def test_lazy_wild_reference_equals_literal_substitution_l8(case: tuple[Hand, Ru
         assert ref_is_win(hand, r, wilds) == substituted_is_win(hand, r, wilds)
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(hands())
-def test_arrangements_same_as_one_recursion_l8_l13(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
+def _arrangements_same_as_one_recursion(case: tuple[Hand, Ruleset, frozenset[int]]) -> None:
     """The per-slot splits give what one recursion over the whole hand gave: the same
     arrangements in the same order, and the same abstract splits."""
     hand, r, wilds = case
@@ -229,3 +243,7 @@ def test_arrangements_same_as_one_recursion_l8_l13(case: tuple[Hand, Ruleset, fr
     sets = info.sets - len(hand.melds)
     if sets >= 0 and sum(counts) + jokers == 3 * sets + 2:
         assert standard_abstract(counts, jokers, sets, info) == old_standard_abstract(counts, jokers, sets, info)
+
+
+test_arrangements_same_as_one_recursion_l8_l13, test_arrangements_same_as_one_recursion_l8_l13_all = (
+    _fast_and_full(_arrangements_same_as_one_recursion, 2000))

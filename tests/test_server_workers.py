@@ -64,7 +64,8 @@ def test_a_new_room_goes_to_the_process_with_the_fewest_matches(tmp_path: Path) 
     assert sorted(owners[:4]) == [1, 1, 2, 2]  # the two behind catch up first
     assert sorted(owners[4:]) == [0, 1, 2]
     assert len(store.playing_codes()) == 9
-    assert WorkerPlan().owner_of(Tables(store).new_code()) == 0  # one process: any random code
+    one = Tables(store).new_code()  # one process: any random code
+    assert len(one) == 12 and one not in store.playing_codes()
     store.close()
     engine.dispose()
 

@@ -216,8 +216,8 @@ class Store:
         self, owner: str, owner_name: str, variant: str, ruleset: str, hands: int, turn_seconds: int,
         help_allowed: bool, friends: int, bot: str, code: str | None = None,
     ) -> RoomInfo:
-        """A new waiting room; ``code`` as given (:meth:`WorkerPlan.new_code`) or, if None,
-        :func:`new_code`."""
+        """A new waiting room, with ``code`` if given (the server's choice of owner:
+        :meth:`caishen.server.tables.Tables.new_code`), else a :func:`new_code`."""
         players = [PlayerSlot(owner_name, owner, None)]
         players += [PlayerSlot(None, None, None) for _ in range(friends)]
         players += [PlayerSlot(f"{bot} bot {i + 1}", None, bot) for i in range(3 - friends)]
