@@ -35,6 +35,7 @@ R13_PLAIN = LONGGANG.replace(hand_size=13, eight_and_half_pairs=False)
 KINDS = tuple(k for k in R16.tile_kinds if k < 34)  # 33 kinds, no White
 SEQ_STARTS = tuple(k for k in KINDS if k < 27 and k % 9 <= 6)
 
+
 def _fast_and_full(
     check: Callable[[tuple[Hand, Ruleset, frozenset[int]]], None], examples: int,
 ) -> tuple[Callable[[], None], Callable[[], None]]:
