@@ -319,4 +319,6 @@ def work() -> None:
         finally:
             watch.cancel()
 
-    asyncio.run(main())
+    # uvicorn's own choice of event loop (uvloop where installed), as `caishen serve` gets it
+    with asyncio.Runner(loop_factory=server.config.get_loop_factory()) as runner:
+        runner.run(main())
