@@ -169,8 +169,9 @@ class LiveTable:
 
     async def _commit(self, done: list[core.Move]) -> None:
         """The durability point: moves are stored, then told, then the timer is set."""
-        # The write waits on the disk in the writer thread while other tables play; this
-        # table's lock is held, so nothing here moves and nobody hears of it before it is stored.
+        # The write is made once this turn of the event loop is over, with every other table's
+        # of the turn; this table's lock is held, so nothing here moves and nobody hears of
+        # it before it is stored.
         await self.store.sync_async(self.room.code, self.session, self.stored)
         self._arm()
         await self._broadcast(done)
