@@ -166,13 +166,13 @@ class Store:
         self._at = MoveRow.__table__.c.at.type.dialect_impl(engine.dialect).bind_processor(engine.dialect)
         # SQLite lets one process write at a time, and one that finds the file locked sleeps
         # and tries again (1, 2, 5, 10 ms... up to the busy timeout), which made the tail of
-        # the latency with two worker processes. Their writer threads take turns on a lock
-        # file instead: the next one wakes as soon as the lock is let go.
+        # the latency with two worker processes. Their writers take turns on a lock file
+        # instead: the next one wakes as soon as the lock is let go.
         path = engine.url.database if engine.dialect.name == "sqlite" else None
         # Where commits run. A thread that lets go of the GIL (the driver does, for every
         # statement, and so does the writers' lock) gets it back only after the event loop's
-        # 5 ms switch interval when the loop is busy: at 100 tables a commit of SQLite's then
-        # waited 19-31 ms (median) for a few ms of work. An SQLite commit does not wait for the
+        # 5 ms switch interval when the loop is busy: at 100 tables a move then waited 31 ms
+        # (median) for a commit that is a few ms of work. An SQLite commit does not wait for the
         # disk (WAL, synchronous=NORMAL), so the event loop does it itself: p99 at 100 tables
         # fell from 110-120 to 80-84 ms (docs/server.md). A database server's commit waits
         # for the server's own disk, which the loop should not: that stays in the thread.
