@@ -174,7 +174,7 @@ class Store:
         # 5 ms switch interval when the loop is busy: at 100 tables a move then waited 31 ms
         # (median) for a commit that is a few ms of work. An SQLite commit does not wait for the
         # disk (WAL, synchronous=NORMAL), so the event loop does it itself: p99 at 100 tables
-        # fell from 110-120 to 80-84 ms (docs/server.md). A database server's commit waits
+        # fell from 108-122 to 73-84 ms (docs/server.md). A database server's commit waits
         # for the server's own disk, which the loop should not: that stays in the thread.
         self._in_loop = engine.dialect.name == "sqlite"
         self._turns = (open(path + "-writers", "a+b")  # noqa: SIM115 - held as long as the store
