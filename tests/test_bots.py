@@ -435,6 +435,11 @@ def test_recorded_decisions_are_unchanged() -> None:
         legal = tuple(parse_action(t) for t in legal_texts)
         got = bots[name].act(dataclasses.replace(_obs_of(obs), legal_actions=legal))
         assert action_text(got) == chosen, f"decision {i} ({name}): {action_text(got)}, recorded {chosen}"
+    # the shape caches stayed within their bounds (docs/simulate.md); the rests' bound is
+    # small (64), so the decisions above were made across many clearings of it
+    assert 0 < len(shape._rests) <= shape.REST_CACHE == 64
+    assert all(len(m) <= shape.HALF_CACHE for m in shape._halves)
+    assert all(len(m) <= shape.SUIT_CACHE for m in shape._suits)
 
 
 def test_win_value_is_what_score_win_brings() -> None:

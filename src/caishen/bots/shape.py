@@ -32,7 +32,9 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
   removal lowers it (:data:`SUIT_CACHE` = 10,000 per kind of suit, about 0.9 kB each);
 * per half (``lo`` or ``hi``) and per *rest* (a hand's three suits other than one): two
   parts combined, masks worked out on demand (:data:`HALF_CACHE` = 10,000 per half,
-  :data:`REST_CACHE` = 10,000, about 0.8 kB each);
+  about 0.8 kB each; :data:`REST_CACHE` = 64: a rest is met again within a decision, for
+  each discard of the same suit, and seldom after it, so rests are let go young rather than
+  kept for the garbage collector to walk);
 * per hand and context (sets, wilds, 八对半): the kinds whose draw lowers its shanten, and
   those whose discard keeps it, each with the shanten in one integer (:data:`HAND_CACHE` =
   40,000 such answers over all contexts, about 0.1 kB each; integers, not objects, so the
@@ -40,8 +42,8 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
 * per pair of cover ids and number of sets: a hand's best total with its best splits
   (:class:`HandShape`; :data:`COMBINED_CACHE` = 20,000, about 0.2 kB per entry).
 
-All but the cover memos are cleared when full. At their limits the caches hold about 50 MB;
-300 hands of play fill about 20 MB (14,097 answers, 6,277 suits, 15,046 halves, 6,253 rests,
+All but the cover memos are cleared when full. At their limits the caches hold about 42 MB;
+300 hands of play fill about 16 MB (14,097 answers, 6,277 suits, 15,046 halves, 48 rests,
 6,480 best splits), besides the 2 MB cover table.
 """
 
@@ -74,7 +76,7 @@ COVERS_NAME: Final = "bot-covers-v2.zlib"
 COVERS_DIGEST: Final = "4bb42e09c1a5e1744f9daaae9f8e9573e2cd2cd8f323be4b4fb2dfbca7c53cf1"
 HALF_CACHE: Final = 10_000
 HAND_CACHE: Final = 40_000
-REST_CACHE: Final = 10_000
+REST_CACHE: Final = 64
 ALL_KINDS: Final = (1 << NUM_NON_FLOWER) - 1
 HAND_KEY_SHIFT: Final = 38  # a hand's cache key: lo << 38 | hi (hi < 5**16 < 2**38)
 
