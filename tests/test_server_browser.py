@@ -170,11 +170,15 @@ def test_friend_joins_by_link_and_both_play(server: ServerProcess, browser: obje
     _name(a, "Host")
     a.select_option("#friends", "1")
     a.fill("#timer", "0")
+    a.click("#rules summary")
+    a.uncheck("#sw-allow_chow")  # a house rule the friend is told of before sitting down (L9)
     a.click("#roomform button[type=submit]")
     a.wait_for_selector("text=" + "Waiting for friends…")
     link = a.url
     b = friend.new_page()
     b.goto(link)
+    assert b.locator("[data-testid=room-rules]").inner_text().startswith("Longgang 龙港麻将 · Hands 8")
+    assert b.locator("ul.rules li").all_inner_texts() == ["L9 Chow 吃 from the player on the left is allowed: no"]
     b.fill("#joinname", "Friend")
     b.click("[data-testid=take-seat]")
     b.wait_for_selector("[data-testid=myhand] .tile")
@@ -194,6 +198,41 @@ def test_friend_joins_by_link_and_both_play(server: ServerProcess, browser: obje
     assert moved["a"] > 0 and moved["b"] > 0
     host.close()
     friend.close()
+
+
+def test_the_tile_just_drawn_stands_apart_also_after_a_reload(server: ServerProcess, browser: object) -> None:
+    """The hand is sorted; the tile just drawn goes apart at its right end, as at a real table,
+    and stays there when the page is reloaded. A code that names no room is told in the lobby."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    _name(page, "Drew")
+    page.fill("#joincode", "nosuchroom12")
+    page.click("#joinform button")
+    page.wait_for_function("document.querySelector('[data-testid=join-error]').textContent.length > 0")
+    assert page.locator("[data-testid=join-error]").inner_text() == "No such room (check the code or link)"
+    assert page.url == server.base + "/"
+    page.click("#practice")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    while not page.locator("[data-testid=drawn]").count():  # our turn after a draw from the wall
+        if _score_shown(page):
+            page.click("[data-testid=next-hand]")
+            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            continue
+        old = _state(page)
+        if not _play_one(page):
+            _wait_change(page, old)
+    shown = _hand(page)
+    drawn = page.locator("[data-testid=drawn]").get_attribute("data-tile")
+    assert shown[-1] == drawn and page.locator(".myhand .tile").last.get_attribute("data-testid") == "drawn"
+    server_order = page.evaluate("VIEW.tiles")  # sorted, the drawn tile among the others
+    rest = list(server_order)
+    rest.remove(drawn)
+    assert shown == [*rest, drawn]
+    page.reload()
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    assert _hand(page) == shown and page.locator("[data-testid=drawn]").get_attribute("data-tile") == drawn
+    ctx.close()
 
 
 def test_a_hovered_tile_stays_lifted_with_the_pointer_below_it(server: ServerProcess, browser: object) -> None:

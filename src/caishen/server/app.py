@@ -111,7 +111,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             status=room.status, hands=room.hands, turn_seconds=room.turn_seconds, help_allowed=room.help_allowed,
             seats=[SeatOut(player=i, name=p.name, bot=p.bot, mine=uid is not None and p.user == uid)
                    for i, p in enumerate(room.players)],
-            owner=uid == room.owner,
+            owner=uid == room.owner, rules=core.changed_rules(room.variant, room.ruleset),
         )
 
     def start_if_full(room: RoomInfo) -> RoomInfo:

@@ -35,6 +35,7 @@ from caishen.server.protocol import (
     MeldView,
     PaymentView,
     ReplayFrameOut,
+    RuleOut,
     ScoreItemView,
     ScoreLineView,
     SeatView,
@@ -92,6 +93,7 @@ __all__ = [
     "resume_session",
     "ruleset_from_json",
     "ruleset_json",
+    "changed_rules",
     "stand_in",
     "standings",
     "table_view",
@@ -119,6 +121,9 @@ _GROUPS: Final = (
     ("Match 牌局", ("G8", "G8.1", "G8.2")),
 )
 _GROUP_OF: Final = {rule: title for title, rules in _GROUPS for rule in rules}
+# The groups' titles on a page in Chinese: the title's last word, but for these.
+_GROUP_ZH: Final = {"胡数 (fu)": "胡数", "台数 (tai) and limits 腊子": "台数与腊子"}
+_GROUP_ZH_OF: Final = {rule: _GROUP_ZH.get(title, title.split(" ")[-1]) for title, rules in _GROUPS for rule in rules}
 # Not offered in a room: the name and the match length (its own control).
 _FIXED: Final = frozenset({"name", "hands_per_match"})
 
@@ -143,6 +148,7 @@ def variants() -> list[VariantOut]:
             SwitchOut(
                 name=sw.name, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
                 rule=sw.rule, doc=sw.doc, doc_zh=SWITCH_DOC_ZH.get(sw.name, sw.doc), group=_GROUP_OF.get(sw.rule, "Other 其他"),
+                group_zh=_GROUP_ZH_OF.get(sw.rule, "其他"),
                 editable=playable and sw.name not in _FIXED, allowed=sw.allowed,
                 choices=[c for c in sw.choices or () if isinstance(c, str)],
             )
@@ -182,6 +188,17 @@ def ruleset_from_json(text: str, variant: str = LONGGANG.name) -> VariantRules:
     """A room's stored rules under its variant."""
     data: dict[str, Any] = json.loads(text)
     return registry.get(variant).presets[variant].replace(**data)
+
+
+def changed_rules(variant: str, text: str) -> list[RuleOut]:
+    """The house rules of a room (its stored rules, ``text``) that differ from its variant's
+    defaults; the match length is shown on its own."""
+    base = registry.get(variant).presets[variant]
+    room = ruleset_from_json(text, variant)
+    return [RuleOut(name=sw.name, rule=sw.rule, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
+                    doc=sw.doc, doc_zh=SWITCH_DOC_ZH.get(sw.name, sw.doc))
+            for sw, default in zip(room.switches(), base.switches(), strict=True)
+            if sw.name not in _FIXED and sw.value != default.value]
 
 
 def check_bot(level: str) -> None:
@@ -378,7 +395,8 @@ def _view(
     """The table as ``seat`` sees it (``None``: a player waiting out the hand, 替补)."""
     obs = game.observation(seat if seat is not None else 0)
     mine = seat is not None
-    wilds = sorted(obs.wilds) if mine else []
+    # from above: every seat's wilds (the indicator's, and each seat's own flower 坐花, L7)
+    wilds = sorted(obs.wilds) if mine else sorted({k for s in range(4) for k in game.observation(s).wilds}) if above else []
     return TableView(
         code=extras.code, variant=extras.variant, me=seat, hand=hand_index, step=step,
         hands_total=extras.hands_total, phase=str(obs.phase), dealer=obs.dealer, current=obs.current,
@@ -574,6 +592,9 @@ def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[st
         ))
     score = res.get("score")
     payments = score.get("payments", []) if isinstance(score, dict) else []  # Gangci's statement (G2)
+    # who gave the winning tile: the last discard, or the added kong robbed (抢杠)
+    gave = {"discard": ActionKind.DISCARD, "rob-kong": ActionKind.ADDED_KONG}.get(str(res.get("how")))
+    discarder = None if gave is None else next((seat for seat, a in reversed(hand.actions) if a.kind is gave), None)
     return HandEndView(
         index=hand.index, winner=res.get("winner"), how=res.get("how"), tile=res.get("tile"), draw=res.get("draw"),
         lines=lines, seed=hand.seed.hex() if hand.seed else "", commitment=hand.commitment,
@@ -581,6 +602,7 @@ def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[st
         payments=[PaymentView(rule=p["rule"], chinese=p["chinese"], english=p["english"],
                               payer=WINDS.index(p["payer"]), payee=WINDS.index(p["payee"]),
                               amount=p["amount"], formula=p["formula"]) for p in payments],
+        discarder=discarder,
     )
 
 
@@ -668,5 +690,7 @@ def replay_frames(record_json: str, index: int, seat: int | None, code: str) -> 
         ))
     if frames and game.outcome is not None:
         frames[-1].view.hand_end = hand_end_view(hand, _scores(game, rec.ruleset), rec.players)
+        # the hand is over: every hand is shown, as in the score table
+        frames[-1].view.all_tiles = [_names(_held(game.observation(s))) for s in range(4)]
     return frames
 

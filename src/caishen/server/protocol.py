@@ -191,6 +191,7 @@ class HandEndView(BaseModel):
     draw_type: str | None = None         # a declared draw 叫和局: the variant's name (nine_terminals)
     declared_by: int | None = None       # ... and the engine seat that declared it
     payments: list[PaymentView] = []     # Gangci: every payment of the hand, kongs first (G2)
+    discarder: int | None = None         # a win on a discard or a robbed kong: the engine seat that gave it
 
 
 class StandingView(BaseModel):
@@ -260,6 +261,7 @@ class SwitchOut(BaseModel):
     doc: str
     doc_zh: str  # the lobby's Chinese explanation (caishen.server.switch_zh)
     group: str
+    group_zh: str  # the group's title on a page in Chinese
     editable: bool
     allowed: str = ""
     choices: list[str] = []  # the values of a switch that takes one of several words (a select)
@@ -290,6 +292,16 @@ class SeatOut(BaseModel):
     mine: bool
 
 
+class RuleOut(BaseModel):
+    """A house rule of a room that differs from its variant's defaults."""
+
+    name: str
+    rule: str
+    value: bool | int | list[int] | str
+    doc: str
+    doc_zh: str
+
+
 class RoomOut(BaseModel):
     code: str
     link: str
@@ -300,6 +312,7 @@ class RoomOut(BaseModel):
     help_allowed: bool
     seats: list[SeatOut]
     owner: bool
+    rules: list[RuleOut] = []  # the house rules changed from the variant's defaults
 
 
 class MatchSummaryOut(BaseModel):

@@ -5,6 +5,9 @@ const POS = ["bottom", "right", "top", "left"];
 
 function windName(seat) { return t("winds")[seat]; }
 
+// A bot's seat as "bot 2" in the page's language (its stored name, "greedy bot 2", has the level)
+function botName(name) { return `${t("bot")} ${(/\d+$/.exec(name) || [""])[0]}`.trim(); }
+
 function meldEl(m) {
   return h("span", { class: "meld", title: m.kind }, m.tiles.map((x) => tileEl(x, { size: "sm" })));
 }
@@ -13,9 +16,10 @@ function seatEl(view, sv, pos, opts) {
   const turn = view.phase !== "over" && (view.current === sv.seat && (view.phase === "turn" || view.phase === "sea_floor"));
   const who = h("div", { class: "who" },
     h("span", { class: "pill wind", text: windName(sv.seat) }),
-    h("span", { class: "name", text: sv.name }),
+    // a bot's seat: "bot 2" and its level (its stored name, "greedy bot 2", is the tooltip)
+    h("span", { class: "name", text: sv.bot ? botName(sv.name) : sv.name, title: sv.name }),
     sv.dealer ? h("span", { class: "pill dealer", text: t("dealer") }) : null,
-    sv.bot ? h("span", { class: "pill", text: `${t("bot")} · ${sv.bot}` }) : null,
+    sv.bot ? h("span", { class: "pill", text: t("level_" + sv.bot) }) : null,
     sv.away ? h("span", { class: "pill away", text: t("away") }) : null,
     !sv.bot && !sv.connected ? h("span", { class: "pill off", text: t("disconnected") }) : null,
     view.me === sv.seat ? h("span", { class: "pill", text: t("you") }) : null);
@@ -25,7 +29,11 @@ function seatEl(view, sv, pos, opts) {
   if (sv.melds.length) el.append(h("div", { class: "melds" }, sv.melds.map(meldEl)));
   if (pos !== "bottom" || view.me === null) {
     const shown = view.all_tiles ? view.all_tiles[sv.seat] : null;
-    el.append(h("div", { class: "backs" }, shown ? shown.map((x) => tileEl(x, { size: "sm" }))
+    // a flower is wild only for its own seat (坐花, L7)
+    const own = "f" + (sv.seat + 1);
+    const wilds = new Set(view.wilds);
+    el.append(h("div", { class: "backs" }, shown ? shown.map((x) => tileEl(x, { size: "sm",
+      wild: wilds.has(x) && (x[0] !== "f" || x === own), own: x === own }))
       : Array.from({ length: sv.concealed }, () => tileEl("back", { size: "xs" }))));
   }
   el.append(h("div", { class: "discards" }, sv.discards.map((d, i) =>
@@ -57,8 +65,13 @@ function renderBoard(root, view, opts = {}) {
   if (view.me !== null && bottom) {
     const wild = new Set(view.wilds);
     const discards = new Map(view.choices.filter((c) => c.kind === "discard").map((c) => [c.tile, c.action]));
-    const hand = h("div", { class: "myhand", "data-testid": "myhand" }, view.tiles.map((x) => {
+    // the tile just drawn goes apart at the right end, as at a real table
+    const tiles = view.tiles.slice();
+    const drawnAt = opts.drawn ? tiles.lastIndexOf(opts.drawn) : -1;
+    if (drawnAt >= 0) tiles.push(tiles.splice(drawnAt, 1)[0]);
+    const hand = h("div", { class: "myhand", "data-testid": "myhand" }, tiles.map((x, i) => {
       const el = tileEl(x, { wild: wild.has(x), own: x === view.own_flower });
+      if (drawnAt >= 0 && i === tiles.length - 1) { el.classList.add("drawn"); el.dataset.testid = "drawn"; }
       if (opts.onDiscard && discards.has(x)) {
         el.classList.add("can");
         el.addEventListener("click", () => opts.onDiscard(discards.get(x)));
@@ -71,7 +84,9 @@ function renderBoard(root, view, opts = {}) {
 }
 
 function howText(how) {
-  return { self_draw: t("selfDraw"), discard: t("onDiscard"), rob_kong: t("robKong"), bulldozer: t("bulldozer") }[how] || how || "";
+  const key = (how || "").replace(/-/g, "_");  // the record writes "self-draw", "rob-kong"
+  return { self_draw: t("selfDraw"), discard: t("onDiscard"), rob_kong: t("robKong"), bulldozer: t("bulldozer"),
+    kong_replacement: t("kongReplacement"), sea_floor: t("seaFloor") }[key] || how || "";
 }
 
 // The itemised score table of a finished hand (rule, item, 胡, 台, chips).
@@ -84,8 +99,12 @@ function scoreTableEl(end) {
       : end.draw ? t("draw_" + end.draw) : "";
     box.append(h("p", { "data-testid": "draw", text: why ? t("drawWhy", why) : t("drawGame") }));
   }
-  else box.append(h("p", {}, `${t("winner")}: `, h("b", { text: end.lines[end.winner].name }),
-    ` · ${end.win_type ? t(end.win_type) : howText(end.how)} `, end.tile ? tileEl(end.tile, { size: "sm" }) : null));
+  else {
+    const gave = end.discarder === null || end.discarder === undefined ? null : end.lines[end.discarder];
+    box.append(h("p", {}, `${t("winner")}: `, h("b", { text: end.lines[end.winner].name }),
+      ` · ${end.win_type ? t(end.win_type) : howText(end.how)} `, end.tile ? tileEl(end.tile, { size: "sm" }) : null,
+      gave ? h("span", { "data-testid": "discarder", text: " " + t("fromSeat", `${windName(gave.seat)} ${gave.name}`) }) : null));
+  }
   const payments = end.payments || [];
   if (payments.length) {  // Gangci: every payment of the hand, kongs first (G2)
     box.append(h("table", { "data-testid": "payments" },
@@ -100,7 +119,7 @@ function scoreTableEl(end) {
     const cls = line.chips > 0 ? "pos" : line.chips < 0 ? "neg" : "";
     box.append(h("div", { class: "scoreseat" + (line.winner ? " winner" : "") },
       h("div", { class: "head" }, h("span", { text: windName(line.seat) }), h("span", { text: line.name }),
-        h("span", { class: "muted", text: line.hand }),
+        handEl(line.hand),
         payments.length ? null : h("span", {}, `${line.fu}${t("fu")} ${line.tai}${t("tai")} → ${t("total")} ${line.total}`),
         line.limit ? h("span", { text: line.limit }) : null,
         h("span", { class: cls, text: `${t("chipsWon")} ${line.chips > 0 ? "+" : ""}${line.chips}` }),

@@ -32,6 +32,11 @@ const I18N = {
     handsPlayed: "已打局数", created: "创建时间", rank: "名次", moves: "步", notPlayable: "暂不可玩",
     ciTile: "次牌", payments: "支付", from: "付", to: "收", amount: "金额",
     tian_hu: "天胡", tian_ci: "天次", an_ci: "暗次", zhi_ci: "直次", xu_ci: "续次", zha_dan: "炸弹",
+    kongReplacement: "杠上开花", seaFloor: "海底捞月", fromSeat: "{0}打出", secondsLeft: "{0}秒",
+    "variant_longgang": "龙港麻将", "variant_luoyang-gangci": "洛阳杠次",
+    level_random: "随机", level_greedy: "贪心", level_strong: "强",
+    noSuchRoom: "没有这个房间（请检查房间号或链接）", codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
+    yes: "是", no: "否",
   },
   en: {
     title: "caishen mahjong", lobby: "Lobby", name: "Name", save: "Save", playingAs: "Playing as ",
@@ -65,6 +70,12 @@ const I18N = {
     ciTile: "次牌 (ci tile)", payments: "Payments", from: "From", to: "To", amount: "Amount",
     tian_hu: "heavenly win 天胡", tian_ci: "heavenly ci 天次", an_ci: "concealed-kong ci 暗次",
     zhi_ci: "ci on a discard 直次", xu_ci: "added-kong ci 续次", zha_dan: "bomb 炸弹",
+    kongReplacement: "on a kong's replacement tile 杠上开花", seaFloor: "on the last tile 海底捞月",
+    fromSeat: "from {0}", secondsLeft: "{0} s",
+    "variant_longgang": "Longgang 龙港麻将", "variant_luoyang-gangci": "Luoyang Gangci 洛阳杠次",
+    level_random: "random", level_greedy: "greedy", level_strong: "strong",
+    noSuchRoom: "No such room (check the code or link)", codeOrLink: "code or link", turnTimer: "turn timer {0} s",
+    yes: "yes", no: "no",
   },
 };
 
@@ -146,6 +157,37 @@ function tileEl(name, opts = {}) {
   if (opts.own) el.classList.add("own-flower");
   if (opts.last) el.classList.add("last");
   return el;
+}
+
+// A hand in the record's notation (docs/notation.md: "123m55z f2 [777z] {5p4p6p}") as groups of
+// tile names, {meld, tiles} each; null if it does not parse (the text is shown instead).
+function handGroups(text) {
+  const out = [];
+  for (const tok of text.trim().split(/\s+/)) {
+    if (!tok) continue;
+    if (/^f\d+$/.test(tok)) { out.push({ meld: false, tiles: [...tok.slice(1)].map((d) => "f" + d) }); continue; }
+    const m = /^([[<({])(.*)([\]>)}])$/.exec(tok);
+    const body = m ? m[2] : tok;
+    const tiles = [];
+    const re = /(\d+)([mpsz])/y;
+    let run;
+    let end = 0;  // a failed sticky match sets lastIndex back to 0
+    while ((run = re.exec(body)) !== null) {
+      for (const d of run[1]) tiles.push(d + run[2]);
+      end = re.lastIndex;
+    }
+    if (end !== body.length || !tiles.length) return null;
+    out.push({ meld: Boolean(m), tiles });
+  }
+  return out;
+}
+
+// A hand in notation drawn as tiles (melds apart), its text as the tooltip.
+function handEl(text) {
+  const groups = handGroups(text);
+  if (!groups) return h("span", { class: "muted", text });
+  return h("span", { class: "handtiles", title: text }, groups.map((g) =>
+    h("span", { class: g.meld ? "meld" : "run" }, g.tiles.map((x) => tileEl(x, { size: "xs" })))));
 }
 
 function langButton(onChange) {

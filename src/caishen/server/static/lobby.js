@@ -49,7 +49,7 @@ function renderSwitches() {
     groups.get(sw.group).push(sw);
   }
   for (const [title, list] of groups) {
-    box.append(h("fieldset", {}, h("legend", { text: title }), list.map((sw) =>
+    box.append(h("fieldset", {}, h("legend", { text: LANG === "zh" ? list[0].group_zh : title }), list.map((sw) =>
       h("label", { class: "switch", for: "sw-" + sw.name },
         switchInput(sw, sw.name in kept ? kept[sw.name] : sw.value), h("span", { class: "rid", text: sw.rule }),
         h("span", { class: "doc", title: LANG === "zh" ? sw.doc : sw.doc_zh }, LANG === "zh" ? sw.doc_zh : sw.doc,
@@ -82,9 +82,10 @@ async function loadMatches() {
     h("tr", {}, h("th", { text: t("created") }), h("th", { text: t("status") }), h("th", { text: t("players") }),
       h("th", { class: "num", text: t("handsPlayed") }), h("th", { text: t("chips") }), h("th", {})),
     list.map((m) => h("tr", {},
-      h("td", { text: m.created.replace("T", " ") }), h("td", { text: t(m.status) }), h("td", { text: m.players.join(", ") }),
+      h("td", { class: "nowrap", text: m.created.slice(5, 16).replace("T", " ") }), h("td", { class: "nowrap", text: t(m.status) }),
+      h("td", { text: m.players.join(", ") }),
       h("td", { class: "num", text: m.hands_played }), h("td", { text: m.chips.join(" / ") }),
-      h("td", {}, m.status !== "over" ? h("a", { href: "/r/" + m.code, text: t("open") }) : null, " ",
+      h("td", { class: "links" }, m.status !== "over" ? h("a", { href: "/r/" + m.code, text: t("open") }) : null,
         h("a", { href: "/m/" + m.code, text: t("result") }))))));
 }
 
@@ -93,10 +94,19 @@ async function main() {
   document.getElementById("langslot").append(langButton(() => { renderSwitches(); loadMe(); loadMatches(); }));
   VARIANTS = await api("/api/variants");
   const sel = document.getElementById("variant");
-  for (const v of VARIANTS) sel.append(h("option", { value: v.name, disabled: !v.playable }, v.name + (v.playable ? "" : ` (${t("notPlayable")})`)));
-  sel.addEventListener("change", renderSwitches);
   const bot = document.getElementById("bot");
-  for (const b of ["random", "greedy", "strong"]) bot.append(h("option", { value: b, selected: b === "greedy" }, b));
+  const fillChoices = () => {  // the variants' and bot levels' names in the page's language
+    const keep = [sel.value, bot.value];
+    sel.replaceChildren(...VARIANTS.map((v) => h("option", { value: v.name, disabled: !v.playable },
+      t("variant_" + v.name) + (v.playable ? "" : ` (${t("notPlayable")})`))));
+    bot.replaceChildren(...["random", "greedy", "strong"].map((b) => h("option", { value: b }, t("level_" + b))));
+    sel.value = keep[0] || VARIANTS[0].name;
+    bot.value = keep[1] || "greedy";
+    document.getElementById("joincode").placeholder = t("codeOrLink");
+  };
+  fillChoices();
+  sel.addEventListener("change", renderSwitches);
+  document.getElementById("langslot").firstChild.addEventListener("click", fillChoices);
   renderSwitches();
   await loadMe();
   loadMatches();
@@ -120,7 +130,11 @@ async function main() {
     e.preventDefault();
     const raw = document.getElementById("joincode").value.trim();
     const code = raw.includes("/r/") ? raw.split("/r/")[1].split(/[?#/]/)[0] : raw;
-    if (/^[A-Za-z0-9_-]{1,32}$/.test(code)) location.href = "/r/" + code;
+    const err = document.getElementById("joinerr");
+    err.textContent = "";
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(code)) { err.textContent = t("noSuchRoom"); return; }
+    // an unknown code is told here, in the lobby, not on an empty table page
+    api(`/api/rooms/${code}`).then(() => { location.href = "/r/" + code; }, () => { err.textContent = t("noSuchRoom"); });
   });
   document.getElementById("roomform").addEventListener("submit", async (e) => {
     e.preventDefault();

@@ -8,13 +8,22 @@ let FRAMES = [];
 let at = 0;
 let timer = null;
 
+// A record's move ("discard 2z", "pong 5p") in words and tiles: "W: Discard [2z]".
+function moveEls(seat, move) {
+  const [kind, ...rest] = move.split(" ");
+  let tiles = rest.join("").match(/\d[mpsz]|f\d/g) || [];
+  // "chow 4p 3p": the claimed tile and the sequence's lowest; shown as the sequence
+  if (kind === "chow" && tiles.length === 2) tiles = [0, 1, 2].map((i) => `${Number(tiles[1][0]) + i}${tiles[1][1]}`);
+  return [`${windName(seat)}: ${t(kind)} `, ...tiles.map((x) => tileEl(x, { size: "xs" }))];
+}
+
 function show() {
   const f = FRAMES[at];
   if (!f) return;
   document.getElementById("slider").value = at;
   const last = f.seat === null ? null : f.seat;
   renderBoard(document.getElementById("boardbox"), f.view, { lastDiscardSeat: f.move && f.move.startsWith("discard") ? last : null });
-  document.getElementById("stepline").textContent = `${at}/${FRAMES.length - 1} ${f.move ? windName(f.seat) + ": " + f.move : ""}`;
+  document.getElementById("stepline").replaceChildren(`${at}/${FRAMES.length - 1} `, ...(f.move ? moveEls(f.seat, f.move) : []));
   const end = document.getElementById("endbox");
   end.replaceChildren();
   if (f.view.hand_end) end.append(h("section", { class: "card", style: "color:#000;margin:.5rem" }, scoreTableEl(f.view.hand_end)));

@@ -7,7 +7,9 @@ async function runVerify(out) {
   out.textContent = "…";
   try {
     const r = await api(`/api/matches/${CODE}/verify`);
-    out.textContent = `${r.ok ? "✔ " + t("verifyOk") : "✘ " + t("verifyFail")}: ${r.message}`;
+    // the message is `caishen verify`'s own (English); in Chinese it is the tooltip
+    out.textContent = `${r.ok ? "✔ " + t("verifyOk") : "✘ " + t("verifyFail")}` + (LANG === "zh" && r.ok ? "" : `: ${r.message}`);
+    out.title = r.message;
     out.className = r.ok ? "pos" : "neg";
   } catch (err) { out.textContent = err.message; }
 }

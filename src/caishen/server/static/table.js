@@ -8,6 +8,23 @@ let deadline = null;
 let lastDiscardSeat = null;
 let sentNext = -1;
 let retry = 500;
+let drawn = null;  // the tile this seat just drew, shown apart
+
+// The tile drawn between two views of one hand: the one tile more in hand, on this seat's
+// turn to discard; null otherwise (a claim, a kong, the first view after a reload).
+function drawnTile(before, now) {
+  if (!before || !now.choices.some((c) => c.kind === "discard")) return null;
+  if (now.tiles.length !== before.tiles.length + 1) return null;
+  const left = before.tiles.slice();
+  let extra = null;
+  for (const x of now.tiles) {
+    const i = left.indexOf(x);
+    if (i >= 0) left.splice(i, 1);
+    else if (extra === null) extra = x;
+    else return null;
+  }
+  return extra;
+}
 
 function send(msg) { if (WS && WS.readyState === 1) WS.send(JSON.stringify(msg)); }
 function act(action) { send({ type: "act", action, hand: VIEW.hand, step: VIEW.step }); }
@@ -90,7 +107,8 @@ function renderOverlay() {
 function render() {
   if (!VIEW) return;
   document.getElementById("lobbybox").replaceChildren();
-  renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: act, lastDiscardSeat: VIEW.phase === "claim" ? VIEW.current : lastDiscardSeat });
+  renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: act, drawn,
+    lastDiscardSeat: VIEW.phase === "claim" ? VIEW.current : lastDiscardSeat });
   renderActions();
   renderHelp();
   renderOverlay();
@@ -104,10 +122,10 @@ function tick() {
   if (!el) return;
   if (deadline === null) { el.textContent = ""; return; }
   const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-  el.textContent = `⏱ ${left}s`;
+  el.textContent = t("secondsLeft", left);
   el.classList.toggle("low", left <= 5);
   const claim = document.getElementById("claimtimer");
-  if (claim) claim.textContent = `⏱ ${left}s`;
+  if (claim) claim.textContent = t("secondsLeft", left);
 }
 setInterval(tick, 250);
 
@@ -123,6 +141,16 @@ function connect() {
     if (msg.type === "error") { toast(msg.message); return; }
     if (msg.type !== "state") return;
     if (VIEW && msg.hand !== VIEW.hand) lastDiscardSeat = null;
+    // the drawn tile is kept for its state (sent again on a join or a reconnect) and across a
+    // reload of the page, so the hand shows as it was
+    const key = "caishen.drawn." + CODE;
+    if (VIEW === null) {
+      const kept = JSON.parse(sessionStorage.getItem(key) || "null");
+      drawn = kept && kept.hand === msg.hand && kept.step === msg.step ? kept.tile : null;
+    } else if (VIEW.hand !== msg.hand || VIEW.step !== msg.step) {
+      drawn = drawnTile(VIEW.hand === msg.hand ? VIEW : null, msg);
+    }
+    sessionStorage.setItem(key, JSON.stringify({ hand: msg.hand, step: msg.step, tile: drawn }));
     VIEW = msg;
     document.body.dataset.state = `${msg.hand}:${msg.step}:${msg.hand_end ? "end" : msg.choices.length}`;
     deadline = msg.deadline_ms === null ? null : Date.now() + msg.deadline_ms;
@@ -140,7 +168,9 @@ function connect() {
 async function showLobby() {
   let room;
   try { room = await api(`/api/rooms/${CODE}`); } catch (err) {
-    document.getElementById("lobbybox").replaceChildren(h("section", { class: "card", style: "color:#000" }, err.message));
+    document.getElementById("copy").hidden = true;  // nothing to share
+    document.getElementById("lobbybox").replaceChildren(h("section", { class: "card", style: "color:#000;margin:.8rem" },
+      h("p", { "data-testid": "no-room", text: t("noSuchRoom") }), h("p", {}, h("a", { href: "/", text: t("backToLobby") }))));
     return;
   }
   const me = await api("/api/me");
@@ -148,7 +178,16 @@ async function showLobby() {
   if (room.status === "playing" && seated) { connect(); return; }
   const card = h("section", { class: "card", style: "color:#000;margin:.8rem" });
   card.append(h("h2", { text: `${t("roomCode")} ${room.code}` }), h("p", {}, h("a", { href: room.link, text: room.link })));
-  card.append(h("ul", {}, room.seats.map((s) => h("li", { text: s.name ? `${s.name}${s.bot ? " (" + t("bot") + ")" : ""}${s.mine ? " · " + t("you") : ""}` : t("seatOpen") }))));
+  // what everyone who joins agrees to play: the variant, the match, the house rules changed
+  card.append(h("p", { "data-testid": "room-rules" }, h("b", { text: t("variant_" + room.variant) }),
+    ` · ${t("hands")} ${room.hands ? room.hands : t("toBreak")}` + (room.turn_seconds ? ` · ${t("turnTimer", room.turn_seconds)}` : "")));
+  if (room.rules.length) {
+    card.append(h("p", { text: t("houseRules") }), h("ul", { class: "rules" }, room.rules.map((r) => h("li", {},
+      h("span", { class: "rid", text: r.rule }), " ", LANG === "zh" ? r.doc_zh : r.doc, ": ",
+      h("b", { text: typeof r.value === "boolean" ? t(r.value ? "yes" : "no") : Array.isArray(r.value) ? r.value.join(", ") : String(r.value) })))));
+  }
+  card.append(h("ul", {}, room.seats.map((s) => h("li", { text: !s.name ? t("seatOpen")
+    : s.bot ? `${botName(s.name)} (${t("level_" + s.bot)})` : `${s.name}${s.mine ? " · " + t("you") : ""}` }))));
   if (room.status === "over") card.append(h("p", {}, h("a", { href: "/m/" + room.code, text: t("resultPage") })));
   else if (!seated && room.seats.some((s) => !s.name && !s.bot)) {
     const name = h("input", { id: "joinname", maxlength: 24, value: me.name || "", placeholder: t("name") });

@@ -1,0 +1,63 @@
+"""What the table tells beyond the scores: who gave the winning tile of a win on a discard (the
+score table names that seat), a room's house rules changed from its variant's defaults (what a
+friend who joins sees before taking a seat), and a replay's last frame with every hand shown."""
+
+from __future__ import annotations
+
+import random
+
+from caishen.engine.actions import ActionKind
+from caishen.server import core
+
+
+def _bots_match(variant: str, hands: int, seed: bytes) -> core.MatchSession:
+    ruleset = core.build_ruleset(variant, {}, hands)
+    session = core.new_session(ruleset, (None, "greedy", "greedy", "greedy"), seed, ("a", "b", "c", "d"))
+    rng = random.Random(seed)
+    while not session.over:
+        if session.hand_over:
+            session.next_hand()
+            continue
+        seat = session.waiting_for()[0]
+        legal = session.legal_actions(seat)
+        wins = [a for a in legal if a.kind is ActionKind.WIN]
+        session.act(seat, wins[0] if wins else rng.choice(legal))
+    return session
+
+
+def test_a_win_on_a_discard_names_the_seat_that_discarded_it() -> None:
+    session = _bots_match("longgang", 8, b"discarder")
+    ends = core.result_hands(core.record_text(session))[1]
+    on_discard = self_drawn = 0
+    for hand, end in zip(session.record().hands, ends, strict=True):
+        if end.how == "discard":
+            last = [seat for seat, a in hand.actions if a.kind is ActionKind.DISCARD][-1]
+            assert end.discarder == last != end.winner
+            on_discard += 1
+        else:
+            assert end.discarder is None
+            self_drawn += end.how == "self-draw"
+    assert on_discard > 0 and on_discard + self_drawn > 1
+
+
+def test_a_room_tells_the_house_rules_changed_from_its_variants_defaults() -> None:
+    ruleset = core.build_ruleset("longgang", {"allow_chow": False, "bulldozer_wilds": 4}, 16)
+    got = core.changed_rules("longgang", core.ruleset_json(ruleset))
+    assert [(r.name, r.rule, r.value) for r in got] == [("allow_chow", "L9", False), ("bulldozer_wilds", "L8", 4)]
+    assert got[0].doc_zh == "可以吃上家打出的牌"
+    # the match length is shown on its own, never as a changed rule
+    assert core.changed_rules("longgang", core.ruleset_json(core.build_ruleset("longgang", {}, 8))) == []
+    assert core.changed_rules("luoyang-gangci", core.ruleset_json(core.build_ruleset("luoyang-gangci", {}, 24))) == []
+
+
+def test_a_replay_from_a_seat_ends_with_every_hand_shown_and_from_above_shows_the_wilds() -> None:
+    session = _bots_match("longgang", 8, b"replay")
+    text = core.record_text(session)
+    frames = core.replay_frames(text, 0, 1, "X")
+    assert all(f.view.all_tiles is None for f in frames[:-1])  # the others' tiles stay hidden
+    last = frames[-1].view
+    assert last.hand_end is not None and last.all_tiles is not None
+    assert [len(t) for t in last.all_tiles] == [s.concealed for s in last.seats]
+    above = core.replay_frames(text, 0, None, "X")
+    assert above[0].view.me is None and above[0].view.wilds  # the indicator's wilds, from above
+    assert set(frames[0].view.wilds) <= set(above[0].view.wilds)
