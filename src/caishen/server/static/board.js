@@ -126,8 +126,11 @@ function scoreTableEl(end) {
         h("span", { class: "muted", text: `${t("chipsAfter")} ${line.chips_after}` })),
       line.items.length ? h("table", {},
         h("tr", {}, h("th", { text: t("rule") }), h("th", { text: t("item") }), h("th", { class: "num", text: t("fu") }), h("th", { class: "num", text: t("tai") })),
-        line.items.map((it) => h("tr", {}, h("td", { text: it.rule }), h("td", { text: LANG === "zh" ? it.chinese : `${it.english} ${it.chinese}` }),
-          h("td", { class: "num", text: it.fu || "" }), h("td", { class: "num", text: it.tai || (it.note === "limit" ? "★" : "") })))) : null));
+        // a note is an item worth 0 under the room's rules (e.g. 边张 without edge_single_wait_fu, L20.6): a grey 0
+        line.items.map((it) => h("tr", { class: it.note === "note" ? "note" : null }, h("td", { text: it.rule }),
+          h("td", { text: LANG === "zh" ? it.chinese : `${it.english} ${it.chinese}` }),
+          h("td", { class: "num", text: it.fu || (it.note === "note" ? "0" : "") }),
+          h("td", { class: "num", text: it.tai || (it.note === "limit" ? "★" : "") })))) : null));
   }
   return box;
 }

@@ -45,6 +45,7 @@ function renderSwitches() {
   if (!v.to_break && document.getElementById("hands").value === "0") document.getElementById("hands").value = "16";
   const groups = new Map();
   for (const sw of v.switches) {
+    if (sw.name === "hands_per_match") continue;  // set by "Hands" above; its preset value only confused
     if (!groups.has(sw.group)) groups.set(sw.group, []);
     groups.get(sw.group).push(sw);
   }
