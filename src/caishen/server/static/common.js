@@ -36,7 +36,7 @@ const I18N = {
     "variant_longgang": "龙港麻将", "variant_luoyang-gangci": "洛阳杠次",
     level_random: "随机", level_greedy: "贪心", level_strong: "强",
     noSuchRoom: "没有这个房间（请检查房间号或链接）", codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
-    yes: "是", no: "否",
+    yes: "是", no: "否", choice_turn_order: "按出牌顺序", choice_clockwise: "顺时针",
   },
   en: {
     title: "caishen mahjong", lobby: "Lobby", name: "Name", save: "Save", playingAs: "Playing as ",
@@ -75,7 +75,7 @@ const I18N = {
     "variant_longgang": "Longgang 龙港麻将", "variant_luoyang-gangci": "Luoyang Gangci 洛阳杠次",
     level_random: "random", level_greedy: "greedy", level_strong: "strong",
     noSuchRoom: "No such room (check the code or link)", codeOrLink: "code or link", turnTimer: "turn timer {0} s",
-    yes: "yes", no: "no",
+    yes: "yes", no: "no", choice_turn_order: "turn order", choice_clockwise: "clockwise",
   },
 };
 
