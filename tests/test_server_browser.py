@@ -99,6 +99,18 @@ def _score_shown(page: Page) -> bool:
     return page.locator("[data-testid=score-table]").count() > 0
 
 
+def _play_until(page: Page, selector: str) -> None:
+    """Make moves (and start the next hand when one ends) until ``selector`` is on the page."""
+    while not page.locator(selector).count():
+        if _score_shown(page):
+            page.click("[data-testid=next-hand]")
+            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            continue
+        old = _state(page)
+        if not _play_one(page):
+            _wait_change(page, old)
+
+
 def test_three_bots_full_hand_reload_replay_and_verify(server: ServerProcess, browser: object) -> None:
     ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
     page = ctx.new_page()
@@ -214,14 +226,7 @@ def test_the_tile_just_drawn_stands_apart_also_after_a_reload(server: ServerProc
     assert page.url == server.base + "/"
     page.click("#practice")
     page.wait_for_selector("[data-testid=myhand] .tile")
-    while not page.locator("[data-testid=drawn]").count():  # our turn after a draw from the wall
-        if _score_shown(page):
-            page.click("[data-testid=next-hand]")
-            page.wait_for_selector("[data-testid=score-table]", state="detached")
-            continue
-        old = _state(page)
-        if not _play_one(page):
-            _wait_change(page, old)
+    _play_until(page, "[data-testid=drawn]")  # our turn after a draw from the wall
     shown = _hand(page)
     drawn = page.locator("[data-testid=drawn]").get_attribute("data-tile")
     assert shown[-1] == drawn and page.locator(".myhand .tile").last.get_attribute("data-testid") == "drawn"
@@ -245,14 +250,7 @@ def test_a_hovered_tile_stays_lifted_with_the_pointer_below_it(server: ServerPro
     _name(page, "Hover")
     page.click("#practice")
     page.wait_for_selector("[data-testid=myhand] .tile")
-    while not page.locator(".myhand .tile.can").count():  # pass claims until it is our discard
-        if _score_shown(page):
-            page.click("[data-testid=next-hand]")
-            page.wait_for_selector("[data-testid=score-table]", state="detached")
-            continue
-        old = _state(page)
-        if not _play_one(page):
-            _wait_change(page, old)
+    _play_until(page, ".myhand .tile.can")  # pass claims until it is our discard
     box = page.locator(".myhand .tile.can").last.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)
