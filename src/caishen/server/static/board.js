@@ -120,7 +120,9 @@ function scoreTableEl(end) {
     box.append(h("div", { class: "scoreseat" + (line.winner ? " winner" : "") },
       h("div", { class: "head" }, h("span", { text: windName(line.seat) }), h("span", { text: line.name }),
         handEl(line.hand),
-        payments.length ? null : h("span", {}, `${line.fu}${t("fu")} ${line.tai}${t("tai")} → ${t("total")} ${line.total}`),
+        // 胡/台 only where a win was counted in them (a draw scores nothing; Gangci pays by G2)
+        payments.length || end.winner === null ? null
+          : h("span", {}, `${line.fu}${t("fu")} ${line.tai}${t("tai")} → ${t("total")} ${line.total}`),
         line.limit ? h("span", { text: line.limit }) : null,
         h("span", { class: cls, text: `${t("chipsWon")} ${line.chips > 0 ? "+" : ""}${line.chips}` }),
         h("span", { class: "muted", text: `${t("chipsAfter")} ${line.chips_after}` })),
