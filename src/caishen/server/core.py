@@ -135,6 +135,11 @@ class RoomError(ValueError):
 # ---------------------------------------------------------------- variants and rules
 
 
+def _wire_value(value: object) -> bool | int | list[int] | str:
+    """A switch's value as JSON and the API carry it: a tuple (of ints) as a list."""
+    return list(value) if isinstance(value, tuple) else value  # type: ignore[return-value]
+
+
 def variants() -> list[VariantOut]:
     """Every registered variant with its switches, grouped by rule ID, each with its one-line
     explanation (in English and in Chinese) and valid values. The table plays every registered variant."""
@@ -146,7 +151,7 @@ def variants() -> list[VariantOut]:
         playable = True
         switches = [
             SwitchOut(
-                name=sw.name, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
+                name=sw.name, value=_wire_value(sw.value),
                 rule=sw.rule, doc=sw.doc, doc_zh=SWITCH_DOC_ZH.get(sw.name, sw.doc), group=_GROUP_OF.get(sw.rule, "Other 其他"),
                 group_zh=_GROUP_ZH_OF.get(sw.rule, "其他"),
                 editable=playable and sw.name not in _FIXED, allowed=sw.allowed,
@@ -181,7 +186,7 @@ def build_ruleset(variant: str, switches: dict[str, bool | int | list[int] | str
 
 
 def ruleset_json(r: VariantRules) -> str:
-    return json.dumps({sw.name: (list(sw.value) if isinstance(sw.value, tuple) else sw.value) for sw in r.switches()})
+    return json.dumps({sw.name: _wire_value(sw.value) for sw in r.switches()})
 
 
 def ruleset_from_json(text: str, variant: str = LONGGANG.name) -> VariantRules:
@@ -195,8 +200,8 @@ def changed_rules(variant: str, text: str) -> list[RuleOut]:
     defaults; the match length is shown on its own."""
     base = registry.get(variant).presets[variant]
     room = ruleset_from_json(text, variant)
-    return [RuleOut(name=sw.name, rule=sw.rule, value=list(sw.value) if isinstance(sw.value, tuple) else sw.value,  # type: ignore[arg-type]
-                    doc=sw.doc, doc_zh=SWITCH_DOC_ZH.get(sw.name, sw.doc))
+    return [RuleOut(name=sw.name, rule=sw.rule, value=_wire_value(sw.value), doc=sw.doc,
+                    doc_zh=SWITCH_DOC_ZH.get(sw.name, sw.doc))
             for sw, default in zip(room.switches(), base.switches(), strict=True)
             if sw.name not in _FIXED and sw.value != default.value]
 
@@ -395,8 +400,9 @@ def _view(
     """The table as ``seat`` sees it (``None``: a player waiting out the hand, 替补)."""
     obs = game.observation(seat if seat is not None else 0)
     mine = seat is not None
-    # from above: every seat's wilds (the indicator's, and each seat's own flower 坐花, L7)
-    wilds = sorted(obs.wilds) if mine else sorted({k for s in range(4) for k in game.observation(s).wilds}) if above else []
+    # from above: every seat's tiles and wilds (the indicator's, and each seat's own flower 坐花, L7)
+    everyone = [game.observation(s) for s in range(4)] if above else []
+    wilds = sorted(obs.wilds) if mine else sorted({k for o in everyone for k in o.wilds})
     return TableView(
         code=extras.code, variant=extras.variant, me=seat, hand=hand_index, step=step,
         hands_total=extras.hands_total, phase=str(obs.phase), dealer=obs.dealer, current=obs.current,
@@ -405,7 +411,7 @@ def _view(
         wilds=_names(wilds), own_flower=tile_name(FLOWERS[wind_of(seat, obs.dealer)]) if mine and seat is not None else None,
         live_tiles=obs.live_tiles, sea_floor_tiles=obs.sea_floor_tiles,
         tiles=_names(_held(obs)) if mine else [],
-        all_tiles=[_names(_held(game.observation(s))) for s in range(4)] if above else None,
+        all_tiles=[_names(_held(o)) for o in everyone] if above else None,
         my_flowers=_names(_held(obs)[len(obs.hand.concealed):]) if mine else [],
         seats=_seat_views(obs, seats, people, seat, above),
         last_discard=None if obs.last_discard is None else tile_name(obs.last_discard),

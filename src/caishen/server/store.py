@@ -389,17 +389,20 @@ class Store:
         if not items:
             return
         if self._in_loop:
-            error: BaseException | None = None
-            try:
-                self.write([b for b, _ in items])
-            except Exception as exc:  # noqa: BLE001 - handed to every waiting table
-                error = exc
-            _settle([fut for _, fut in items], error)
+            _settle([fut for _, fut in items], self._write_or_error([b for b, _ in items]))
             return
         if self._writer is None or not self._writer.is_alive():
             self._writer = threading.Thread(target=self._write_loop, name="caishen-db-writer", daemon=True)
             self._writer.start()
         self._queue.put((items, loop))
+
+    def _write_or_error(self, batches: list[Batch]) -> BaseException | None:
+        """:meth:`write`; what it raised, to be handed to every table waiting on the commit."""
+        try:
+            self.write(batches)
+        except Exception as exc:  # noqa: BLE001 - handed to every waiting table
+            return exc
+        return None
 
     def _write_loop(self) -> None:
         while True:
@@ -409,11 +412,7 @@ class Store:
                     groups.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            error: BaseException | None = None
-            try:
-                self.write([b for items, _ in groups for b, _ in items])
-            except Exception as exc:  # noqa: BLE001 - handed to every waiting table
-                error = exc
+            error = self._write_or_error([b for items, _ in groups for b, _ in items])
             # one wake-up of each event loop for the whole commit, not one per table
             by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
             for items, loop in groups:

@@ -190,6 +190,11 @@ function handEl(text) {
     h("span", { class: g.meld ? "meld" : "run" }, g.tiles.map((x) => tileEl(x, { size: "xs" })))));
 }
 
+// A choice switch's value (G3.1 "turn_order") in the page's language; other values as they are.
+function choiceText(value) {
+  return "choice_" + value in I18N.en ? t("choice_" + value) : String(value);
+}
+
 function langButton(onChange) {
   const b = h("button", { class: "lang", type: "button", text: t("language") });
   b.addEventListener("click", () => { setLang(LANG === "zh" ? "en" : "zh"); b.textContent = t("language"); onChange(); });

@@ -26,7 +26,7 @@ function switchInput(sw, value) {
   if (typeof value === "number") return h("input", { id, type: "number", value, disabled: !sw.editable, "data-kind": "int" });
   if (sw.choices && sw.choices.length) {
     return h("select", { id, disabled: !sw.editable, "data-kind": "choice" },
-      sw.choices.map((c) => h("option", { value: c, selected: c === value }, "choice_" + c in I18N.en ? t("choice_" + c) : c)));
+      sw.choices.map((c) => h("option", { value: c, selected: c === value }, choiceText(c))));
   }
   return h("input", { id, type: "text", value, disabled: true, "data-kind": "str" });
 }

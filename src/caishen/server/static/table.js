@@ -185,7 +185,7 @@ async function showLobby() {
     card.append(h("p", { text: t("houseRules") }), h("ul", { class: "rules" }, room.rules.map((r) => h("li", {},
       h("span", { class: "rid", text: r.rule }), " ", LANG === "zh" ? r.doc_zh : r.doc, ": ",
       h("b", { text: typeof r.value === "boolean" ? t(r.value ? "yes" : "no") : Array.isArray(r.value) ? r.value.join(", ")
-        : "choice_" + r.value in I18N.en ? t("choice_" + r.value) : String(r.value) })))));
+        : choiceText(r.value) })))));
   }
   card.append(h("ul", {}, room.seats.map((s) => h("li", { text: !s.name ? t("seatOpen")
     : s.bot ? `${botName(s.name)} (${t("level_" + s.bot)})` : `${s.name}${s.mine ? " · " + t("you") : ""}` }))));
