@@ -21,12 +21,12 @@ from caishen.shapes.analysis import (
     Form,
     Forms,
     Group,
+    GroupKind,
     _AGroup,
     _Cand,
     _Info,
     _info,
     _meld_group,
-    _pairs_abstract,
     _pairs_cover,
     flower_wilds,
     is_win,
@@ -36,6 +36,63 @@ from caishen.tiles import NUM_NON_FLOWER
 
 def _group_key(g: Group) -> tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]:
     return (g.tiles, int(g.kind), g.wilds)
+
+
+def old_pairs_abstract(counts: list[int], jokers: int, triplet: bool, info: _Info) -> set[tuple[_AGroup, ...]]:
+    """``_pairs_abstract`` as it was before its memos (2026-12-02): every split into 7 pairs (+ 1 triplet for 八对半); four equal tiles may be two pairs (L14)."""
+    out: set[tuple[_AGroup, ...]] = set()
+    present = [k for k, n in enumerate(counts) if n]
+    acc: list[_AGroup] = []
+    kinds = info.non_flower_kinds
+
+    def splits(n: int, pairs: int, trip: int) -> Iterator[list[tuple[int, int]]]:
+        # ways to spread n real tiles over `pairs` pairs and `trip` triplets of one kind:
+        # list of (size, reals) per group, canonical (non-increasing reals within a size)
+        sizes = [3] * trip + [2] * pairs
+
+        def go(idx: int, left: int, cap3: int, cap2: int) -> Iterator[list[tuple[int, int]]]:
+            if idx == len(sizes):
+                if left == 0:
+                    yield []
+                return
+            sz = sizes[idx]
+            cap = cap3 if sz == 3 else cap2
+            for r in range(min(sz, left, cap), -1, -1):
+                for rest in go(idx + 1, left - r, r if sz == 3 else cap3, r if sz == 2 else cap2):
+                    yield [(sz, r), *rest]
+
+        yield from go(0, n, 3, 2)
+
+    def rec(idx: int, j: int, pairs_left: int, trip_left: int) -> None:
+        if idx == len(present):
+            if j != 2 * pairs_left + 3 * trip_left:
+                return
+            trips: list[list[_AGroup]] = [[]]
+            if trip_left:
+                trips = [[(GroupKind.TRIPLET, (k, k, k), (k, k, k))] for k in kinds]
+            for tr in trips:
+                for combo in combinations_with_replacement(kinds, pairs_left):
+                    extra: list[_AGroup] = [(GroupKind.PAIR, (k, k), (k, k)) for k in combo]
+                    out.add(tuple(sorted(acc + tr + extra)))
+            return
+        k = present[idx]
+        n = counts[k]
+        for t in range(0, trip_left + 1):
+            for p in range(0, pairs_left + 1):
+                cap = 3 * t + 2 * p
+                if cap < n or cap - n > j or (t == 0 and p == 0):
+                    continue
+                for split in splits(n, p, t):
+                    groups: list[_AGroup] = []
+                    for sz, r in split:
+                        gk = GroupKind.TRIPLET if sz == 3 else GroupKind.PAIR
+                        groups.append((gk, (k,) * sz, (k,) * (sz - r)))
+                    acc.extend(groups)
+                    rec(idx + 1, j - (cap - n), pairs_left - p, trip_left - t)
+                    del acc[len(acc) - len(groups) :]
+
+    rec(0, jokers, 7, 1 if triplet else 0)
+    return out
 
 
 def old_assign(abstract: Sequence[_AGroup], wild_tiles: Sequence[int]) -> Iterator[tuple[Group, ...]]:
@@ -157,7 +214,7 @@ def old_arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = frozens
             [n for n in counts if n], info.eight_half) >= size - len(wild_tiles):
         seen.clear()
         prs: list[tuple[Group, ...]] = []
-        for ab in _pairs_abstract(counts, len(wild_tiles), info.eight_half, info):
+        for ab in old_pairs_abstract(counts, len(wild_tiles), info.eight_half, info):
             for groups in old_assign(ab, wild_tiles):
                 if groups not in seen:
                     seen.add(groups)

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from caishen.hand import Hand, Meld, MeldKind
@@ -18,6 +18,7 @@ from caishen.shapes.analysis import (
     _AGroup,
     _Info,
     _info,
+    _pairs_abstract,
     _std_combos,
     arrangements,
     is_win,
@@ -27,7 +28,7 @@ from caishen.shapes.analysis import (
 from caishen.tiles import SPRING, SUMMER
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from ref_analysis import ref_arrangements, ref_is_win, ref_waits, substituted_is_win
-from ref_arrangements import old_arrangements, old_standard_abstract
+from ref_arrangements import old_arrangements, old_pairs_abstract, old_standard_abstract
 
 R16 = LONGGANG
 R13 = LONGGANG.replace(hand_size=13, eight_and_half_pairs=False, seven_pairs=True)
@@ -248,3 +249,26 @@ def _arrangements_same_as_one_recursion(case: tuple[Hand, Ruleset, frozenset[int
 
 test_arrangements_same_as_one_recursion_l8_l13, test_arrangements_same_as_one_recursion_l8_l13_all = (
     _fast_and_full(_arrangements_same_as_one_recursion, 2000))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(KINDS[:12]), min_size=4, max_size=8), st.lists(st.sampled_from(KINDS[:12]), max_size=4),
+       st.integers(0, 4), st.booleans())
+def test_pairs_splits_same_as_before_their_memos_l14(pairs: list[int], singles: list[int], jokers: int,
+                                                     eight_half: bool) -> None:
+    """八对半 (7 pairs + 1 triplet) and 七对 splits (L14), with the kinds' spreads kept and
+    dead states skipped, are the splits one plain recursion found (hands made of pairs and a
+    few single tiles, so that most have splits)."""
+    counts = [0] * 34
+    for k in pairs + pairs + singles:
+        counts[k] = min(4, counts[k] + 1)
+    size = 17 if eight_half else 14
+    if sum(counts) + jokers < size:  # wilds for the missing tiles, if at most 4
+        jokers = size - sum(counts)
+        assume(jokers <= 4)
+    while sum(counts) + jokers > size:  # drop tiles until the hand has its size
+        counts[max(range(34), key=counts.__getitem__)] -= 1
+    info = _info(R16 if eight_half else R13)
+    got = _pairs_abstract(counts, jokers, eight_half, info)
+    event("splits" if got else "no split")
+    assert got == old_pairs_abstract(counts, jokers, eight_half, info)

@@ -14,7 +14,7 @@ plus one). See ``docs/analysis.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from itertools import combinations_with_replacement
@@ -1007,35 +1007,62 @@ def _standard_one_wild_kind(keys: Sequence[int], jokers: int, sets: int, info: _
     return out
 
 
+# Ways to spread n real tiles of one kind over its pairs and triplets, per (n, pairs,
+# triplets): (size, reals) per group, canonical (non-increasing reals within a size).
+_SPREADS: dict[tuple[int, int, int], tuple[tuple[tuple[int, int], ...], ...]] = {}
+# The same ways as groups of kind k, per (k, n, pairs, triplets) (at most 34 * 5 * 8 * 2).
+_KIND_SPREADS: dict[tuple[int, int, int, int], tuple[tuple[_AGroup, ...], ...]] = {}
+
+
+def _spreads(n: int, pairs: int, trip: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    key = (n, pairs, trip)
+    got = _SPREADS.get(key)
+    if got is None:
+        sizes = [3] * trip + [2] * pairs
+        out: list[tuple[tuple[int, int], ...]] = []
+        acc: list[tuple[int, int]] = []
+
+        def go(idx: int, left: int, cap3: int, cap2: int) -> None:
+            if idx == len(sizes):
+                if left == 0:
+                    out.append(tuple(acc))
+                return
+            sz = sizes[idx]
+            for r in range(min(sz, left, cap3 if sz == 3 else cap2), -1, -1):
+                acc.append((sz, r))
+                go(idx + 1, left - r, r if sz == 3 else cap3, r if sz == 2 else cap2)
+                acc.pop()
+
+        go(0, n, 3, 2)
+        got = _SPREADS[key] = tuple(out)
+    return got
+
+
+def _kind_spreads(k: int, n: int, pairs: int, trip: int) -> tuple[tuple[_AGroup, ...], ...]:
+    key = (k, n, pairs, trip)
+    got = _KIND_SPREADS.get(key)
+    if got is None:
+        got = _KIND_SPREADS[key] = tuple(
+            tuple([(GroupKind.TRIPLET if sz == 3 else GroupKind.PAIR, (k,) * sz, (k,) * (sz - r)) for sz, r in split])
+            for split in _spreads(n, pairs, trip))
+    return got
+
+
 def _pairs_abstract(counts: list[int], jokers: int, triplet: bool, info: _Info) -> set[tuple[_AGroup, ...]]:
     """Every split into 7 pairs (+ 1 triplet for 八对半); four equal tiles may be two pairs (L14)."""
     out: set[tuple[_AGroup, ...]] = set()
     present = [k for k, n in enumerate(counts) if n]
     acc: list[_AGroup] = []
     kinds = info.non_flower_kinds
+    # states (kind index, wilds left, pairs left, triplets left) that lead to no split: a
+    # kind's tiles may not fit what is left, and many ways of placing the wilds before it
+    # reach the same state
+    dead: set[tuple[int, int, int, int]] = set()
 
-    def splits(n: int, pairs: int, trip: int) -> Iterator[list[tuple[int, int]]]:
-        # ways to spread n real tiles over `pairs` pairs and `trip` triplets of one kind:
-        # list of (size, reals) per group, canonical (non-increasing reals within a size)
-        sizes = [3] * trip + [2] * pairs
-
-        def go(idx: int, left: int, cap3: int, cap2: int) -> Iterator[list[tuple[int, int]]]:
-            if idx == len(sizes):
-                if left == 0:
-                    yield []
-                return
-            sz = sizes[idx]
-            cap = cap3 if sz == 3 else cap2
-            for r in range(min(sz, left, cap), -1, -1):
-                for rest in go(idx + 1, left - r, r if sz == 3 else cap3, r if sz == 2 else cap2):
-                    yield [(sz, r), *rest]
-
-        yield from go(0, n, 3, 2)
-
-    def rec(idx: int, j: int, pairs_left: int, trip_left: int) -> None:
+    def rec(idx: int, j: int, pairs_left: int, trip_left: int) -> bool:
         if idx == len(present):
             if j != 2 * pairs_left + 3 * trip_left:
-                return
+                return False
             trips: list[list[_AGroup]] = [[]]
             if trip_left:
                 trips = [[(GroupKind.TRIPLET, (k, k, k), (k, k, k))] for k in kinds]
@@ -1043,22 +1070,25 @@ def _pairs_abstract(counts: list[int], jokers: int, triplet: bool, info: _Info) 
                 for combo in combinations_with_replacement(kinds, pairs_left):
                     extra: list[_AGroup] = [(GroupKind.PAIR, (k, k), (k, k)) for k in combo]
                     out.add(tuple(sorted(acc + tr + extra)))
-            return
+            return True
+        state = (idx, j, pairs_left, trip_left)
+        if state in dead:
+            return False
         k = present[idx]
         n = counts[k]
+        found = False
         for t in range(0, trip_left + 1):
             for p in range(0, pairs_left + 1):
                 cap = 3 * t + 2 * p
                 if cap < n or cap - n > j or (t == 0 and p == 0):
                     continue
-                for split in splits(n, p, t):
-                    groups: list[_AGroup] = []
-                    for sz, r in split:
-                        gk = GroupKind.TRIPLET if sz == 3 else GroupKind.PAIR
-                        groups.append((gk, (k,) * sz, (k,) * (sz - r)))
+                for groups in _kind_spreads(k, n, p, t):
                     acc.extend(groups)
-                    rec(idx + 1, j - (cap - n), pairs_left - p, trip_left - t)
+                    found = rec(idx + 1, j - (cap - n), pairs_left - p, trip_left - t) or found
                     del acc[len(acc) - len(groups) :]
+        if not found:
+            dead.add(state)
+        return found
 
     rec(0, jokers, 7, 1 if triplet else 0)
     return out
