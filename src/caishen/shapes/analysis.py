@@ -258,7 +258,7 @@ def _setup(ruleset: Forms, wilds: frozenset[int]) -> _Setup:
 
 def flower_wilds(wilds: frozenset[int]) -> bool:
     """Whether the 正财神 are flowers (flower indicator, L5): every wild kind is a flower."""
-    return bool(wilds) and all(k >= NUM_NON_FLOWER for k in wilds)
+    return bool(wilds) and min(wilds) >= NUM_NON_FLOWER  # min, not all(): no generator per call
 
 
 def _info(r: Forms) -> _Info:
