@@ -28,6 +28,8 @@ COMPILED = (
     "hand.py",
     "shapes/analysis.py",
     "engine/game.py",
+    "engine/state.py",
+    "engine/seat.py",
     "engine/observation.py",
     "engine/wall.py",
     "env/encoding.py",
@@ -35,6 +37,9 @@ COMPILED = (
     "bots/shape.py",
     "bots/players.py",
     "bots/gangci.py",  # subclasses GreedyBot: a compiled class is subclassed only by compiled code
+    "variants/longgang/items.py",  # scoring's parts (issue 31): items, limits, readings, scoring
+    "variants/longgang/limits.py",
+    "variants/longgang/readings.py",
     "variants/longgang/scoring.py",
     "variants/longgang/outcome.py",
 )

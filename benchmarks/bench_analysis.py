@@ -23,8 +23,11 @@ hands of a 13-tile, 34-kind, no-flower, no-wild ruleset with seven pairs (the sh
 ``is_win_random14`` and ``is_win_random17`` (random hands dealt from a shuffled wall),
 ``is_win_nearwin`` (a random win minus one tile, plus the winning tile or a random
 tile, 50/50), ``is_win_nearwin_with_construction`` (the same, counting our ``Hand`` built
-from a list of kinds against its 34-count array built from the same list) and ``shanten``
-(random 13-tile hands, against ``Shanten.calculate_shanten``). The 17-tile hands use the
+from a list of kinds against its 34-count array built from the same list),
+``is_win_random14_with_construction`` (the random 14-tile hands, construction counted the same
+way) and ``shanten`` (random 13-tile hands, against ``Shanten.calculate_shanten``); beside them
+``hand_construction_us`` (µs to build a ``Hand`` from a list of 14 random kinds), ``build``
+(compiled or pure) and ``loop_ms`` (a plain Python loop of 10^6 additions, the machine's pace). The 17-tile hands use the
 16-tile form of the same ruleset (seven pairs off: it needs 13 tiles).
 """
 
@@ -45,6 +48,7 @@ from caishen.shapes.analysis import is_win, shanten, waits
 from caishen.tiles import NUM_NON_FLOWER, is_flower
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.wilds import wild_kinds
+from host import build, loop_ms
 
 SEED = 20261129
 RULES = LONGGANG
@@ -220,6 +224,16 @@ def fair_ratios(n: int, repeats: int, seed: int = SEED) -> dict[str, float]:
             agari.is_agari(_array(t))
 
     out["is_win_nearwin_with_construction"] = _best(repeats, ours_built, theirs_built)
+
+    def ours_built14() -> None:
+        for t in r14:
+            is_win(Hand(tuple(t), (), ()), FAIR13)
+
+    def theirs_built14() -> None:
+        for t in r14:
+            agari.is_agari(_array(t))
+
+    out["is_win_random14_with_construction"] = _best(repeats, ours_built14, theirs_built14)
     h13 = [Hand(tuple(t), (), ()) for t in r13]
     a13 = [_array(t) for t in r13]
 
@@ -232,7 +246,16 @@ def fair_ratios(n: int, repeats: int, seed: int = SEED) -> dict[str, float]:
             sh.calculate_shanten(a)
 
     out["shanten"] = _best(repeats, ours_sh, theirs_sh)
-    return {k: round(v, 3) for k, v in out.items()}
+    got = {k: round(v, 3) for k, v in out.items()}
+    # what building a Hand from a list of 14 random kinds costs, in µs (best of the repeats)
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for tl in r14:
+            Hand(tuple(tl), (), ())
+        best = min(best, time.perf_counter() - t)
+    got["hand_construction_us"] = round(best / len(r14) * 1e6, 3)
+    return got
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,7 +266,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="interleaved repetitions per --json workload (best kept)")
     args = ap.parse_args(argv)
     if args.json:
-        print(json.dumps(fair_ratios(args.fair_hands, args.repeats)))
+        out: dict[str, object] = dict(fair_ratios(args.fair_hands, args.repeats))
+        out["build"] = build()
+        out["loop_ms"] = loop_ms()
+        print(json.dumps(out))
         return 0
     t0 = time.perf_counter()
     cases = make_hands(args.hands)

@@ -10,15 +10,22 @@ bot's decision it falls follows the allocations of the whole run, so it can move
 microseconds from one bot's mean to another's between two commits that do the same work.
 
 * **cold**: the first ``--cold-hands`` hands of a fresh process (the bots' caches empty);
-* **warm**: after ``--warm-hands`` more hands, the next ``--hands`` hands (other seeds).
+* **warm**: after ``--warm-hands`` more hands, at least ``--hands`` hands (other seeds) and
+  as many more as it takes for every bot's warm figure to time ``--min-seconds`` (2 s) of its
+  decisions (a short figure spread 1.6x between runs seconds apart). The random bot decides in
+  about 2 µs, so each of its warm decisions is timed as ``--random-repeat`` (64) calls of
+  ``act`` on the same observation (the first one's action is played).
 
 Usage::
 
-    python benchmarks/bench_bots.py [--hands N] [--json]
+    python benchmarks/bench_bots.py [--runs R] [--json]
     python benchmarks/bench_bots.py --compare OLD_SRC [--rounds R]
 
-``--json`` prints one JSON object: ``strong_us``, ``greedy_us``, ``random_us`` (warm means),
-the cold means as ``*_cold_us`` and the collector's share of each warm mean as ``*_gc_us``.
+Without ``--json`` it runs ``--runs`` (3) fresh processes and prints each figure's median and
+the spread (lowest-highest) of the runs, with the build and the time of a plain Python loop.
+``--json`` prints one JSON object of one run: ``strong_us``, ``greedy_us``, ``random_us`` (warm
+means), the cold means as ``*_cold_us``, the collector's share of each warm mean as ``*_gc_us``,
+the CPU seconds each warm figure timed as ``*_seconds``, and ``build``.
 ``--compare OLD_SRC`` measures this tree's ``src`` and another checkout's ``src`` (e.g. an
 older commit in a ``git worktree``) in one run: fresh processes, alternated ``--rounds``
 times, and prints the medians and the speed-ups. The older checkout may be as old as the
@@ -43,6 +50,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from host import build, loop_ms
 
 NAMES = ("strong", "greedy", "greedy", "random")
 BOTS = ("strong", "greedy", "random")
@@ -98,7 +107,8 @@ def play(first: int, count: int, decide: Callable[[Any, Any], Any]) -> None:
                     break
 
 
-def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
+def run(hands: int, cold_hands: int, warm_hands: int, min_seconds: float = 2.0, random_repeat: int = 64,
+        max_hands: int = 20_000) -> dict[str, float]:
     """Play the hands; return cold and warm mean microseconds per decision per bot."""
 
     deciding: list[str | None] = [None]
@@ -114,9 +124,19 @@ def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
     def timed(times: dict[str, list[int]] | None) -> Callable[[Any, Any], Any]:
         def decide(bot: Any, obs: Any) -> Any:
             deciding[0] = bot.name if times is warm else None
-            t = time.process_time_ns()
-            a = bot.act(obs)
-            dt = time.process_time_ns() - t
+            if times is warm and bot.name == "random":  # ~2 µs: time many calls, play the first
+                t = time.process_time_ns()
+                a = bot.act(obs)
+                for _ in range(random_repeat - 1):
+                    bot.act(obs)
+                dt = time.process_time_ns() - t
+                counts[bot.name] += random_repeat
+            else:
+                t = time.process_time_ns()
+                a = bot.act(obs)
+                dt = time.process_time_ns() - t
+                if times is warm:
+                    counts[bot.name] += 1
             deciding[0] = None
             if times is not None:
                 times[bot.name].append(dt)
@@ -125,22 +145,47 @@ def run(hands: int, cold_hands: int, warm_hands: int) -> dict[str, float]:
 
     cold: dict[str, list[int]] = {b: [] for b in BOTS}
     warm: dict[str, list[int]] = {b: [] for b in BOTS}
+    counts: dict[str, int] = {b: 0 for b in BOTS}  # warm act() calls timed
     gc.callbacks.append(collector)
     try:
         play(0, cold_hands, timed(cold))
         play(cold_hands, warm_hands, timed(None))
-        play(cold_hands + warm_hands, hands, timed(warm))
+        first = cold_hands + warm_hands
+        played = 0
+        need = min_seconds * 1e9
+        while played < hands or (min(sum(warm[b]) for b in BOTS) < need and played < max_hands):
+            chunk = hands if played < hands else 20
+            play(first + played, chunk, timed(warm))
+            played += chunk
     finally:
         gc.callbacks.remove(collector)
     out: dict[str, float] = {}
     for b in BOTS:
-        out[f"{b}_us"] = round(statistics.fmean(warm[b]) / 1000, 2)
+        out[f"{b}_us"] = round(sum(warm[b]) / counts[b] / 1000, 3)
     for b in BOTS:
         out[f"{b}_cold_us"] = round(statistics.fmean(cold[b]) / 1000, 2)
     for b in BOTS:
-        out[f"{b}_gc_us"] = round(in_gc[b] / len(warm[b]) / 1000, 2)
+        out[f"{b}_gc_us"] = round(in_gc[b] / counts[b] / 1000, 3)
+    for b in BOTS:
+        out[f"{b}_seconds"] = round(sum(warm[b]) / 1e9, 2)
     out["decisions"] = float(sum(len(v) for v in warm.values()))
+    out["hands"] = float(played)
     return out
+
+
+def repeated(runs: int, args: Sequence[str]) -> None:
+    """``runs`` fresh processes of this tree: each figure's median and spread."""
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    got = [measure_in(os.environ.get("PYTHONPATH") or src, args) for _ in range(runs)]
+    print(f"build: {got[0].get('build')}   plain Python loop of 10^6 additions: {loop_ms()} ms   "
+          f"{runs} fresh processes")
+    for b in BOTS:
+        warm = [r[f"{b}_us"] for r in got]
+        cold = [r[f"{b}_cold_us"] for r in got]
+        secs = [r[f"{b}_seconds"] for r in got]
+        print(f"{b:<8} warm {statistics.median(warm):8.2f} us/decision ({min(warm):.2f}-{max(warm):.2f}, "
+              f"{min(secs):.1f}-{max(secs):.1f} s timed each)   cold {statistics.median(cold):8.1f} "
+              f"({min(cold):.1f}-{max(cold):.1f})")
 
 
 def measure_in(src: str, args: Sequence[str]) -> dict[str, float]:
@@ -170,26 +215,28 @@ def compare(old_src: str, rounds: int, args: Sequence[str]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=60, help="warm hands timed")
+    ap.add_argument("--hands", type=int, default=60, help="warm hands timed at least")
+    ap.add_argument("--min-seconds", type=float, default=2.0,
+                    help="CPU seconds of decisions each warm figure times at least (default 2)")
+    ap.add_argument("--random-repeat", type=int, default=64, help="calls per timed random decision")
+    ap.add_argument("--runs", type=int, default=3, help="fresh processes whose spread is printed")
     ap.add_argument("--cold-hands", type=int, default=10)
     ap.add_argument("--warm-hands", type=int, default=20, help="hands played untimed before the warm ones")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--compare", metavar="OLD_SRC", help="also measure another checkout's src, alternating")
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
-    passed = ["--hands", str(a.hands), "--cold-hands", str(a.cold_hands), "--warm-hands", str(a.warm_hands)]
+    passed = ["--hands", str(a.hands), "--cold-hands", str(a.cold_hands), "--warm-hands", str(a.warm_hands),
+              "--min-seconds", str(a.min_seconds), "--random-repeat", str(a.random_repeat)]
     if a.compare:
         compare(a.compare, a.rounds, passed)
         return
-    figures = run(a.hands, a.cold_hands, a.warm_hands)
-    if a.json:
-        print(json.dumps(figures, sort_keys=True))
+    if not a.json:
+        repeated(a.runs, passed)
         return
-    n = int(figures["decisions"])
-    print(f"{n} warm decisions ({a.hands} hands), {a.cold_hands} cold hands")
-    for b in BOTS:
-        print(f"{b:<8} warm {figures[f'{b}_us']:>8.1f} us/decision (collector {figures[f'{b}_gc_us']:.1f})"
-              f"   cold {figures[f'{b}_cold_us']:>8.1f} us/decision")
+    figures: dict[str, object] = dict(run(a.hands, a.cold_hands, a.warm_hands, a.min_seconds, a.random_repeat))
+    figures["build"] = build()
+    print(json.dumps(figures, sort_keys=True))
 
 
 if __name__ == "__main__":

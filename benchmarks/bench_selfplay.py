@@ -1,32 +1,53 @@
-"""Full hands per second with random legal players: caishen against rlcard's mahjong.
+"""Self-play speed against two anchors, like with like: hands and decisions per second.
 
-Measured in the same run:
+Every figure is measured in the same run, in interleaved rounds (``--rounds``), and printed per
+hand and per decision (a Longgang hand has about 62 decisions, an rlcard or riichi hand 90-95):
 
-* ``caishen engine``: a hand dealt from a committed seed (``caishen.fair``), played to its end
-  by four random legal players (a win is always taken), and the winner and losers scored
-  (``caishen.table.match.score_outcome``: the full Longgang rules, wilds, flowers, 分张).
-* ``caishen match``: the same inside :class:`caishen.table.match.Match` with the chip ledger and
-  the full JSON-ready record of every action and draw (what ``caishen selfplay`` does).
-* ``rlcard``: ``rlcard.make('mahjong')`` with ``rlcard.agents.RandomAgent`` at every seat,
-  ``env.run(is_training=False)`` per hand (its simpler 13-tile rules, no scoring).
+* ``caishen bare``: a hand dealt from a committed seed (``caishen.fair``), played to its end by
+  four random legal players (``RandomPlayer``: a win is always taken), the winner and losers
+  scored (the full Longgang rules). No observation is built.
+* ``caishen observed``: the same hand, and at every decision the deciding seat's observation
+  (``Game.observation``) encoded into a float32 array (``encode_into``) and its legal actions into
+  an int8 mask (``mask_into``); a win is taken, else a uniform pick among the legal actions
+  (the mask's non-zero entries). The arrays are the loop's own, refilled each time, as a training loop fills its batch.
+* ``caishen PettingZoo``: ``longgang_v0.env()`` (the standard wrappers) with a random masked
+  action (a uniform pick among ``mask.nonzero()[0]``), and ``caishen raw env``:
+  ``longgang_v0.raw_env()`` the same way.
+* ``rlcard loop``: ``rlcard.make('mahjong')`` through a plain ``reset``/``step`` loop, a uniform
+  pick among ``state['legal_actions']`` at every step (rlcard declares a win by itself, so the
+  pick rule is ours); its state (observation and legal actions) is built at every step.
+* ``rlcard game``: rlcard's bare ``Game`` (``init_game``/``step`` with a uniform pick among
+  ``Game.get_legal_actions(state)``), no observation, against ``caishen bare``.
+* ``rlcard env.run``: ``env.run`` with ``RandomAgent`` at every seat, the figure the project
+  compared with before issue 31 (it handicaps rlcard about 1.7x); printed for reference.
+* ``pymahjong``: ``pymahjong.MahjongEnv`` (a C++ riichi engine), at every decision the acting
+  player's observation (``get_obs``) and valid actions (``get_valid_actions``); a win (ron,
+  tsumo) taken, else a uniform pick. Optional (``pip install pymahjong``).
 
-Prints hands/s of each and the ratios to rlcard (the anchor). Usage::
+Each line gives the rate over all rounds and the spread (lowest-highest of the rounds); each ratio
+the overall value and the spread of the rounds' ratios. The build (compiled or pure Python) and
+the time of a plain Python loop of 10^6 additions on this machine are printed beside them.
+Usage::
 
-    python benchmarks/bench_selfplay.py [--hands N] [--rlcard-hands M] [--rounds R] [--seed S]
+    python benchmarks/bench_selfplay.py [--hands N] [--anchor-hands M] [--rounds R] [--seed S]
 
-``--json`` prints instead one JSON object of speed ratios ours / rlcard, each measured in the
-same run, rounds interleaved (short by default: 200 hands, 100 rlcard hands):
+``--json`` prints one JSON object instead (short by default: 200 caishen hands, 100 anchor hands):
+``obs_vs_rlcard_loop_per_decision``, ``obs_vs_rlcard_loop_per_hand``,
+``obs_vs_pymahjong_per_decision``, ``obs_vs_pymahjong_per_hand``,
+``bare_vs_rlcard_game_per_decision``, ``bare_vs_rlcard_game_per_hand``, ``pettingzoo_over_raw``
+(our PettingZoo env's hands/s over the ``caishen observed`` loop's), ``raw_env_over_raw``, the
+keys kept from before, computed the fair way: ``selfplay_bare`` (= ``bare_vs_rlcard_game_per_hand``),
+``selfplay_with_observation`` (= ``obs_vs_rlcard_loop_per_hand``), ``pettingzoo_env`` (our
+PettingZoo env's steps/s over the rlcard loop's), and ``build``, ``loop_ms``, ``spread`` (each
+ratio's lowest and highest round); and the batch figures of ``--batch``.
 
-* ``selfplay_bare``: the ``caishen engine`` hands/s above against rlcard's ``env.run``;
-* ``selfplay_with_observation``: hands/s when the deciding seat's observation
-  (``Game.observation``) is encoded into a float32 numpy array
-  (:func:`caishen.env.encoding.encode_into`) and its action mask into an int8 one
-  (``mask_into``), at every decision, and a random legal action picked from the mask's non-zero
-  entries (a win taken), as rlcard's ``env.run`` does with its state and legal actions; against
-  ``env.run``. The two arrays are the loop's own, refilled at every decision, as a training
-  loop fills its batch; the PettingZoo env below hands out a fresh pair each time;
-* ``pettingzoo_env``: env steps/s of the wrapped ``longgang_v0`` AEC env (``observe`` then
-  ``step`` with a random masked action) against steps/s of rlcard's ``env.step`` loop.
+``--batch`` prints only these (no anchor needed): ``batch_decisions_per_s`` (absolute, the median
+of the rounds), four-seat self-play through :class:`caishen.env.batch.SelfPlayBatch` (64 tables),
+the v1 observation and mask of every decision written into the batch's arrays and a random legal
+action drawn from each mask (a win taken); its anchor ``loop_decisions_per_s``, the plain
+``caishen observed`` loop (one game at a time, the same work) counted in decisions, measured in
+the same rounds; ``batch_vs_loop`` their ratio; ``batch_spread`` / ``loop_spread`` the slowest and
+fastest round; ``build`` which build ran (``pure`` or ``compiled``).
 
 ``--pieces`` prints instead the CPU time (thread time, µs per call, best of 5 passes) of each
 piece of an observed decision over the positions of a few seeded random hands:
@@ -42,49 +63,52 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from caishen import fair
-from caishen.engine.actions import ActionKind
-from caishen.engine.game import Game
+from caishen.engine.game import WIN, Game
 from caishen.env import longgang_v0
+from caishen.env.batch import SelfPlayBatch
 from caishen.env.encoding import (
     NUM_ACTIONS,
     OBS_SIZE,
-    action_index,
-    action_of,
+    WIN_INDEX,
     encode,
     encode_into,
     mask_into,
     mask_of,
 )
-from caishen.table.match import selfplay
 from caishen.table.play import play
 from caishen.table.players import RandomPlayer, player_rng
 from caishen.variants.longgang.outcome import score_outcome
 from caishen.variants.longgang.rules import LONGGANG
+from host import build, loop_ms
+
+#: (hands, decisions, seconds) of one measurement
+Run = tuple[int, int, float]
 
 
-def bench_engine(hands: int, seed: bytes) -> tuple[float, int]:
+def bench_bare(hands: int, seed: bytes) -> Run:
+    """Our engine with random legal players, each hand scored; no observation."""
     players = [RandomPlayer(player_rng(seed, i)) for i in range(4)]
-    wins = 0
+    decisions = 0
     start = time.perf_counter()
     for h in range(hands):
-        hseed = fair.hand_seed(seed, h)
-        game = Game.from_seed(hseed, LONGGANG)
-        play(game, players)
+        game = Game.from_seed(fair.hand_seed(seed, h), LONGGANG)
+        decisions += len(play(game, players))
         out = game.outcome
         assert out is not None
         if out.winner is not None:
-            wins += 1
-            score_outcome(out, LONGGANG)  # as the engine did before scoring moved to the table
-    return hands / (time.perf_counter() - start), wins
+            score_outcome(out, LONGGANG)
+    return hands, decisions, time.perf_counter() - start
 
 
-def bench_observed(hands: int, seed: bytes) -> float:
-    """Hands/s building the deciding seat's observation vector and action mask every decision."""
-    rng = random.Random(seed)
+def bench_observed(hands: int, seed: bytes) -> Run:
+    """Our engine building the deciding seat's observation vector and action mask every decision."""
+    choice = random.Random(seed).choice
+    decisions = 0
     start = time.perf_counter()
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -92,14 +116,273 @@ def bench_observed(hands: int, seed: bytes) -> float:
     for h in range(hands):
         game = Game.from_seed(fair.hand_seed(seed, h), LONGGANG)
         while not game.is_over:
-            seat = next(s for s in game.to_move() if game.legal_actions(s))
-            legal = game.legal_actions(seat)
+            for seat in game.to_move():
+                legal = game.legal_actions(seat)
+                if legal:
+                    break
             encode_into(game.observation(seat), obs_view)
             mask_into(legal, mask_view)
-            wins = [a for a in legal if a.kind is ActionKind.WIN]
-            index = action_index(wins[0]) if wins else rng.choice(mask.nonzero()[0].tolist())
-            game.step(seat, action_of(index))
-    return hands / (time.perf_counter() - start)
+            # the engine lists a win first; else a uniform pick among the legal actions (the
+            # mask's non-zero entries), as the rlcard loop picks among its legal actions
+            game.step(seat, legal[0] if legal[0] is WIN else choice(legal))
+            decisions += 1
+    return hands, decisions, time.perf_counter() - start
+
+
+def batch_loop(decisions: int, tables: int, seed: int) -> tuple[int, float]:
+    """Decisions and seconds of four-seat self-play through :class:`caishen.env.batch.SelfPlayBatch`
+    (``tables`` tables, v1 observation and mask of every decision written into the batch's
+    arrays), the same work as :func:`bench_observed`: a random legal action from each mask (a
+    win taken), new hands dealt as hands end."""
+    batch = SelfPlayBatch(tables, LONGGANG)
+    rng = np.random.default_rng(seed)
+    _, masks, _ = batch.reset(seed=seed)
+    done = 0
+    start = time.perf_counter()
+    while done < decisions:
+        pick = np.argmax(masks * rng.random(masks.shape, dtype=np.float32), axis=1)
+        actions = np.where(masks[:, WIN_INDEX] == 1, WIN_INDEX, pick)
+        _, masks, _, _, _ = batch.step(actions)
+        done += tables
+    return done, time.perf_counter() - start
+
+
+def batch_figures(hands: int, rounds: int, seed: bytes, tables: int = 64) -> dict[str, object]:
+    """``batch_decisions_per_s`` and its anchor, the plain observed loop's decisions/s, in
+    interleaved rounds (each the same number of decisions), with the spread of the rounds."""
+    batch_rates: list[float] = []
+    loop_rates: list[float] = []
+    for r in range(rounds):
+        _, n, t = bench_observed(max(1, hands // rounds), seed + b":%d" % r)
+        loop_rates.append(n / t)
+        n, t = batch_loop(n, tables, r)
+        batch_rates.append(n / t)
+    return {
+        "batch_decisions_per_s": round(sorted(batch_rates)[len(batch_rates) // 2]),
+        "loop_decisions_per_s": round(sorted(loop_rates)[len(loop_rates) // 2]),
+        "batch_vs_loop": round(sum(batch_rates) / sum(loop_rates), 2),
+        "batch_spread": [round(min(batch_rates)), round(max(batch_rates))],
+        "loop_spread": [round(min(loop_rates)), round(max(loop_rates))],
+        "tables": tables,
+        "build": build(),
+    }
+
+
+def bench_pettingzoo(hands: int, seed: int, raw: bool = False) -> Run:
+    """Our AEC env (wrapped, or ``raw``) with random masked actions: hands, agent steps, seconds."""
+    e = longgang_v0.raw_env() if raw else longgang_v0.env()
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        e.reset(seed=seed * 100_003 + h)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            # the mask's non-zero indices as numpy gives them (``np.flatnonzero`` gives the same
+            # indices, so the same picks and hands, through two Python-level wrappers that cost
+            # more than a decision's encoding: docs/performance.md, issue 31)
+            e.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
+            steps += 1
+    return hands, steps, time.perf_counter() - start
+
+
+def bench_rlcard_loop(hands: int, seed: int) -> Run:
+    """rlcard's env through a plain reset/step loop, a uniform pick among the legal actions."""
+    import rlcard  # type: ignore[import-untyped]
+
+    env = rlcard.make("mahjong", config={"seed": seed})
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(hands):
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+    return hands, steps, time.perf_counter() - start
+
+
+def bench_rlcard_game(hands: int, seed: int) -> Run:
+    """rlcard's bare Game: no observation, a uniform pick among its legal actions."""
+    from rlcard.games.mahjong import Game as RlGame  # type: ignore[import-untyped]
+
+    game = RlGame()
+    game.np_random = np.random.RandomState(seed)
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(hands):
+        state, _ = game.init_game()
+        while not game.is_over():
+            state, _ = game.step(rng.choice(game.get_legal_actions(state)))
+            steps += 1
+    return hands, steps, time.perf_counter() - start
+
+
+def bench_rlcard_run(hands: int, seed: int) -> Run:
+    """rlcard's ``env.run`` with RandomAgent at every seat (the pre-issue-31 anchor)."""
+    import rlcard
+    from rlcard.agents import RandomAgent  # type: ignore[import-untyped]
+
+    env = rlcard.make("mahjong", config={"seed": seed})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    np.random.seed(seed)
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(hands):
+        trajectories, _ = env.run(is_training=False)
+        steps += sum(len(t) // 2 for t in trajectories)
+    return hands, steps, time.perf_counter() - start
+
+
+def bench_pymahjong(hands: int, seed: int) -> Run:
+    """pymahjong's MahjongEnv: the acting player's observation and valid actions at every
+    decision; a win (ron, tsumo) taken, else a uniform pick."""
+    import pymahjong  # type: ignore[import-untyped]
+
+    env = pymahjong.MahjongEnv()
+    rng = random.Random(seed)
+    wins = {env.RON, env.TSUMO}
+    steps = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        # no seed: pymahjong 1.1.2's reset(seed=...) fails ('Table' object has no attribute 'seed')
+        env.reset(oya=h % 4, game_wind="east")
+        while not env.is_over():
+            pid = env.get_curr_player_id()
+            env.get_obs(pid)
+            valid = env.get_valid_actions().tolist()
+            won = [a for a in valid if a in wins]
+            env.step(pid, won[0] if won else rng.choice(valid))
+            steps += 1
+    return hands, steps, time.perf_counter() - start
+
+
+def _have(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+@dataclass
+class Figure:
+    """One measurement summed over the rounds, with each round's rates."""
+
+    name: str
+    hands: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    rounds: list[Run] = field(default_factory=list)
+
+    def add(self, run: Run) -> None:
+        self.rounds.append(run)
+        self.hands += run[0]
+        self.decisions += run[1]
+        self.seconds += run[2]
+
+    @property
+    def hps(self) -> float:
+        return self.hands / self.seconds
+
+    @property
+    def dps(self) -> float:
+        return self.decisions / self.seconds
+
+    def spread(self) -> tuple[float, float]:
+        rates = [h / s for h, _, s in self.rounds]
+        return min(rates), max(rates)
+
+
+def ratio(ours: Figure, anchor: Figure, per_decision: bool) -> tuple[float, float, float]:
+    """Ours over the anchor, overall and the lowest and highest of the rounds' ratios."""
+    def rate(run: Run) -> float:
+        return (run[1] if per_decision else run[0]) / run[2]
+    overall = (ours.dps / anchor.dps) if per_decision else (ours.hps / anchor.hps)
+    rounds = [rate(a) / rate(b) for a, b in zip(ours.rounds, anchor.rounds, strict=True)]
+    return overall, min(rounds), max(rounds)
+
+
+def measure(hands: int, anchor_hands: int, rounds: int, seed: bytes, with_run: bool) -> dict[str, Figure]:
+    """Every figure, rounds interleaved (the anchors that are not installed are left out)."""
+    figs = {n: Figure(n) for n in ("bare", "observed", "pettingzoo", "raw_env", "rlcard_loop",
+                                    "rlcard_game", "rlcard_run", "pymahjong")}
+    have_rl, have_pm = _have("rlcard"), _have("pymahjong")
+    for r in range(rounds):
+        n = hands // rounds + (r < hands % rounds)
+        m = anchor_hands // rounds + (r < anchor_hands % rounds)
+        rseed = seed + b":%d" % r
+        figs["bare"].add(bench_bare(n, rseed))
+        if have_rl:
+            figs["rlcard_game"].add(bench_rlcard_game(m, r))
+        figs["observed"].add(bench_observed(n, rseed))
+        if have_rl:
+            figs["rlcard_loop"].add(bench_rlcard_loop(m, r))
+        if have_pm:
+            figs["pymahjong"].add(bench_pymahjong(m, r))
+        figs["pettingzoo"].add(bench_pettingzoo(max(1, n // 2), r))
+        figs["raw_env"].add(bench_pettingzoo(max(1, n // 2), r, raw=True))
+        if have_rl and with_run:
+            figs["rlcard_run"].add(bench_rlcard_run(m, r))
+    return {k: f for k, f in figs.items() if f.rounds}
+
+
+def json_figures(figs: dict[str, Figure]) -> dict[str, object]:
+    """The ``--json`` object (see the module docstring)."""
+    out: dict[str, object] = {}
+    spread: dict[str, list[float]] = {}
+
+    def put(key: str, value: tuple[float, float, float]) -> None:
+        out[key] = round(value[0], 2)
+        spread[key] = [round(value[1], 2), round(value[2], 2)]
+
+    obs, bare = figs["observed"], figs["bare"]
+    if "rlcard_loop" in figs:
+        put("obs_vs_rlcard_loop_per_decision", ratio(obs, figs["rlcard_loop"], True))
+        put("obs_vs_rlcard_loop_per_hand", ratio(obs, figs["rlcard_loop"], False))
+        put("bare_vs_rlcard_game_per_decision", ratio(bare, figs["rlcard_game"], True))
+        put("bare_vs_rlcard_game_per_hand", ratio(bare, figs["rlcard_game"], False))
+        put("selfplay_bare", ratio(bare, figs["rlcard_game"], False))
+        put("selfplay_with_observation", ratio(obs, figs["rlcard_loop"], False))
+        put("pettingzoo_env", ratio(figs["pettingzoo"], figs["rlcard_loop"], True))
+    if "pymahjong" in figs:
+        put("obs_vs_pymahjong_per_decision", ratio(obs, figs["pymahjong"], True))
+        put("obs_vs_pymahjong_per_hand", ratio(obs, figs["pymahjong"], False))
+    put("pettingzoo_over_raw", ratio(figs["pettingzoo"], obs, False))
+    put("raw_env_over_raw", ratio(figs["raw_env"], obs, False))
+    out["spread"] = spread
+    return out
+
+
+def report(figs: dict[str, Figure]) -> None:
+    labels = {
+        "bare": "caishen bare", "observed": "caishen observed", "pettingzoo": "caishen PettingZoo",
+        "raw_env": "caishen raw env", "rlcard_loop": "rlcard loop", "rlcard_game": "rlcard game",
+        "rlcard_run": "rlcard env.run", "pymahjong": "pymahjong",
+    }
+    print(f"build: {build()}   plain Python loop of 10^6 additions: {loop_ms()} ms")
+    print(f"{'':20} {'hands/s':>9} {'spread':>17} {'decisions/s':>12} {'dec/hand':>9}")
+    for key, f in figs.items():
+        lo, hi = f.spread()
+        print(f"{labels[key]:20} {f.hps:9.1f} {lo:8.1f}-{hi:<8.1f} {f.dps:12.0f} {f.decisions / f.hands:9.1f}")
+    pairs = [("observed", "rlcard_loop"), ("bare", "rlcard_game"), ("observed", "pymahjong"),
+             ("observed", "rlcard_run")]
+    for ours, anchor in pairs:
+        if anchor in figs:
+            h, d = ratio(figs[ours], figs[anchor], False), ratio(figs[ours], figs[anchor], True)
+            print(f"{labels[ours]} / {labels[anchor]}: per hand {h[0]:.1f}x ({h[1]:.1f}-{h[2]:.1f}), "
+                  f"per decision {d[0]:.1f}x ({d[1]:.1f}-{d[2]:.1f})")
+    for env in ("pettingzoo", "raw_env"):
+        h = ratio(figs[env], figs["observed"], False)
+        print(f"{labels[env]} / caishen observed: {h[0]:.2f} ({h[1]:.2f}-{h[2]:.2f}) per hand")
+    if "rlcard_loop" not in figs:
+        print("rlcard: not installed (pip install rlcard): no rlcard ratios")
+    if "pymahjong" not in figs:
+        print("pymahjong: not installed (pip install pymahjong): no pymahjong ratios")
 
 
 def pieces(hands: int, seed: bytes) -> dict[str, float]:
@@ -141,103 +424,18 @@ def pieces(hands: int, seed: bytes) -> dict[str, float]:
     }
 
 
-def bench_pettingzoo(hands: int, seed: int) -> tuple[int, float]:
-    """Env steps and seconds of the wrapped PettingZoo env with random masked actions."""
-    e = longgang_v0.env()
-    rng = random.Random(seed)
-    steps = 0
-    start = time.perf_counter()
-    for h in range(hands):
-        e.reset(seed=seed * 100_003 + h)
-        for _agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            steps += 1
-    return steps, time.perf_counter() - start
-
-
-def bench_rlcard_steps(hands: int, seed: int) -> tuple[int, float]:
-    """rlcard's env steps and seconds with random legal actions."""
-    import rlcard  # type: ignore[import-untyped]
-
-    env = rlcard.make("mahjong", config={"seed": seed})
-    rng = random.Random(seed)
-    steps = 0
-    start = time.perf_counter()
-    for _ in range(hands):
-        state, _ = env.reset()
-        while not env.is_over():
-            state, _ = env.step(rng.choice(list(state["legal_actions"])))
-            steps += 1
-    return steps, time.perf_counter() - start
-
-
-def json_figures(hands: int, rl_hands: int, rounds: int, seed: bytes) -> dict[str, float]:
-    """The ``--json`` ratios (see the module docstring), rounds interleaved."""
-    t_bare = t_obs = t_rl = 0.0
-    pz_steps = rl_steps = 0
-    pz_time = rl_time = 0.0
-    for r in range(rounds):
-        n = hands // rounds + (r < hands % rounds)
-        m = rl_hands // rounds + (r < rl_hands % rounds)
-        rseed = seed + b":%d" % r
-        t_bare += n / bench_engine(n, rseed)[0]
-        t_obs += n / bench_observed(n, rseed)
-        rl = bench_rlcard(m, r)
-        if rl is None:
-            raise SystemExit("rlcard is not installed (pip install rlcard): no ratios")
-        t_rl += m / rl
-        steps, seconds = bench_pettingzoo(max(1, m // 2), r)
-        pz_steps, pz_time = pz_steps + steps, pz_time + seconds
-        steps, seconds = bench_rlcard_steps(m, r)
-        rl_steps, rl_time = rl_steps + steps, rl_time + seconds
-    rl_hps = rl_hands / t_rl
-    return {
-        "selfplay_bare": round(hands / t_bare / rl_hps, 2),
-        "selfplay_with_observation": round(hands / t_obs / rl_hps, 2),
-        "pettingzoo_env": round((pz_steps / pz_time) / (rl_steps / rl_time), 2),
-    }
-
-
-def bench_match(hands: int, seed: bytes) -> float:
-    start = time.perf_counter()
-    played = 0
-    m = 0
-    while played < hands:
-        n = min(16, hands - played)
-        record = selfplay(LONGGANG, seed + b":%d" % m, 4, n)
-        played += len(record.hands)
-        m += 1
-    return played / (time.perf_counter() - start)
-
-
-def bench_rlcard(hands: int, seed: int) -> float | None:
-    try:
-        import rlcard
-        from rlcard.agents import RandomAgent  # type: ignore[import-untyped]
-    except ImportError:
-        return None
-    env = rlcard.make("mahjong", config={"seed": seed})
-    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    random.seed(seed)
-    start = time.perf_counter()
-    for _ in range(hands):
-        env.run(is_training=False)
-    return hands / (time.perf_counter() - start)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--hands", type=int, default=None,
-                   help="caishen hands to play (default 2000, with --json 200; 100000 works)")
-    p.add_argument("--rlcard-hands", type=int, default=None, help="rlcard hands (default: min(hands, 300))")
+    p.add_argument("--hands", type=int, default=None, help="caishen hands (default 1000, with --json 200)")
+    p.add_argument("--anchor-hands", type=int, default=None,
+                   help="hands of each anchor (default: min(hands, 300), with --json 100)")
     p.add_argument("--rounds", type=int, default=4,
-                   help="alternate the three measurements in this many rounds (evens out machine load)")
+                   help="interleave the measurements in this many rounds (evens out machine load)")
     p.add_argument("--seed", default="bench", help="match seed (default 'bench')")
-    p.add_argument("--json", action="store_true", help="print only the JSON object of ratios to rlcard")
+    p.add_argument("--json", action="store_true", help="print only the JSON object of ratios")
+    p.add_argument("--batch", action="store_true",
+                   help="print only batch_decisions_per_s and its anchor, the plain observed loop (JSON)")
+    p.add_argument("--tables", type=int, default=64, help="tables of the batch (default 64)")
     p.add_argument("--pieces", action="store_true",
                    help="print the CPU µs per call of each piece of an observed decision (JSON)")
     args = p.parse_args(argv)
@@ -245,41 +443,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.pieces:
         print(json.dumps(pieces(args.hands if args.hands is not None else 12, seed)))
         return 0
-    if args.json:
+    if args.batch:
         hands = args.hands if args.hands is not None else 200
-        rl = args.rlcard_hands if args.rlcard_hands is not None else min(hands, 100)
-        print(json.dumps(json_figures(hands, rl, max(1, min(args.rounds, hands, rl)), seed)))
+        print(json.dumps(batch_figures(hands, max(1, min(args.rounds, hands)), seed, args.tables)))
         return 0
-    if args.hands is None:
-        args.hands = 2000
-    rl_hands = args.rlcard_hands if args.rlcard_hands is not None else min(args.hands, 300)
-    rounds = max(1, min(args.rounds, args.hands, rl_hands))
-
-    t_engine = t_match = t_rl = 0.0
-    wins = 0
-    have_rl = True
-    for r in range(rounds):
-        n = args.hands // rounds + (r < args.hands % rounds)
-        m = rl_hands // rounds + (r < rl_hands % rounds)
-        rate, w = bench_engine(n, seed + b":%d" % r)
-        t_engine += n / rate
-        wins += w
-        t_match += n / bench_match(n, seed + b":%d" % r)
-        rl = bench_rlcard(m, r) if have_rl else None
-        if rl is None:
-            have_rl = False
-        else:
-            t_rl += m / rl
-    engine = args.hands / t_engine
-    match = args.hands / t_match
-    print(f"caishen engine: {engine:10.1f} full hands/s  ({args.hands} hands, {wins} won, random legal players, scored)")
-    print(f"caishen match : {match:10.1f} full hands/s  (with chip ledger and full records)")
-    if not have_rl:
-        print("rlcard        : not installed (pip install rlcard); no ratio")
+    hands = args.hands if args.hands is not None else (200 if args.json else 1000)
+    anchor = args.anchor_hands if args.anchor_hands is not None else min(hands, 100 if args.json else 300)
+    rounds = max(1, min(args.rounds, hands, anchor))
+    figs = measure(hands, anchor, rounds, seed, with_run=not args.json)
+    if args.json:
+        out = json_figures(figs)
+        out.update(batch_figures(hands, rounds, seed, args.tables))
+        out["loop_ms"] = loop_ms()
+        print(json.dumps(out))
         return 0
-    rl_rate = rl_hands / t_rl
-    print(f"rlcard        : {rl_rate:10.1f} full hands/s  ({rl_hands} hands, RandomAgent x4)")
-    print(f"ratio engine/rlcard: {engine / rl_rate:.1f}x   match/rlcard: {match / rl_rate:.1f}x   (goal >= 20x)")
+    report(figs)
     return 0
 
 

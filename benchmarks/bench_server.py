@@ -1,13 +1,43 @@
 """Load test of the game centre: N tables played at once through real WebSocket clients.
 
-Starts ``caishen serve`` on loopback (a fresh SQLite file unless --db), opens N rooms, each
-with one client-played seat and three server bots, and plays for S seconds. The client
-answers every state at once (a win when offered, else pass, else its last discard choice).
-Latency is the time from sending a move to receiving the state that follows it.
+Starts ``caishen serve`` on loopback (a fresh SQLite file for every run unless --db), opens N
+rooms, each with one client-played seat and three server bots, and plays for S seconds. The
+client answers every state at once (a win when offered, else pass, else its last discard
+choice). Latency is the time from sending a move to receiving the state that follows it. The
+rooms play at the instant pace (one person and bots: no claim pause either): the normal and
+fast paces only wait on timers between moves (docs/server.md, "Paced play"), which costs no CPU
+per move but would measure the pace instead of the server.
 
-    python benchmarks/bench_server.py --tables 100 --seconds 30
+    python benchmarks/bench_server.py                          # 100 tables, 3 runs of 20 s, one process
+    python benchmarks/bench_server.py --tables 10,100 --runs 3 --json
 
-The last line is ``tables=N hands/s=X p50=Y ms p99=Z ms``.
+Each table count is run ``--runs`` times, the counts interleaved (10, 100, 10, 100, ...), each
+run a fresh server on a fresh database. For each count it prints the median and the spread
+(lowest-highest) of the runs: the server process's CPU seconds per client move (user + system
+from ``/proc/<pid>/stat``, its worker processes included; the move, the three bots' answers,
+the database write and the states sent), and p50/p99 of the latency, both counted once every
+table has its socket open. ``--json`` ends with one JSON object: ``build``,
+``server_cpu_per_move_us``, ``p50_ms``, ``p99_ms`` and ``hands_per_s`` (medians at
+``at_tables``, 100 when it was run, else the largest count), ``*_runs`` lists beside them, and
+``by_tables`` with every count's figures. The build is asked again before every run: a run
+whose server ran another build than the one named at the start (a source edited meanwhile
+makes the installed compiled modules stale, and caishen then runs pure Python) is printed,
+left out of the figures and listed in ``dropped_runs``.
+
+The server runs the installed caishen package, whatever ``PYTHONPATH`` says: the benchmark
+prints the build it runs (compiled with mypyc or pure Python, and where it is imported from)
+and refuses to start when the server would import another caishen than the installed one (a
+source tree on ``PYTHONPATH``), so that a figure always names the build that made it.
+``--source`` lets it run the caishen that ``PYTHONPATH`` gives (a worktree, usually pure
+Python), and says so in every line that gives a figure. ``CAISHEN_PURE=1`` runs the installed
+package's pure-Python build.
+
+    python benchmarks/bench_server.py --tables 10 --flood 2    # hostile clients beside 10 tables
+    python benchmarks/bench_server.py --tables 10 --slow 10    # a seat that reads nothing at each
+
+With ``--flood`` or ``--slow`` the honest tables' p99 (once every table is open) is measured
+without and with them, alternated ``--rounds`` times; the last line gives the ratio of the medians.
+Each table's client sends its own ``X-Forwarded-For`` (the centre limits requests per address).
 """
 
 from __future__ import annotations
@@ -16,6 +46,8 @@ import argparse
 import asyncio
 import json
 import os
+import signal
+import socket
 import ssl
 import statistics
 import subprocess
@@ -28,7 +60,6 @@ from pathlib import Path
 import httpx
 import websockets
 
-ROOT = Path(__file__).resolve().parent.parent
 # One TLS context for every client (the server is plain HTTP on loopback): httpx makes one per
 # client otherwise, loading the CA bundle each time, which took 40% of the load generator's CPU,
 # all of it while the rooms open.
@@ -44,39 +75,133 @@ def choose(view: dict[str, object]) -> str:
     return str(acts[-1])
 
 
+def forwarded(i: int) -> dict[str, str]:
+    """Client ``i``'s address, as a trusted proxy on loopback would say (each person at an
+    address of their own: the centre limits requests per address; 198.18.0.0/15 is the range
+    kept for benchmarks, and no packet goes there)."""
+    return {"X-Forwarded-For": f"198.{18 + i // 62500 % 2}.{i // 250 % 250}.{i % 250 + 1}"}
+
+
+async def person(http: httpx.AsyncClient, name: str) -> str:
+    r = await http.post("/api/me", json={"name": name})
+    r.raise_for_status()
+    return r.cookies["caishen"]
+
+
+_people = iter(range(1_000_000))
+
+
 async def table(base: str, stop: float, bot: str, lat: list[float], when: list[tuple[float, str]], hands: list[int],
-                opened: list[int]) -> None:
-    # a pooled connection idle for a whole match would meet uvicorn closing it (after 5 s)
-    # just as the next room is asked for: drop idle connections sooner
-    async with httpx.AsyncClient(base_url=base, timeout=120, verify=TLS, limits=httpx.Limits(keepalive_expiry=2)) as http:
-        r = await http.post("/api/me", json={"name": "bench"})
-        cookie = r.cookies["caishen"]
-        while time.monotonic() < stop:
-            room = (await http.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "hands": 24, "bot": bot})).json()
-            url = base.replace("http://", "ws://") + f"/ws/{room['code']}"
-            async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"}, max_size=2**22,
-                                          open_timeout=120, ping_interval=None) as ws:
+                opened: list[int], index: int = 0, slow: bool = False) -> None:
+    """One honest table; with ``slow``, a second person sits at it who reads nothing (and
+    reconnects whenever the server closes that socket), the turn timer (1 s) playing their turns.
+    Each match is a new person at an address of their own (the centre limits how many rooms one
+    person or address makes)."""
+    while time.monotonic() < stop:
+        # a pooled connection idle for a whole match would meet uvicorn closing it (after 5 s)
+        # just as the next room is asked for: drop idle connections sooner
+        async with httpx.AsyncClient(base_url=base, timeout=120, verify=TLS, limits=httpx.Limits(keepalive_expiry=2),
+                                     headers=forwarded(next(_people))) as http, \
+                httpx.AsyncClient(base_url=base, timeout=120, verify=TLS, headers=forwarded(next(_people))) as other:
+            cookie = await person(http, "bench")
+            body = {"friends": 1, "turn_seconds": 1} if slow else {"friends": 0, "turn_seconds": 0}
+            made = await http.post("/api/rooms", json={**body, "hands": 24, "bot": bot, "pace": "instant"})
+            made.raise_for_status()
+            room = made.json()
+            reader: asyncio.Future[None] | None = None
+            if slow:
+                slow_cookie = await person(other, "slow")
+                (await other.post(f"/api/rooms/{room['code']}/join")).raise_for_status()
+                reader = asyncio.ensure_future(slow_reader(base, room["code"], slow_cookie, stop))
+        url = base.replace("http://", "ws://") + f"/ws/{room['code']}"
+        try:
+            async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"},
+                                          max_size=2**22, open_timeout=120, ping_interval=None) as ws:
                 opened[0] += 1
-                sent: float | None = None
+                await play(ws, room["code"], stop, lat, when, hands)
+        finally:
+            if reader is not None:
+                reader.cancel()
+
+
+async def play(ws: websockets.ClientConnection, code: str, stop: float, lat: list[float],
+               when: list[tuple[float, str]], hands: list[int]) -> None:
+    sent: float | None = None
+    while time.monotonic() < stop:
+        msg = json.loads(await ws.recv())
+        if msg["type"] != "state":
+            continue
+        if sent is not None:
+            now = time.monotonic()
+            lat.append(now - sent)
+            when.append((now, code))
+            sent = None
+        if msg["match_over"]:
+            hands[0] += 1
+            break
+        if msg["hand_end"] is not None:
+            hands[0] += 1
+            sent = time.monotonic()
+            await ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
+        elif msg["choices"]:
+            sent = time.monotonic()
+            await ws.send(json.dumps({"type": "act", "action": choose(msg), "hand": msg["hand"], "step": msg["step"]}))
+
+
+async def slow_reader(base: str, code: str, cookie: str, stop: float) -> None:
+    """A person whose page opens the table's WebSocket and then reads nothing (a small receive
+    buffer); the server closes it within a few seconds, and it comes back, as a page would."""
+    host, port = base.removeprefix("http://").split(":")
+    while time.monotonic() < stop:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        writer: asyncio.StreamWriter | None = None
+        try:
+            await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+            reader, writer = await asyncio.open_connection(sock=sock)
+            writer.write((f"GET /ws/{code} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                          "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                          f"Sec-WebSocket-Version: 13\r\nCookie: caishen={cookie}\r\n\r\n").encode())
+            await reader.readuntil(b"\r\n\r\n")
+            await asyncio.sleep(min(12.0, max(0.0, stop - time.monotonic())))  # reading nothing
+        except (OSError, asyncio.IncompleteReadError):
+            await asyncio.sleep(1)
+        finally:
+            if writer is not None:
+                writer.transport.abort()
+            else:
+                sock.close()
+
+
+async def flooder(base: str, stop: float, index: int, counts: dict[str, int]) -> None:
+    """A hostile client at a table of its own: help, back, ping and stale act messages as fast
+    as it can send them, reading whatever comes back."""
+    async with httpx.AsyncClient(base_url=base, timeout=120, verify=TLS, headers=forwarded(next(_people))) as http:
+        cookie = await person(http, "flood")
+        room = (await http.post("/api/rooms", json={"variant": "luoyang-gangci", "friends": 0,
+                                                    "turn_seconds": 0})).json()
+    url = base.replace("http://", "ws://") + f"/ws/{room['code']}"
+    batch = [json.dumps({"type": "help", "on": True}), json.dumps({"type": "help", "on": False}),
+             '{"type":"back"}', '{"type":"ping"}', json.dumps({"type": "act", "action": "pass", "hand": 0, "step": 0})]
+    while time.monotonic() < stop:  # closed for falling behind (4000), it comes back, as a page would
+        try:
+            async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"}, max_size=2**22,
+                                          ping_interval=None) as ws:
                 while time.monotonic() < stop:
-                    msg = json.loads(await ws.recv())
-                    if msg["type"] != "state":
-                        continue
-                    if sent is not None:
-                        now = time.monotonic()
-                        lat.append(now - sent)
-                        when.append((now, room["code"]))
-                        sent = None
-                    if msg["match_over"]:
-                        hands[0] += 1
-                        break
-                    if msg["hand_end"] is not None:
-                        hands[0] += 1
-                        sent = time.monotonic()
-                        await ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
-                    elif msg["choices"]:
-                        sent = time.monotonic()
-                        await ws.send(json.dumps({"type": "act", "action": choose(msg), "hand": msg["hand"], "step": msg["step"]}))
+                    for _ in range(20):
+                        for m in batch:
+                            await ws.send(m)
+                            counts["sent"] += 1
+                    try:
+                        while True:
+                            msg = json.loads(await asyncio.wait_for(ws.recv(), 0.01))
+                            key = msg["code"] if msg["type"] == "error" else msg["type"]
+                            counts[key] = counts.get(key, 0) + 1
+                    except TimeoutError:
+                        pass
+        except websockets.ConnectionClosed:
+            counts["closed"] = counts.get("closed", 0) + 1
 
 
 async def steady_cpu(pid: int, tables: int, stop: float, lat: list[float], opened: list[int]) -> tuple[float, int, int]:
@@ -111,7 +236,8 @@ class Result:
     trace: list[tuple[float, str, float]]  # (s since start, room, latency s) of every move
 
 
-async def run(base: str, tables: int, seconds: float, bot: str, pid: int) -> Result:
+async def run(base: str, tables: int, seconds: float, bot: str, pid: int, flood: int = 0, slow: int = 0,
+              counts: dict[str, int] | None = None) -> Result:
     lat: list[float] = []
     when: list[tuple[float, str]] = []
     hands = [0]
@@ -119,7 +245,9 @@ async def run(base: str, tables: int, seconds: float, bot: str, pid: int) -> Res
     start = time.monotonic()
     stop = start + seconds
     steady = asyncio.ensure_future(steady_cpu(pid, tables, stop, lat, opened))
-    await asyncio.gather(*(table(base, stop, bot, lat, when, hands, opened) for _ in range(tables)))
+    counts = {"sent": 0} if counts is None else counts
+    await asyncio.gather(*(table(base, stop, bot, lat, when, hands, opened, i, i < slow) for i in range(tables)),
+                         *(flooder(base, stop, i, counts) for i in range(flood)))
     cpu, moves, first = await steady
     elapsed = time.monotonic() - start
     p50, p99 = percentiles(lat)
@@ -145,46 +273,204 @@ def server_cpu(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK") if total else float("nan")
 
 
+_WHICH = "import caishen, json; print(json.dumps([caishen.__file__, caishen.build(), caishen.__version__]))"
+
+
+def which_caishen(env: dict[str, str], cwd: str) -> tuple[str, str, str]:
+    """(the package directory, the build, the version) of the caishen a process started with
+    ``env`` in ``cwd`` imports."""
+    out = subprocess.run([sys.executable, "-c", _WHICH], env=env, cwd=cwd, capture_output=True, text=True,
+                         check=False)
+    if out.returncode:
+        raise SystemExit(f"bench_server: caishen does not import here: {out.stderr.strip().splitlines()[-1:]}")
+    path, build, version = json.loads(out.stdout)
+    return str(Path(path).resolve().parent), build, version
+
+
+def tables_list(text: str) -> list[int]:
+    """``--tables``: one count or several, comma-separated."""
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a table count or a list of them: {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"not a table count or a list of them: {text!r}")
+    return counts
+
+
+def spread(xs: list[float], scale: float = 1.0, digits: int = 1) -> str:
+    """``median (lowest-highest)`` of ``xs`` times ``scale``."""
+    ys = [x * scale for x in xs]
+    return f"{statistics.median(ys):,.{digits}f} ({min(ys):,.{digits}f}-{max(ys):,.{digits}f})"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--tables", type=tables_list, default=[100], metavar="N[,N...]",
+                    help="table count(s) played at once; several are interleaved (default 100)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each table count, interleaved (default 3)")
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--bot", default="greedy", help="level of the server's bots (random, greedy, strong)")
-    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file for every run)")
     ap.add_argument("--port", type=int, default=8790)
     ap.add_argument("--workers", type=int, default=1, help="server processes (caishen serve --workers)")
-    ap.add_argument("--trace", default=None, help="write each move's time since the start, room and latency (ms) here")
+    ap.add_argument("--source", action="store_true",
+                    help="run the caishen that PYTHONPATH gives instead of refusing (the build is still printed)")
+    ap.add_argument("--json", action="store_true", help="end with one JSON object of the figures")
+    ap.add_argument("--profile", default=None, metavar="FILE",
+                    help="run the server under cProfile and write its statistics here (the last run; "
+                         "the profiler's overhead inflates the CPU figures)")
+    ap.add_argument("--flood", type=int, default=0, metavar="K",
+                    help="also K hostile clients flooding help, back, ping and act; runs with and without, alternated")
+    ap.add_argument("--slow", type=int, default=0, metavar="K",
+                    help="K of the tables get a second person who reads nothing; runs with and without, alternated")
+    ap.add_argument("--rounds", type=int, default=2, help="with --flood or --slow: pairs of runs")
+    ap.add_argument("--trace", default=None, help="write each move's time since the start, room and latency (ms) here "
+                                                  "(the last run)")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="caishen-bench-")
-    db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    proc = subprocess.Popen([sys.executable, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
+    env = dict(os.environ)
+    served = which_caishen(env, tmp)
+    if not args.source:
+        installed = which_caishen({k: v for k, v in env.items() if k != "PYTHONPATH"}, tmp)
+        if served[0] != installed[0]:
+            print(f"bench_server: the server would run caishen from {served[0]} ({served[1]}), not the installed "
+                  f"package at {installed[0]} ({installed[1]}); unset PYTHONPATH, install that tree, or say "
+                  "--source to measure it as it is", file=sys.stderr)
+            return 2
+    origin = "the installed package" if not args.source else "PYTHONPATH, --source"
+    build = served[1]
+    print(f"server build: caishen {served[2]}, {build}, from {served[0]} ({origin})", flush=True)
+    if args.flood or args.slow:
+        args.tables = args.tables[-1]
+        db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        return compare(args, db, env, tmp)
+    results: dict[int, list[tuple[Result, float]]] = {n: [] for n in args.tables}
+    dropped: list[dict[str, object]] = []
+    for r in range(args.runs):
+        for n in args.tables:
+            db = args.db or f"sqlite:///{Path(tmp) / f'bench-{n}-{r}.sqlite3'}"
+            # the build is asked again before every run: a source edited meanwhile (a commit
+            # landing on the tree that is installed) makes the compiled modules stale, and the
+            # next server runs pure Python
+            now_build = which_caishen(env, tmp)[1]
+            res, client_cpu, _ = one_run(args, db, env, tmp, tables=n)
+            print(f"run {r + 1}/{args.runs} tables={n} [{now_build}]: server CPU per client move "
+                  f"{res.cpu_per_move * 1e6:,.0f} us, p50={res.steady_p50:.1f} ms p99={res.steady_p99:.1f} ms, "
+                  f"hands/s={res.hands_per_second:.2f}, moves {res.moves}, load generator CPU {client_cpu:.1f} s "
+                  f"in {args.seconds:.0f} s", flush=True)
+            if now_build != build:
+                print(f"run {r + 1} tables={n}: the server ran {now_build}, not {build} as at the start: "
+                      "left out of the figures below", flush=True)
+                dropped.append({"tables": n, "run": r + 1, "build": now_build,
+                                "server_cpu_per_move_us": round(res.cpu_per_move * 1e6, 1), "p99_ms": res.steady_p99})
+                continue
+            results[n].append((res, client_cpu))
+            if args.trace:
+                Path(args.trace).write_text("".join(f"{t:.4f} {code} {x * 1000:.2f}\n" for t, code, x in res.trace))
+    print(f"server bots: {args.bot}, workers: {args.workers}, pace: instant, "
+          f"database: {'SQLite, fresh file per run' if args.db is None else args.db.split('@')[-1]}; "
+          f"figures counted once every table is open (at the latest from half-time); "
+          f"median (lowest-highest) of {args.runs} runs; the load generator shares the machine")
+    by_tables: dict[str, dict[str, object]] = {}
+    if not any(results.values()):
+        print(f"bench_server: no run was made with {build}", file=sys.stderr)
+        return 1
+    results = {n: got for n, got in results.items() if got}
+    for n, got in results.items():
+        rs = [res for res, _ in got]
+        cpu = [res.cpu_per_move for res in rs]
+        p50 = [res.steady_p50 for res in rs]
+        p99 = [res.steady_p99 for res in rs]
+        hps = [res.hands_per_second for res in rs]
+        print(f"[{build}] tables={n}: server CPU per client move {spread(cpu, 1e6, 0)} us, "
+              f"p50 {spread(p50)} ms, p99 {spread(p99)} ms, hands/s {spread(hps, digits=2)}"
+              + (f" ({len(rs)} of {args.runs} runs)" if len(rs) < args.runs else ""))
+        by_tables[str(n)] = {
+            "server_cpu_per_move_us": statistics.median(cpu) * 1e6,
+            "server_cpu_per_move_us_runs": [round(x * 1e6, 1) for x in cpu],
+            "p50_ms": statistics.median(p50), "p50_ms_runs": [round(x, 2) for x in p50],
+            "p99_ms": statistics.median(p99), "p99_ms_runs": [round(x, 2) for x in p99],
+            "hands_per_s": statistics.median(hps), "hands_per_s_runs": [round(x, 3) for x in hps],
+            "moves_runs": [res.moves for res in rs],
+            "whole_run_p99_ms_runs": [round(res.p99, 2) for res in rs],
+            "client_cpu_s_runs": [round(c, 2) for _, c in got],
+        }
+    at = 100 if 100 in results else max(results)
+    last = by_tables[str(at)]
+    print(f"server build: {build}{' (--source)' if args.source else ''}")
+    print(f"tables={at} server CPU per client move={last['server_cpu_per_move_us']:.0f} us "
+          f"p50={last['p50_ms']:.1f} ms p99={last['p99_ms']:.1f} ms hands/s={last['hands_per_s']:.2f}")
+    if args.json:
+        print(json.dumps({
+            "build": build, "version": served[2], "package": served[0], "source": args.source,
+            "bot": args.bot, "workers": args.workers, "pace": "instant", "seconds": args.seconds, "runs": args.runs,
+            "at_tables": at, **{k: v for k, v in last.items() if not k.startswith(("moves", "whole", "client"))},
+            "by_tables": by_tables, "dropped_runs": dropped,
+        }, sort_keys=True))
+    return 0
+
+
+def wait_up(base: str) -> None:
+    """Until the server at ``base`` answers (at most about 30 s)."""
+    for _ in range(300):
+        try:
+            if httpx.get(base + "/api/variants", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+
+
+def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, flood: int = 0,
+            slow: int = 0, tables: int | None = None) -> tuple[Result, float, dict[str, int]]:
+    """One server on a fresh database (``db``), ``tables`` (default ``args.tables``) played."""
+    profile = ["-m", "cProfile", "-o", str(Path(args.profile).resolve())] if getattr(args, "profile", None) else []
+    proc = subprocess.Popen([sys.executable, *profile, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
                              "--workers", str(args.workers)],
-                            env=env, stdout=subprocess.DEVNULL)
+                            env=env, cwd=tmp, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
+    counts: dict[str, int] = {"sent": 0}
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(base + "/api/variants", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+        wait_up(base)
         cpu0 = time.process_time()
-        res = asyncio.run(run(base, args.tables, args.seconds, args.bot, proc.pid))
+        n = args.tables if tables is None else tables
+        res = asyncio.run(run(base, n, args.seconds, args.bot, proc.pid, flood, slow, counts))
         client_cpu = time.process_time() - cpu0
     finally:
-        proc.terminate()
-        proc.wait(10)
-    if args.trace:
-        Path(args.trace).write_text("".join(f"{t:.4f} {code} {x * 1000:.2f}\n" for t, code, x in res.trace))
-    print(f"moves measured: {res.moves}, server bots: {args.bot}, workers: {args.workers}, "
-          f"database: {db.split('@')[-1]}, client CPU {client_cpu:.1f} s in {args.seconds:.0f} s "
-          "(the load generator shares the machine)")
-    # the server's CPU per move is steadier than wall time on a busy machine
-    print(f"server CPU per client move {res.cpu_per_move * 1e6:.0f} us once every table is open or from half-time "
-          "(the move, the three bots' answers, the database write and the state sent)")
-    print(f"once every table is open: p50={res.steady_p50:.1f} ms p99={res.steady_p99:.1f} ms")
-    print(f"tables={args.tables} hands/s={res.hands_per_second:.2f} p50={res.p50:.1f} ms p99={res.p99:.1f} ms")
+        if profile:  # uvicorn raises the signal again once it has shut down: SIGINT lets cProfile write its file
+            proc.send_signal(signal.SIGINT)
+            proc.wait(60)
+        else:
+            proc.terminate()
+            proc.wait(10)
+    return res, client_cpu, counts
+
+
+def compare(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str) -> int:
+    """``--flood K`` / ``--slow K``: the honest tables' latency without and with the hostile or
+    slow clients, alternated ``--rounds`` times, each run on a fresh database."""
+    plain: list[float] = []
+    loaded: list[float] = []
+    what = (f"{args.flood} flooding clients" if args.flood else "") + (" and " if args.flood and args.slow else "") + (
+        f"{args.slow} tables with a seat that reads nothing" if args.slow else "")
+    for r in range(args.rounds):
+        for with_load in (False, True):
+            run_db = db.replace(".sqlite3", f"-{r}-{int(with_load)}.sqlite3")
+            res, _, counts = one_run(args, run_db, env, tmp, args.flood if with_load else 0,
+                                     args.slow if with_load else 0)
+            (loaded if with_load else plain).append(res.steady_p99)
+            extra = ""
+            if with_load and args.flood:
+                refused = counts.get("rate_limited", 0)
+                extra = (f"; flood: {counts['sent']} messages sent, {refused} refused, "
+                         f"{counts.get('state', 0)} states and {counts.get('pong', 0)} pongs back, "
+                         f"closed {counts.get('closed', 0)} times for falling behind")
+            print(f"round {r + 1} {'with' if with_load else 'without'} {what}: tables={args.tables} "
+                  f"hands/s={res.hands_per_second:.2f} p50={res.steady_p50:.1f} ms p99={res.steady_p99:.1f} ms{extra}",
+                  flush=True)
+    m0, m1 = statistics.median(plain), statistics.median(loaded)
+    print(f"median p99 of {args.tables} honest tables: {m0:.1f} ms without, {m1:.1f} ms with {what}: "
+          f"ratio {m1 / m0:.2f}")
     return 0
 
 

@@ -36,3 +36,31 @@ def _signing_key_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pa
     mp.setenv("CAISHEN_KEY", str(path))
     yield path
     mp.undo()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_pace_waits() -> Iterator[None]:
+    """Tables play their bots' moves and claim pauses as timer events, in order, without the
+    wall-clock waits (``CAISHEN_PACE_SCALE=0``; servers started as subprocesses inherit it).
+    The tests of the pace itself set their own scale."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("CAISHEN_PACE_SCALE", "0")
+    yield
+    mp.undo()
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One Chromium (Debian's, driven by Playwright) for every browser test of the session:
+    Playwright's sync API runs one instance per thread, so a module's own second instance
+    would fail ("using Playwright Sync API inside the asyncio loop")."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no /usr/bin/chromium")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield b
+        b.close()

@@ -353,7 +353,7 @@ def test_unknown_bot_names_the_choices() -> None:
     try:
         make_bot("clever")
     except ValueError as exc:
-        assert str(exc) == "unknown bot 'clever' (bots: random, greedy, strong)"
+        assert str(exc) == "unknown bot 'clever' (bots: random, greedy, strong, or module:Class)"
     else:
         raise AssertionError("no error")
 
@@ -440,6 +440,31 @@ def test_recorded_decisions_are_unchanged() -> None:
     assert 0 < len(shape._rests) <= shape.REST_CACHE == 64
     assert all(len(m) <= shape.HALF_CACHE for m in shape._halves)
     assert all(len(m) <= shape.SUIT_CACHE for m in shape._suits)
+
+
+def test_a_smaller_cache_share_makes_the_same_choices_within_its_limits() -> None:
+    """The game centre keeps the shape caches to half their limits (set_cache_share): a bot
+    with caches at a tiny share chooses as the recorded decisions did, and no cache grows
+    past its share."""
+    with gzip.open(DECISIONS, "rt", encoding="utf-8") as f:
+        rows = [json.loads(x) for _, x in zip(range(600), f, strict=False)]
+    bots = {name: make_bot(name, random.Random(0)) for name in ("greedy", "strong")}
+    shape.set_cache_share(0.01)  # 100 suits, 100 halves, 400 answers, 200 best splits, 500 covers
+    try:
+        assert shape._limits == [100, 100, 400, 200, 500]
+        for i, (name, obs, legal_texts, chosen) in enumerate(rows):
+            legal = tuple(parse_action(t) for t in legal_texts)
+            got = bots[name].act(dataclasses.replace(_obs_of(obs), legal_actions=legal))
+            assert action_text(got) == chosen, f"decision {i} ({name}): {action_text(got)}, recorded {chosen}"
+            assert all(len(m) <= 100 for m in (*shape._suits, *shape._halves)), i
+            assert len(shape._best_splits) <= 200 and shape._hands_size[0] <= 400, i
+    finally:
+        shape.set_cache_share(1.0)
+    assert shape._limits == [shape.SUIT_CACHE, shape.HALF_CACHE, shape.HAND_CACHE, shape.COMBINED_CACHE,
+                             shape.COVER_CACHE]
+    for bad in (0.0, -1.0, 1.5):
+        with pytest.raises(ValueError, match="cache share"):
+            shape.set_cache_share(bad)
 
 
 def test_win_value_is_what_score_win_brings() -> None:

@@ -14,7 +14,7 @@ from caishen.engine.game import Game, Phase
 from caishen.env import longgang_v0
 from caishen.env.encoding import OBS_BLOCKS, PHASES, encode
 from caishen.env.single import LonggangSingleEnv, SkippedHand
-from caishen.simulate import hand_chips
+from caishen.table.results import hand_chips
 
 
 def _block(name: str) -> slice:
@@ -45,7 +45,7 @@ def test_single_env_reset_info_has_no_seed_and_the_last_step_gives_it() -> None:
         env = LonggangSingleEnv(seat=seat)
         for i in range(5):
             _, info = env.reset(seed=100 * seat + i)
-            assert set(info) == {"skipped_hands"}
+            assert set(info) == {"skipped_hands", "skipped_reward", "seat", "dealer"}
             assert not _leaks(info, env._hand_seed)
     env = LonggangSingleEnv(seat=2)
     obs, info = env.reset(seed=5)

@@ -1,4 +1,4 @@
-"""The engine's cheap win pre-filter (Game._could_win) never hides a win: checked against
+"""The engine's cheap win pre-filter (SeatState.could_win) never hides a win: checked against
 is_win on near-complete hands with wilds (slow reference: is_win on every tile)."""
 
 from __future__ import annotations
@@ -68,5 +68,5 @@ def test_prefilter_never_hides_a_win() -> None:
             checked += 1
             if is_win(h.with_tile(k), LONGGANG, g.wilds[1]):
                 wins += 1
-                assert g._could_win(1, k), (h, k)
+                assert g._seats[1].could_win(k, g._bulldozer_need, g._win_size), (h, k)
     assert checked > 5000 and wins > 300

@@ -27,7 +27,7 @@ def ref_turn(g: Game, seat: int, rs: Ruleset) -> set[Action]:
     c = g.counts(seat)
     ponged = {m.tiles[0] for m in g.melds(seat) if m.kind is MeldKind.PONG}
     if g._kong_round:  # the opening concealed-kong round (L9): the fours offered, or pass
-        return {CONCEALED_KONGS[k] for k in natural(g, seat) if c[k] == 4 and g._kong_offer[seat] >> k & 1} | {PASS}
+        return {CONCEALED_KONGS[k] for k in natural(g, seat) if c[k] == 4 and g._seats[seat].kong_offer >> k & 1} | {PASS}
     if g._claimed:  # after a chow or pong: discard only, not the claimed tile nor its twin (L9),
         # nor the fourth of an earlier pong (小明杠: "若不補槓，則不能打出這張牌")
         return {DISCARDS[k] for k in natural(g, seat) if k not in g._forbid and k not in ponged}
@@ -53,7 +53,7 @@ def can_discard_after(g: Game, seat: int, used: list[int], forbid: set[int]) -> 
 
 
 def ref_win_on(g: Game, seat: int, tile: int, robbing: bool, rs: Ruleset) -> bool:
-    if g._pass_win[seat] or (tile == g._last_discard[seat] and not g._dudiao[seat]):  # 獨吊 exception
+    if g._seats[seat].pass_win or (tile == g._seats[seat].last_discard and not g._seats[seat].dudiao):  # 獨吊 exception
         return False  # 过水, own discard of this go-round (L11)
     h = g.hand(seat)
     c = g.counts(seat)
@@ -73,9 +73,9 @@ def ref_claims(g: Game, seat: int, tile: int, discarder: int, rs: Ruleset) -> se
         out.add(WIN)
     if c[tile] == 3:
         out.add(EXPOSED_KONGS[tile])
-    if c[tile] >= 2 and not g._pong_ban[seat] >> tile & 1 and can_discard_after(g, seat, [tile, tile], {tile}):
+    if c[tile] >= 2 and not g._seats[seat].pong_ban >> tile & 1 and can_discard_after(g, seat, [tile, tile], {tile}):
         out.add(PONGS[tile])
-    if rs.allow_chow and seat == (discarder + 1) % SEATS and tile < NUM_SUITED and tile != g._last_discard[seat]:
+    if rs.allow_chow and seat == (discarder + 1) % SEATS and tile < NUM_SUITED and tile != g._seats[seat].last_discard:
         for low in range(tile - 2, tile + 1):
             if low < 0 or low // 9 != tile // 9 or (low + 2) // 9 != tile // 9:
                 continue
@@ -110,7 +110,7 @@ def play_against_reference(rs: Ruleset) -> None:
                 turns += 1
             a = acts[rng.randrange(len(acts))]
             expect: dict[int, set[Action]] | None = None
-            if a.kind is ActionKind.DISCARD and not any(g._pending_flowers):
+            if a.kind is ActionKind.DISCARD and not any(st.pending_flowers for st in g._seats):
                 expect = {o: ref_claims(g, o, a.tile, s, rs) for o in range(SEATS) if o != s}
             elif a.kind is ActionKind.ADDED_KONG:
                 expect = {o: ({WIN, PASS} if ref_win_on(g, o, a.tile, True, rs) else set())

@@ -92,7 +92,7 @@ def check_expensive(g: Game, ruleset: Ruleset) -> None:
             if k in h.flowers or h.all_tiles().count(k) >= 4:
                 continue
             if is_win(h.with_tile(k), ruleset, g.wilds[s]):
-                assert g._could_win(s, k), (s, k)
+                assert g._seats[s].could_win(k, g._bulldozer_need, g._win_size), (s, k)
     if g.phase is Phase.TURN:
         s = g.current
         acts = g.legal_actions(s)

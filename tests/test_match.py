@@ -149,9 +149,11 @@ def test_hand_seeds_are_derived_from_the_match_seed(matches: list[MatchRecord]) 
     assert m.seed == b"test-match-0"
     for h in m.hands:
         assert h.seed == fair.hand_seed(b"test-match-0", h.index)
-        assert h.commitment == fair.commitment(fair.hand_seed(b"test-match-0", h.index))
-        assert h.wall == fair.shuffled_wall(h.seed, LONGGANG)
-        assert h.dice == fair.dice(h.seed)
+        assert h.algorithm == fair.FAIR_2 and h.contributions == ("bot",) * 4  # nobody contributes
+        assert h.commitment == fair.chained_commitment(h.seed, h.prev, h.index)
+        wall_seed = fair.wall_seed(h.seed, (None,) * 4, h.index)
+        assert h.wall == fair.shuffled_wall(wall_seed, LONGGANG)
+        assert h.dice == fair.dice(wall_seed)
 
 
 def test_same_seed_same_match_and_unseeded_matches_differ() -> None:
@@ -179,8 +181,9 @@ def test_commitment_is_published_before_the_hand() -> None:
     m = Match(LONGGANG.replace(hands_per_match=2), [RandomPlayer(player_rng(b"c", i)) for i in range(4)], seed=b"c")
     c0 = m.next_commitment
     h0 = m.play_hand()
-    assert h0.commitment == c0 == fair.commitment(fair.hand_seed(b"c", 0))
-    assert m.next_commitment == fair.commitment(fair.hand_seed(b"c", 1))
+    assert h0.commitment == c0 == fair.chained_commitment(fair.hand_seed(b"c", 0), fair.NO_PREV, 0)
+    # the next one covers the finished hand (docs/fairness.md: the chain)
+    assert m.next_commitment == fair.chained_commitment(fair.hand_seed(b"c", 1), h0.digest(), 1)
 
 
 class SpyPlayer:

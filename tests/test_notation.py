@@ -161,3 +161,65 @@ def test_round_trip(hand: Hand) -> None:
     assert parse_hand(text) == hand
     assert format_hand(parse_hand(text)) == text
     assert parse_tiles(format_tiles(hand.concealed)) == hand.concealed
+
+
+def test_hand_sorts_checks_and_packs_what_it_is_given() -> None:
+    """Issue 31: Hand checks and packs in one pass and sorts only when it must; the same value
+    whatever the order or container of the tiles given."""
+    import random
+
+    from caishen.hand import PACK, Hand
+
+    rng = random.Random(31)
+    wall = [k for k in range(34) for _ in range(4)]
+    for _ in range(300):
+        tiles = rng.sample(wall, rng.randrange(0, 18))
+        h = Hand(tuple(tiles), (), ())
+        assert h.concealed == tuple(sorted(tiles))
+        assert h == Hand(tuple(sorted(tiles)), (), ()) == Hand.trusted(tuple(sorted(tiles)))
+        assert h.packed == sum(PACK[k] for k in tiles)
+    flowers = Hand((3, 1), (), (36, 34))
+    assert flowers.concealed == (1, 3) and flowers.flowers == (34, 36)
+    for bad in ((34,), (-1,), (38,)):
+        with pytest.raises(ValueError, match="concealed tiles must be non-flower tile kinds"):
+            Hand(bad, (), ())
+    with pytest.raises(ValueError, match="flowers must be flower kinds"):
+        Hand((), (), (3,))
+    with pytest.raises(ValueError, match="each flower exists once"):
+        Hand((), (), (35, 35))
+
+
+def test_hand_built_unsorted_is_the_same_value_before_its_tiles_are_read() -> None:
+    """Issue 31: tiles that do not come sorted are sorted on the first read of ``concealed``;
+    until then the hand compares, hashes, pickles, copies and analyses as the sorted one, and
+    ``num_concealed`` counts its tiles without sorting them."""
+    import copy
+    import pickle
+    import random
+
+    from caishen.hand import Hand
+    from caishen.shapes.analysis import is_win, shanten
+    from caishen.variants.longgang.rules import LONGGANG
+
+    rng = random.Random(3131)
+    wall = [k for k in range(34) for _ in range(4)]
+    for _ in range(200):
+        tiles = rng.sample(wall, 17)
+        ref = Hand(tuple(sorted(tiles)), (), ())
+        fresh = [Hand(tuple(tiles), (), ()) for _ in range(6)]
+        assert fresh[0].num_concealed == 17
+        assert is_win(fresh[0], LONGGANG) == is_win(ref, LONGGANG)
+        assert fresh[1] == ref and ref == fresh[2]
+        assert hash(fresh[3]) == hash(ref)
+        assert pickle.loads(pickle.dumps(fresh[4])) == ref and copy.copy(fresh[5]) == ref
+        assert repr(Hand(tuple(tiles), (), ())) == repr(ref)
+        assert shanten(Hand(tuple(tiles[:16]), (), ()), LONGGANG) == shanten(Hand(tuple(sorted(tiles[:16])), (), ()), LONGGANG)
+        h = Hand(tuple(tiles), (), ())
+        assert h.concealed == ref.concealed and h.concealed is h.concealed  # sorted once, then kept
+
+
+def test_hand_with_five_of_a_kind_still_sorts() -> None:
+    from caishen.hand import PACK, Hand
+
+    h = Hand((5, 1, 5, 5, 5, 5), (), ())
+    assert h.concealed == (1, 5, 5, 5, 5, 5) and h.packed == sum(PACK[k] for k in h.concealed)

@@ -161,15 +161,16 @@ def test_plain_mode_reports_bad_input_in_one_line_and_saves_at_end_of_input(tmp_
 def test_plain_pipe_plays_a_hand_on_suggested_moves(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": SRC, "XDG_STATE_HOME": str(tmp_path)}
     proc = subprocess.run(
-        [sys.executable, "-m", "caishen.cli", "play", "--plain", "--seed", "1", "--hands", "1"],
+        [sys.executable, "-m", "caishen.cli", "play", "--plain", "--seed", "19", "--hands", "1"],
         input="\n" * 400, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    # seed 1: West wins on North's 6m; the itemised score: guest flower 4 fu, own flower 1 tai
-    assert "hand 1: W strong-2 wins on a discard 食胡 on 6m from N greedy-3" in out
-    assert "L20.3   客花 夏 guest flower f2" in out
-    assert "total 50 = (4 + 20) × 2^1 = 48" in out
+    # seed 19: West wins on North's 7s; the itemised score: an exposed pong of South winds 4 fu,
+    # a guest flower 4 fu
+    assert "hand 1: W strong-2 wins on a discard 食胡 on 7s from N greedy-3" in out
+    assert "L20.3   客花 春 guest flower f1" in out
+    assert "total 30 = (8 + 20) × 2^0 = 28" in out
     assert "match over. standings:" in out
     saved = tmp_path / "caishen" / "play.json"
     assert verify(load(saved)).hands == 1
@@ -209,7 +210,7 @@ def test_screenshot_fix_gives_wide_characters_two_cells() -> None:
     (["--bots", "strong"], "--bots needs 3 bots"),
     (["--variant", "luoyang-gangci"], "does not play this variant yet"),
     (["--variant", "riichi"], "unknown variant 'riichi'"),
-    (["--hands", "0"], "--hands must be at least 1"),
+    (["--hands", "0"], "--hands 0: a Longgang mahjong 龙港麻将 match is 1 to 10000 hands"),
 ])
 def test_wrong_options_give_one_line_and_status_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--plain", *args]) == 2
@@ -245,10 +246,10 @@ def test_ctrl_c_saves_and_quits(tmp_path: Path) -> None:
 
 
 def test_plain_mode_declares_a_draw_where_the_rules_allow_it_l17(tmp_path: Path) -> None:
-    """九么九和 on (L17): seed 144 deals the person (East) nine kinds of terminals and honours;
+    """九么九和 on (L17): seed 298 deals the person (East) nine kinds of terminals and honours;
     the move list offers 叫和局, typing ``declare_draw`` ends the hand drawn, nobody pays."""
     rules = LONGGANG.replace(hands_per_match=1, draw_on_nine_terminals=True)
-    state = PlayState.new(Settings(rules, ("greedy", "greedy", "greedy"), seed_from_text("144")))
+    state = PlayState.new(Settings(rules, ("greedy", "greedy", "greedy"), seed_from_text("298")))
     lines = iter(["declare_draw"])
     out = io.StringIO()
     assert run_plain(state, tmp_path / "p.json", lambda: next(lines, None), out) == 0
@@ -256,3 +257,25 @@ def test_plain_mode_declares_a_draw_where_the_rules_allow_it_l17(tmp_path: Path)
     assert "declare a draw 叫和局" in text
     assert "draw 流局 (nine_terminals declared by E" in text and "nobody pays" in text
     assert verify(load(tmp_path / "p.json")).hands == 1
+
+
+def test_plain_never_prints_a_claim_that_lost_l10(tmp_path: Path) -> None:
+    """Seed 19, the person pongs whenever he may: his pong of South's 9s is made and told; his
+    pong of North's 7s loses to West's win on the same tile (L10: win > pong) and is never
+    printed, nor is any other claim that was not made (each told claim is in the record)."""
+    state = _state("19")
+
+    def read() -> str:
+        pong = [a for a in state.legal() if a.kind is ActionKind.PONG]
+        return pong[0].text() if pong else ""
+
+    out = io.StringIO()
+    assert run_plain(state, tmp_path / "p.json", read, out) == 0
+    text = out.getvalue()
+    assert "> pong 9s\n  E you: pong 碰 9s\n" in text
+    assert "> pong 7s\n  W strong-2: win 胡\nhand 1: W strong-2 wins on a discard 食胡 on 7s from N greedy-3\n" in text
+    assert "E you: pong 碰 7s" not in text
+    told = [(m.seat, m.action) for m in state.log if not isinstance(m, str)]
+    claims = {ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG, ActionKind.WIN}
+    chosen = [(s, a) for s, a in load(tmp_path / "p.json").hands[0].actions if a.kind in claims]
+    assert [(s, a.text()) for s, a in chosen if (s, a) not in told] == [(0, "pong 7s")]

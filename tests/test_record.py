@@ -62,7 +62,7 @@ def edited(rec: MatchRecord, change: Any) -> MatchRecord:
 
 def test_record_header_and_round_trip(rec: MatchRecord) -> None:
     data = json.loads(rec.dumps())
-    assert data["format"] == FORMAT == "caishen-record" and data["version"] == VERSION == 2
+    assert data["format"] == FORMAT == "caishen-record" and data["version"] == VERSION == 3
     assert list(data) == ["format", "version", "caishen", "variant", "ruleset", "players", "seed", "hands", "result"]
     assert data["caishen"] == caishen.__version__
     assert data["ruleset"]["name"] == "longgang" and data["ruleset"]["bonus_fu"] == [30, 60, 90, 120]
@@ -70,7 +70,9 @@ def test_record_header_and_round_trip(rec: MatchRecord) -> None:
     assert data["players"] == ["random-0", "random-1", "random-2", "random-3"]
     assert data["seed"] == b"tamper".hex()
     h = data["hands"][0]
-    assert set(h) == {"index", "dealer", "seats", "commitment", "seed", "dice", "wall", "actions", "draws", "result"}
+    assert set(h) == {"index", "dealer", "seats", "commitment", "seed", "dice", "wall", "actions", "draws", "result",
+                      "algorithm", "prev", "contributions", "timeline"}
+    assert (h["algorithm"], h["prev"], h["timeline"]) == ("caishen-fair-2", "00" * 32, ["commit", "deal", "reveal"])
     assert len(h["wall"].split()) == 136
     assert h["draws"][0] == [0, h["draws"][0][1], h["wall"].split()[h["draws"][0][1]]]
     assert len(h["draws"]) >= 65  # 4 x 16 dealt + the dealer's 17th (L4)
@@ -130,15 +132,15 @@ def test_declared_draw_records_replay_and_verify() -> None:
     """九么九和 on (L17): a hand a seat declared drawn 叫和局 is recorded with who declared and
     why, replays and verifies; under the default rules (switch off) the move is refused."""
     rules = LONGGANG.replace(draw_on_nine_terminals=True)
-    r = loads(selfplay(rules, b"declare-19", 4, 8).dumps())
-    h = r.hands[5]
-    assert h.actions[-1] == (3, DECLARE_DRAW)
+    r = loads(selfplay(rules, b"declare-35", 4, 8).dumps())
+    h = r.hands[0]
+    assert h.actions[-1] == (2, DECLARE_DRAW)
     # the first go-round: only discards (and passes on them) before it
     assert {a.kind for _, a in h.actions[:-1]} <= {ActionKind.DISCARD, ActionKind.PASS}
     res = h.result
-    assert (res["winner"], res["draw"], res["draw_type"], res["declared_by"]) == (None, "declared", "nine_terminals", 3)
+    assert (res["winner"], res["draw"], res["draw_type"], res["declared_by"]) == (None, "declared", "nine_terminals", 2)
     assert res["chips"] == [0, 0, 0, 0] and res["score"] is None
-    assert r.hands[6].seats == (*h.seats[1:], h.seats[0])  # 和局則輪莊: the deal passes (L18)
+    assert r.hands[1].seats == (*h.seats[1:], h.seats[0])  # 和局則輪莊: the deal passes (L18)
     assert replay(r).hands == verify(r).hands == 8
     off = edited(r, lambda d: d["ruleset"].update(draw_on_nine_terminals=False))
     with pytest.raises(ReplayError, match="declare_draw"):
@@ -274,8 +276,8 @@ def test_verify_checks_commitment_seed_and_dice(rec: MatchRecord) -> None:
     with pytest.raises(VerifyError) as err:
         verify(bad_commit)
     assert err.value.hand == 3 and err.value.recorded == "ab" * 32
-    assert err.value.expected == f"SHA-256 {rec.hands[3].commitment}"
-    assert real == fair.commitment(fair.hand_seed(b"tamper", 0))
+    assert err.value.expected == f"SHA-256(prev + index + seed) {rec.hands[3].commitment}"
+    assert real == fair.chained_commitment(fair.hand_seed(b"tamper", 0), fair.NO_PREV, 0)
     dice = list(rec.hands[0].dice)
     dice[0] = dice[0] % 6 + 1
     bad_dice = edited(rec, lambda d: d["hands"][0].__setitem__("dice", dice))
@@ -322,7 +324,7 @@ def test_replay_checks_seating(rec: MatchRecord) -> None:
     [
         ("not json", "not JSON"),
         ('{"format": "x"}', "not a caishen record"),
-        ('{"format": "caishen-record", "version": 3}', "version 3 is not supported"),
+        ('{"format": "caishen-record", "version": 4}', "version 4 is not supported"),
         ('{"format": "caishen-record", "version": true}', "version True is not supported"),
         ('{"format": "caishen-record", "version": 2, "variant": "mars"}', "record.variant: unknown variant 'mars'"),
         ('{"format": "caishen-record", "version": 1, "ruleset": {"bogus": 1}}', "unknown switch 'bogus'"),

@@ -28,7 +28,7 @@ def test_version_1_record_replays_and_verifies(path: Path) -> None:
     rec = load(path)
     assert replay(rec).hands == len(data["hands"]) == verify(rec).hands
     again = json.loads(rec.dumps())  # written back as the current version, naming its variant
-    assert (again["version"], again["variant"]) == (VERSION, "longgang") == (2, "longgang")
+    assert (again["version"], again["variant"]) == (VERSION, "longgang") == (3, "longgang")
     assert replay(loads(rec.dumps())).result == replay(rec).result
 
 

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.shapes.analysis import arrangements
 from caishen.tiles import FLOWERS, WHITE, seat_flower, wind_of
-from caishen.variants.longgang import scoring
+from caishen.variants.longgang import items as rule_table
+from caishen.variants.longgang import readings, scoring
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 from caishen.variants.longgang.scoring import WinBy, WinContext, score_arrangement, score_hand, score_win
 from caishen.variants.longgang.settlement import bonus_fu
@@ -138,10 +139,10 @@ def test_equal_rulesets_share_one_counting_cache() -> None:
     first = Ruleset()
     rooms = [Ruleset().replace(base_fu=20) for _ in range(100)]
     assert all(r == first and r is not first for r in rooms)
-    shared = scoring._counting(first)
-    assert all(scoring._counting(r) is shared for r in rooms)
-    assert scoring._counting(first) is shared
-    assert scoring._counting(first.replace(base_fu=30)) is not shared  # other house rules
+    shared = readings._counting(first)
+    assert all(readings._counting(r) is shared for r in rooms)
+    assert readings._counting(first) is shared
+    assert readings._counting(first.replace(base_fu=30)) is not shared  # other house rules
 
 
 _SWITCHES = ("single_wait_tai", "kong_replacement_tai", "one_dragon_tai", "concealed_hand_tai", "all_claimed_tai")
@@ -155,15 +156,15 @@ def test_per_win_and_switched_entries_count_as_declared(case, on):
     before, ctx = case
     rules = R.replace(**dict(zip(_SWITCHES, on, strict=True)))
     full = before.with_tile(ctx.tile)
-    wi = scoring._wild_info(full, ctx.wind, ctx.indicator, rules)
-    setup = scoring._win_setup(ctx, wi, rules)
-    per_win = [e for e in scoring._WINNER_HAND if e.per_win]
+    wi = rule_table._wild_info(full, ctx.wind, ctx.indicator, rules)
+    setup = readings._win_setup(ctx, wi, rules)
+    per_win = [e for e in rule_table._WINNER_HAND if e.per_win]
     switched = [e for e in scoring.SCORING_ITEMS if e.switch is not None]
     assert switched and per_win
     for arr in arrangements(full, rules, wi.kinds):
-        for reading in scoring._arrangement_readings(arr, ctx, wi, rules, setup):
+        for reading in readings._arrangement_readings(arr, ctx, wi, rules, setup):
             f = reading.facts
-            items = scoring._walk(f, per_win)
+            items = rule_table._walk(f, per_win)
             fu = sum(i.value for i in items if i.unit == "fu")
             tai = sum(i.value for i in items if i.unit == "tai")
             assert [fu, tai] == setup[4]

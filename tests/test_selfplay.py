@@ -26,7 +26,10 @@ def test_selfplay_writes_a_seeded_record(tmp_path: Path) -> None:
     rec = load(a)
     assert len(rec.hands) == 6 and rec.ruleset.hands_per_match == 6
     assert rec.seed == b"42"
-    assert [h.commitment for h in rec.hands] == [fair.commitment(fair.hand_seed(b"42", i)) for i in range(6)]
+    # caishen-fair-2: each commitment covers the hand before (docs/fairness.md)
+    prevs = [fair.NO_PREV, *(h.digest() for h in rec.hands[:-1])]
+    assert [h.commitment for h in rec.hands] == [fair.chained_commitment(fair.hand_seed(b"42", i), prevs[i], i)
+                                                 for i in range(6)]
     assert verify(rec).hands == 6
 
 
@@ -50,6 +53,14 @@ def test_selfplay_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_selfplay_refuses_bad_hands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--hands", "0"]) == 2
     assert capsys.readouterr().err.strip() == "caishen selfplay: error: --hands must be 1-10000, not 0"
+
+
+def test_selfplay_names_the_match_lengths_a_game_allows(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 31: no "replace: hands_per_match = 2 is not one of 8 | 16 | 24" in the engine's words
+    assert main(["selfplay", "--variant", "luoyang-gangci", "--hands", "2"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "caishen selfplay: error: --hands 2: a Luoyang Gangci 洛阳杠次 match is 8, 16 or 24 hands (G8.2); "
+        "give --hands one of those, or leave it out for 16")
 
 
 def test_verify_accepts_what_the_engine_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,7 +103,7 @@ def test_verify_bad_file_is_a_user_error(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["verify", str(p)]) == 2
     err = capsys.readouterr().err.strip()  # one line; a long path is shortened to 80 characters
     assert err.startswith("caishen verify: error: ") and "\n" not in err
-    assert err.endswith(" record: version 9 is not supported (this reads versions 1 and 2)")
+    assert err.endswith(" record: version 9 is not supported (this reads versions 1 to 3)")
     assert main(["verify", str(tmp_path / "missing.json")]) == 2
 
 

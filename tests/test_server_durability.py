@@ -76,7 +76,7 @@ def _kill_and_resume(db: str) -> tuple[str, int]:
     try:
         cookies = _cookie(server.base, "Dora")
         room = httpx.post(server.base + "/api/rooms", cookies=cookies,
-                          json={"friends": 0, "turn_seconds": 0, "hands": 8, "bot": "random"}).json()
+                          json={"friends": 0, "turn_seconds": 0, "hands": 8, "bot": "random", "pace": "instant"}).json()
         code = room["code"]
         with _socket(server.base, code, cookies) as ws:
             view = _state(ws)

@@ -5,31 +5,18 @@ payments, the record verifies, and 断筹 is refused for a variant without going
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from caishen.server.app import create_app
-from helpers_server import act_json, choose, database
+from helpers_server import act_json, app_fixture, choose, next_state
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[FastAPI]:
-    with database("sqlite", tmp_path) as url:
-        yield create_app(url)
-
-
-def _state(ws: Any) -> dict[str, Any]:
-    while True:
-        msg = ws.receive_json()
-        if msg["type"] == "state":
-            return msg
+app = app_fixture("sqlite")
 
 
 def test_lobby_offers_gangci_with_its_own_switches(app: FastAPI) -> None:
@@ -65,7 +52,7 @@ def test_a_gangci_room_plays_to_the_end_with_payments_g2(app: FastAPI) -> None:
         code = room["code"]
         ends: list[dict[str, Any]] = []
         with c.websocket_connect(f"/ws/{code}") as ws:
-            v = _state(ws)
+            v = next_state(ws)
             assert v["variant"] == "luoyang-gangci" and v["wilds"] == [] and v["indicator"]
             while True:
                 if v["hand_end"] and (not ends or ends[-1]["index"] != v["hand_end"]["index"]):
@@ -80,7 +67,7 @@ def test_a_gangci_room_plays_to_the_end_with_payments_g2(app: FastAPI) -> None:
                 elif v["choices"]:
                     assert all(ch["action"].split()[0] != "chow" for ch in v["choices"])  # G1.3
                     ws.send_text(act_json(v, choose(v)))
-                v = _state(ws)
+                v = next_state(ws)
         assert len(ends) == 8
         for end in ends:
             chips = [line["chips"] for line in end["lines"]]

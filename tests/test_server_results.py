@@ -40,6 +40,15 @@ def test_a_win_on_a_discard_names_the_seat_that_discarded_it() -> None:
     assert on_discard > 0 and on_discard + self_drawn > 1
 
 
+def test_the_first_hands_score_table_tells_the_table_fee_so_the_chips_add_up_l25() -> None:
+    # L25 (rules.py: "Table fee 头钱 each player pays at the start"): each brings 100 and pays 5
+    session = _bots_match("longgang", 8, b"table fee")
+    ends = core.result_hands(core.record_text(session))[1]
+    assert (ends[0].start_chips, ends[0].fee) == (100, 5)
+    assert [line.chips_after for line in ends[0].lines] == [100 - 5 + line.chips for line in ends[0].lines]
+    assert all((e.start_chips, e.fee) == (0, 0) for e in ends[1:])
+
+
 def test_a_room_tells_the_house_rules_changed_from_its_variants_defaults() -> None:
     ruleset = core.build_ruleset("longgang", {"allow_chow": False, "bulldozer_wilds": 4}, 16)
     got = core.changed_rules("longgang", core.ruleset_json(ruleset))
@@ -61,3 +70,17 @@ def test_a_replay_from_a_seat_ends_with_every_hand_shown_and_from_above_shows_th
     above = core.replay_frames(text, 0, None, "X")
     assert above[0].view.me is None and above[0].view.wilds  # the indicator's wilds, from above
     assert set(frames[0].view.wilds) <= set(above[0].view.wilds)
+
+
+def test_each_payments_words_end_in_the_chips_it_paid_also_after_someone_went_broke_l24_7() -> None:
+    # L24.7: once a player has gone broke the bonus and the limits are the higher figures; the
+    # score table's "how" of every payment must sum to what was paid in every hand of a match
+    checked = 0
+    for seed in (b"broke 34", b"broke 1"):  # in the first, a win after a player went broke (hand 3)
+        session = _bots_match("longgang", 8, seed)
+        for end in core.result_hands(core.record_text(session))[1]:
+            for t in end.transfers:
+                if t.what and t.rule != "L25.3" and " = " in t.what:
+                    assert t.what.rsplit("= ", 1)[1] == str(t.chips), (end.index, t)
+                    checked += 1
+    assert checked >= 20

@@ -93,7 +93,7 @@ def test_fast_view_text_is_the_pydantic_view(variant: str, bots: tuple[str | Non
     checked, played, ends = _play(variant, bots, hands, random.Random(f"{variant}{bots}"))
     assert 2 <= played <= hands and ends == played - 1  # the last hand ends the match (or someone goes broke)
     views, backs = checked % 1_000_000, checked // 1_000_000
-    assert views > 100 * len(bots)
+    assert views > 80 * len(bots)  # (the deals of caishen-fair-2 end one of these matches early)
     if variant == "luoyang-gangci":
         assert backs > 0  # a person's concealed kong, hidden from the other people
 

@@ -107,8 +107,10 @@ def next_state(ws: ClientConnection, after: dict[str, Any] | None = None) -> dic
             return msg  # type: ignore[no-any-return]
 
 
-def _at(view: dict[str, Any]) -> tuple[int, int, bool]:
-    return view["hand"], view["step"], view["hand_end"] is not None
+def _at(view: dict[str, Any]) -> tuple[int, int, bool, str, int]:
+    # a pass is no step (docs/server.md, "What the timing tells"): the phase and whose turn
+    # tell the state after it from the one it answered
+    return view["hand"], view["step"], view["hand_end"] is not None, view["phase"], view["current"]
 
 
 def play(ws: ClientConnection, moves: int, view: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -152,7 +154,9 @@ def ways(server: ServerProcess, code: str, cookie: str, after_page: bool = False
             ws.send(json.dumps({"type": "ping"}))
             while (msg := json.loads(ws.recv(timeout=30))) != {"type": "pong"}:
                 # the last connection's leaving may still be told to this one
-                assert msg["type"] == "state", msg
+                assert msg["type"] in ("state", "event"), msg
+                if msg["type"] == "event":
+                    continue
                 before = msg
             after = play(ws, 3, before)
             assert (after["hand"], after["step"]) > (before["hand"], before["step"])
@@ -170,7 +174,10 @@ def two_workers(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
         try:
             yield server
         finally:
+            pids = worker_pids(server) if server.proc is not None and server.proc.poll() is None else []
             server.stop()
+        # no process stays behind (each stops within its grace; the supervisor waits for them)
+        wait_for(lambda: not any(_running(p) for p in pids))
         assert server.proc is not None and server.proc.stderr is not None
         assert "Traceback" not in server.proc.stderr.read().decode()  # no process failed on the way
 
@@ -199,7 +206,7 @@ def test_tables_play_through_either_process_and_reads_agree(two_workers: ServerP
     server = two_workers
     with httpx.Client(base_url=server.base, timeout=30) as http:
         cookie = http.post("/api/me", json={"name": "甲"}).cookies["caishen"]
-        codes = [http.post("/api/practice").json()["code"] for _ in range(4)]
+        codes = [http.post("/api/practice?pace=instant").json()["code"] for _ in range(4)]
         plan = WorkerPlan(0, 2, None)
         assert {plan.owner_of(c) for c in codes} <= {0, 1}
         for code in codes:
@@ -230,7 +237,7 @@ def test_a_killed_worker_comes_back_and_its_tables_resume(two_workers: ServerPro
     server = two_workers
     with httpx.Client(base_url=server.base, timeout=30) as http:
         cookie = http.post("/api/me", json={"name": "丙"}).cookies["caishen"]
-        code = http.post("/api/practice").json()["code"]
+        code = http.post("/api/practice?pace=instant").json()["code"]
         with sock(server, code, cookie) as ws:
             at = play(ws, 4)
         old = worker_pids(server)
@@ -260,8 +267,12 @@ def test_workers_stop_with_their_supervisor_even_when_it_is_killed(two_workers: 
     server = two_workers
     pids = worker_pids(server)
     assert len(pids) == 2
-    server.kill()  # SIGKILL: the supervisor cannot stop them; they notice it is gone
-    wait_for(lambda: not any(Path(f"/proc/{p}").exists() and "Z" not in _state(p) for p in pids))
+    server.kill()  # SIGKILL: the supervisor cannot stop them; they are told it is gone
+    wait_for(lambda: not any(_running(p) for p in pids))
+
+
+def _running(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)
 
 
 def _state(pid: int) -> str:

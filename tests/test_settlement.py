@@ -329,3 +329,14 @@ def test_pays_for_all_three_moves_every_share_to_the_discarder() -> None:
     assert bao.net[1] == plain.net[1] and sum(bao.net) == 0
     with pytest.raises(SettlementError):
         settle(1, 120, 2, {0: 0, 2: 20, 3: 40}, 0, pays_all=1)
+
+
+def test_l24_1_each_payment_says_how_its_chips_come_from_the_fu():
+    # summary 筹码计算: "和牌为120胡2台则边家付筹码12+9 … 庄家付12*2+9": the payment's own words
+    # show the division by the 胡 of a chip (L24.1), the dealer's doubling and the bonus.
+    st_ = settle(S, 120, 2, {W: 0, N: 0, E: 30}, dealer=E)
+    what = {(t.payer, t.payee): t.what for t in st_.owed}
+    assert what[(W, S)] == "total 120 胡 / 10 = 12 + bonus 9 = 21"
+    assert what[(E, S)] == "total 120 胡 / 10 = 12 x2 dealer + bonus 9 = 33"
+    assert what[(W, E)] == "difference 30 胡 / 10 = 3 x2 dealer = 6"
+    assert what[(N, E)] == "difference 30 胡 / 10 = 3 x2 dealer = 6"

@@ -45,6 +45,10 @@ MATCH_LEVEL: dict[str, str] = {
     "bonus_fu_after_broke": "L24.7: after a player of the match went broke",
 }
 
+#: Switches that only flip together with another (issue 31): with or without flowers, White
+#: must be the other way round for the wall to make four walls of 2-tile stacks (L1, L4).
+TOGETHER: dict[str, str] = {"has_flowers": "has_white", "has_white": "has_flowers"}
+
 #: Not a rule: the ruleset's name.
 NOT_A_RULE = frozenset({"name"})
 
@@ -118,6 +122,10 @@ def _flips(name: str, rules: Ruleset) -> Iterator[Ruleset]:
         try:
             yield rules.replace(**{name: v})
         except CaishenError:
+            if name in TOGETHER:
+                other = TOGETHER[name]
+                with contextlib.suppress(CaishenError):
+                    yield rules.replace(**{name: v, other: not getattr(rules, other)})
             continue
 
 

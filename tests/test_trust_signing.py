@@ -142,7 +142,9 @@ def test_same_walls_other_choices_fail(signed: tuple[str, str], tmp_path: Path,
     other = match_api.Match(ruleset, players, seed=original.seed, names=list(original.players)).play()
     n = min(len(other.hands), len(original.hands))  # other chips may end the match sooner (L25)
     assert n >= 1
-    assert [h.commitment for h in other.hands[:n]] == [h.commitment for h in original.hands[:n]]
+    # the first hand's commitment is the same; the later ones cover the hands before them
+    # (the chain), so a record of other moves also has other commitments from hand 1 on
+    assert other.hands[0].commitment == original.hands[0].commitment
     assert [h.wall for h in other.hands[:n]] == [h.wall for h in original.hands[:n]]
     assert other.hands[0].actions != original.hands[0].actions
     verify(other)  # the walls alone cannot tell: this is what the signature adds

@@ -27,8 +27,10 @@ COMMANDS = (
     "analyze",
     "stats",
     "simulate",
+    "arena",
     "replay",
     "selfplay",
+    "dataset",
     "verify",
     "score",
     "scenario",
@@ -76,6 +78,21 @@ def rules_from_arguments(args: argparse.Namespace) -> VariantRules:
     if variant is not None and got != variant:
         raise CommandError(f"--ruleset {_shorten(str(args.ruleset))} is a {got} ruleset, not {variant}")
     return rules
+
+
+def check_hands(rules: VariantRules, hands: int) -> None:
+    """Refuse ``--hands N`` as a match length (the ``hands_per_match`` switch) that ``rules``
+    do not allow, with a usage error that says in a player's words which lengths they do."""
+    sw = next(s for s in rules.switches() if s.name == "hands_per_match")
+    title = variants.variant_of(rules).title
+    if sw.choices is not None and hands not in sw.choices:
+        lengths = [str(c) for c in sw.choices]
+        allowed = ", ".join(lengths[:-1]) + " or " + lengths[-1] if len(lengths) > 1 else lengths[0]
+        raise CommandError(f"--hands {hands}: a {title} match is {allowed} hands ({sw.rule}); "
+                           f"give --hands one of those, or leave it out for {sw.value}")
+    if sw.bounds is not None and not max(1, sw.bounds[0]) <= hands <= sw.bounds[1]:
+        raise CommandError(f"--hands {hands}: a {title} match is 1 to {sw.bounds[1]} hands; "
+                           "leave --hands out to play the ruleset's own length")
 
 
 def add_record_arguments(p: argparse.ArgumentParser) -> None:

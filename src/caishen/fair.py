@@ -5,6 +5,16 @@ and the dice are derived from that seed only; after the hand the seed is reveale
 can recompute both (``caishen verify``). The derivation is fixed and documented in
 ``docs/fairness.md`` (with a worked test vector); changing it breaks every old record.
 
+Two algorithms, each named in every hand of a record (``docs/fairness.md`` is the
+specification):
+
+* ``caishen-fair-1`` (records of versions 1 and 2): the commitment is SHA-256 of the seed and
+  the wall is dealt from the seed itself.
+* ``caishen-fair-2``: the commitment also covers the previous hand (:func:`chained_commitment`:
+  the hash of its finished record, so hands cannot be removed, reordered or replaced), and the
+  wall is dealt from :func:`wall_seed`: the seed mixed with every person's own random
+  contribution, sent after the commitment was published.
+
 Derivation: a byte stream ``HMAC-SHA256(seed, label + counter)`` for counter = 0, 1, 2, ...
 (4-byte big-endian), 32 bytes per block, consumed in order. Uniform integers below ``m`` are
 read as big-endian numbers of the fewest bytes that can hold ``m - 1`` and rejected when they
@@ -16,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from caishen.tiles import TileSet, is_flower
@@ -29,6 +39,16 @@ SEATS_LABEL: Final = b"seats"
 #: The tiles of the seat draw 校位 (L2): East, South, West, North, then 中 and 发 for the
 #: fifth and sixth player (替补).
 SEAT_TILES: Final = ("E", "S", "W", "N", "中", "发")
+FAIR_1: Final = "caishen-fair-1"
+FAIR_2: Final = "caishen-fair-2"
+ALGORITHMS: Final = (FAIR_1, FAIR_2)
+CONTRIBUTION_BYTES: Final = 32
+#: ``prev`` of a match's first hand: 32 zero bytes.
+NO_PREV: Final = bytes(32)
+#: Why a seat mixed nothing into a wall: a bot's (or stand-in's) seat; a person whose page did
+#: not offer randomness (not connected, or a client that does not contribute); a person whose
+#: page was asked and sent nothing in time.
+NO_CONTRIBUTION: Final = ("bot", "none", "timeout")
 
 
 class SeedError(ValueError):
@@ -168,6 +188,44 @@ def hand_seed(match_seed: bytes, index: int) -> bytes:
     if not 0 <= index < 1 << 32:
         raise SeedError(f"hand index out of range: {index}")
     return _hmac(match_seed, HAND_LABEL + index.to_bytes(4, "big"))
+
+
+def chained_commitment(seed: bytes, prev: bytes, index: int) -> str:
+    """The commitment of hand ``index`` under ``caishen-fair-2``: hex SHA-256 of ``prev`` (the
+    32-byte SHA-256 of the previous hand's finished record, :data:`NO_PREV` for the first) +
+    ``index`` (4 bytes, big-endian) + ``seed``."""
+    _check_seed(seed)
+    if len(prev) != 32:
+        raise SeedError(f"prev must be 32 bytes, not {len(prev)}")
+    if not 0 <= index < 1 << 32:
+        raise SeedError(f"hand index out of range: {index}")
+    return hashlib.sha256(prev + index.to_bytes(4, "big") + seed).hexdigest()
+
+
+def mix_message(contributions: Sequence[bytes | None], index: int) -> bytes:
+    """The HMAC message of :func:`wall_seed`: for each of the 4 seats in seat order (0 = East)
+    the byte 1 and its 32 bytes, or the byte 0 and 32 zero bytes when it contributed nothing;
+    then ``index`` as 4 bytes big-endian (136 bytes)."""
+    if len(contributions) != 4:
+        raise SeedError(f"contributions are by seat: 4, not {len(contributions)}")
+    out = bytearray()
+    for c in contributions:
+        if c is None:
+            out += bytes(1 + CONTRIBUTION_BYTES)
+        elif len(c) != CONTRIBUTION_BYTES:
+            raise SeedError(f"a contribution is {CONTRIBUTION_BYTES} bytes, not {len(c)}")
+        else:
+            out += b"\x01" + c
+    if not 0 <= index < 1 << 32:
+        raise SeedError(f"hand index out of range: {index}")
+    return bytes(out + index.to_bytes(4, "big"))
+
+
+def wall_seed(seed: bytes, contributions: Sequence[bytes | None], index: int) -> bytes:
+    """The seed the wall and dice of hand ``index`` are dealt from under ``caishen-fair-2``:
+    ``HMAC-SHA256(key=seed, msg=mix_message(contributions, index))``."""
+    _check_seed(seed)
+    return _hmac(seed, mix_message(contributions, index))
 
 
 def seed_from_text(text: str) -> bytes:

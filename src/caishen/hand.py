@@ -8,25 +8,36 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, is_suited
 
 # Packed counts of concealed tiles: one base-5 number per suit in 21-bit fields (m, p, s at
 # bits 0, 21, 42; honours at 63), the integer key the analyser's per-suit tables index by.
-PACK: Final = tuple(
+PACK: Final[tuple[int, ...]] = tuple(
     5 ** (k % 9) << (21 * (k // 9)) if k < NUM_SUITED else 5 ** (k - NUM_SUITED) << 63
     for k in range(NUM_NON_FLOWER)
 )
 
 
-def pack(concealed: Iterable[int]) -> int:
+# The same split in two halves below 2^42 (small ints, unboxed in the compiled build): characters
+# and dots (``_LOW``), bamboo and honours shifted down 42 bits (``_HIGH``); ``pack`` adds small
+# ints and makes the one large int at the end (adding PACK's large ints one by one cost 0.5 µs).
+_SPLIT: Final = 2 * 9
+_LOW: Final[tuple[int, ...]] = tuple(PACK[k] if k < _SPLIT else 0 for k in range(NUM_NON_FLOWER))
+_HIGH: Final[tuple[int, ...]] = tuple(PACK[k] >> 42 if k >= _SPLIT else 0 for k in range(NUM_NON_FLOWER))
+
+
+def pack(concealed: tuple[int, ...]) -> int:
     """The packed counts (see ``PACK``) of non-flower tiles."""
-    acc = 0
+    lo = hi = 0
     for t in concealed:
-        acc += PACK[t]
-    return acc
+        if t < _SPLIT:
+            lo += _LOW[t]
+        else:
+            hi += _HIGH[t]
+    return lo + (hi << 42)
 
 
 class MeldKind(enum.IntEnum):
@@ -111,29 +122,92 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
     return c
 
 
-@dataclass(frozen=True, slots=True)
 class Hand:
     """A player's tiles: ``concealed`` (sorted kinds, any own-flower wild included
     as a flower kind is not: see ``flowers``), declared ``melds`` in the order made,
     and ``flowers`` (sorted flower kinds the player holds; the seat decides which is
-    the own flower 坐花, a wild kept in hand, and which are 客花 laid open)."""
+    the own flower 坐花, a wild kept in hand, and which are 客花 laid open).
 
-    concealed: tuple[int, ...] = ()
-    melds: tuple[Meld, ...] = ()
-    flowers: tuple[int, ...] = ()
-    #: packed per-suit counts of ``concealed`` (see ``PACK``), kept for the analyser's hot path
-    packed: int = field(default=0, init=False, repr=False, compare=False)
+    An immutable value (equal and hashed by its three parts) like a frozen dataclass, written
+    out so that the compiled build constructs it natively: a hand built from a list of tiles is
+    on every hot path of the analyser's users (0.5 µs the goal, issue 31). ``packed``: the
+    packed per-suit counts of ``concealed`` (see ``PACK``), kept for the analyser.
 
-    def __post_init__(self) -> None:
-        if any(is_flower(k) or not 0 <= k < NUM_KINDS for k in self.concealed):
-            raise ValueError("concealed tiles must be non-flower tile kinds; flowers go in flowers")
-        if any(not is_flower(k) for k in self.flowers):
-            raise ValueError("flowers must be flower kinds")
-        if len(set(self.flowers)) != len(self.flowers):
-            raise ValueError("each flower exists once")
-        object.__setattr__(self, "concealed", tuple(sorted(self.concealed)))
-        object.__setattr__(self, "flowers", tuple(sorted(self.flowers)))
-        object.__setattr__(self, "packed", pack(self.concealed))
+    Tiles that do not come sorted are checked and packed at once and sorted on the first read
+    of ``concealed`` (then kept): the analyser's answers (``is_win``, ``shanten``) read only
+    ``packed`` and the number of tiles, so a hand built from a random list of tiles and only
+    analysed never pays the sort (docs/performance.md)."""
+
+    __slots__ = ("_concealed", "_ordered", "flowers", "melds", "packed")
+
+    _concealed: tuple[int, ...]
+    _ordered: bool
+    melds: Final[tuple[Meld, ...]]
+    flowers: Final[tuple[int, ...]]
+    packed: Final[int]
+
+    def __init__(self, concealed: tuple[int, ...] = (), melds: tuple[Meld, ...] = (),
+                 flowers: tuple[int, ...] = (), *, trusted: bool = False) -> None:
+        ordered = True
+        if trusted:
+            packed = pack(concealed)
+        else:
+            # One pass checks the kinds, packs them and sees whether they come sorted (the
+            # engine's, the notation's and most callers' do); unsorted ones are sorted on the
+            # first read of ``concealed`` (see the class docstring).
+            if type(concealed) is not tuple:
+                concealed = tuple(concealed)
+            prev = lo = hi = 0
+            for k in concealed:
+                if not 0 <= k < NUM_NON_FLOWER:  # the flower kinds come after every other kind
+                    raise ValueError("concealed tiles must be non-flower tile kinds; flowers go in flowers")
+                if k < prev:
+                    ordered = False
+                prev = k
+                if k < _SPLIT:
+                    lo += _LOW[k]
+                else:
+                    hi += _HIGH[k]
+            packed = lo + (hi << 42)
+            if flowers or type(flowers) is not tuple:
+                if any(not is_flower(k) for k in flowers):
+                    raise ValueError("flowers must be flower kinds")
+                if len(set(flowers)) != len(flowers):
+                    raise ValueError("each flower exists once")
+                flowers = tuple(sorted(flowers))
+            if type(melds) is not tuple:
+                melds = tuple(melds)
+        self._concealed = concealed
+        self._ordered = ordered
+        self.melds = melds
+        self.flowers = flowers
+        self.packed = packed
+
+    @property
+    def concealed(self) -> tuple[int, ...]:
+        """The concealed tiles, sorted."""
+        if self._ordered:
+            return self._concealed
+        got = tuple(sorted(self._concealed))
+        self._concealed = got
+        self._ordered = True
+        return got
+
+    @property
+    def num_concealed(self) -> int:
+        """How many concealed tiles: ``len(concealed)`` without sorting them."""
+        return len(self._concealed)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return self.concealed == other.concealed and self.melds == other.melds and self.flowers == other.flowers
+
+    def __hash__(self) -> int:
+        return hash((self.concealed, self.melds, self.flowers))
+
+    def __repr__(self) -> str:
+        return f"Hand(concealed={self.concealed!r}, melds={self.melds!r}, flowers={self.flowers!r})"
 
     def __reduce__(self) -> tuple[type[Hand], tuple[tuple[int, ...], tuple[Meld, ...], tuple[int, ...]]]:
         # Pickle and copy through the constructor (see Meld.__reduce__).
@@ -143,13 +217,8 @@ class Hand:
     def trusted(concealed: tuple[int, ...], melds: tuple[Meld, ...] = (), flowers: tuple[int, ...] = ()) -> Hand:
         """A hand from tiles its caller already keeps valid (the engine's and the bots' own
         state): ``concealed`` sorted non-flower kinds, ``flowers`` sorted distinct flower kinds.
-        Nothing is checked or sorted: several times cheaper than ``Hand(...)``, the same value."""
-        h = Hand.__new__(Hand)  # not object.__new__: mypyc refuses it for its compiled classes
-        object.__setattr__(h, "concealed", concealed)
-        object.__setattr__(h, "melds", melds)
-        object.__setattr__(h, "flowers", flowers)
-        object.__setattr__(h, "packed", pack(concealed))
-        return h
+        Nothing is checked or sorted: cheaper than ``Hand(...)``, the same value."""
+        return Hand(concealed, melds, flowers, trusted=True)
 
     def counts(self) -> list[int]:
         """Counts of the concealed tiles per kind (38 entries)."""

@@ -28,17 +28,14 @@ from pathlib import Path
 from typing import Any, Final
 
 from caishen import fair
-from caishen.bots import BOTS, make_bot
+from caishen.bots import check_player, make_bot
 from caishen.engine.game import Game
-from caishen.engine.outcome import Outcome, WinHow
+from caishen.engine.outcome import WinHow
 from caishen.errors import CaishenError
 from caishen.table.match import Table
 from caishen.table.play import play
-from caishen.variants import variant_of
 from caishen.variants.base import VariantRules
-from caishen.variants.longgang.outcome import HandScore, score_outcome
-from caishen.variants.longgang.rules import Ruleset
-from caishen.variants.longgang.settlement import settle
+from caishen.variants.longgang.outcome import HandScore
 
 SEATS: Final = 4
 DRAW: Final = "draw"  # the ``how`` of a hand nobody won (流局)
@@ -137,6 +134,9 @@ class SimConfig:
     seed: str
     single_hand: bool = False
     duplicate: bool = False
+    # Fixed seatings, played in turn on each deal: game g plays seatings[g % k] on deal g // k
+    # (caishen.arena's 1 vs 3 and 2 vs 2; when empty, the rotation of ``players``).
+    seatings: tuple[tuple[str, str, str, str], ...] = ()
 
 
 def play_game(config: SimConfig, game: int) -> list[HandRow]:
@@ -146,9 +146,13 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
     ``fair.hand_seed(game seed, h)`` like :class:`caishen.table.match.Match` does; player ``p``
     (the bot :func:`seating` puts at seat ``p`` for the first hand) draws its randomness
     from :func:`bot_rng`."""
-    # Duplicate: the four rotations of the seating play the same deals (game // 4).
-    gseed = game_seed(config.seed, game // SEATS if config.duplicate else game)
-    names = seating(config.players, game)
+    if config.seatings:  # every seating of the list plays the same deal (game // k)
+        k = len(config.seatings)
+        gseed = game_seed(config.seed, game // k)
+        names = config.seatings[game % k]
+    else:  # duplicate: the four rotations of the seating play the same deals (game // 4)
+        gseed = game_seed(config.seed, game // SEATS if config.duplicate else game)
+        names = seating(config.players, game)
     bots = [make_bot(names[p], bot_rng(gseed, p), config.ruleset) for p in range(SEATS)]
     table = Table(config.ruleset, SEATS)
     rows: list[HandRow] = []
@@ -184,21 +188,6 @@ def play_game(config: SimConfig, game: int) -> list[HandRow]:
         h += 1
         if config.single_hand or table.over:
             return rows
-
-
-def hand_chips(outcome: Outcome, ruleset: VariantRules) -> tuple[int, int, int, int]:
-    """Each seat's chip change for one finished hand on its own (Longgang L24: no match, so no
-    going-broke limits; other variants: their ledger's settlement of the hand, e.g. Gangci's
-    kong and win payments, G2): what the RL environments pay as rewards."""
-    if not isinstance(ruleset, Ruleset):
-        return variant_of(ruleset).ledger(ruleset, SEATS).settle((0, 1, 2, 3), outcome).chips
-    hs = score_outcome(outcome, ruleset)
-    if hs is None or outcome.winner is None:
-        return (0, 0, 0, 0)
-    w = hs.winner
-    st = settle(outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer, ruleset,
-                limit=w.limit is not None, pays_all=hs.pays_all)
-    return st.net
 
 
 def play_batch(config: SimConfig, start: int, stop: int) -> list[HandRow]:
@@ -576,8 +565,10 @@ def check_settings(players: Sequence[str], games: int, workers: int, backend: st
     if len(players) != SEATS:
         raise SimulationError(f"need {SEATS} players, got {len(players)}: {','.join(players)}")
     for p in players:
-        if p not in BOTS:
-            raise SimulationError(f"unknown bot {p!r} (bots: {', '.join(BOTS)})")
+        try:
+            check_player(p)  # imported here: a typo fails now, not in a worker hours later
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
     if not 1 <= games <= MAX_GAMES:
         raise SimulationError(f"--games must be 1-{MAX_GAMES:,}, not {games}")
     if workers < 1:

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from caishen.env import aec, longgang_v0, luoyang_gangci_v0  # noqa: E402
 from caishen.env.encoding import action_of  # noqa: E402
-from caishen.simulate import hand_chips  # noqa: E402
+from caishen.table.results import hand_chips  # noqa: E402
 from caishen.variants.luoyang_gangci.rules import DEFAULT  # noqa: E402
 from caishen.variants.luoyang_gangci.settlement import statement  # noqa: E402
 

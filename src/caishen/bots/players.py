@@ -86,7 +86,11 @@ def shape_of(view: View) -> Shape:
     flowers = 0
     if view.hand.flowers:
         flowers = sum(1 for f in view.hand.flowers if f in wilds)
-        true_wild = flowers if flower_wilds(wilds) else wild
+        if flower_wilds(wilds):
+            true_wild = flowers
+        else:  # the own flower counts toward 推土机 only where the ruleset says so (L8 金乡灵溪)
+            rs = view.ruleset
+            true_wild = wild + flowers if rs.bulldozer and rs.bulldozer_own_flower else wild
     else:
         true_wild = 0 if flower_wilds(wilds) else wild
     return Shape(counts, wild + flowers, true_wild, len(view.hand.melds), lo, hi)

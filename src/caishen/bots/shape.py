@@ -44,7 +44,9 @@ Tables, filled on demand and kept in bounded dictionaries, with their sizes meas
 
 All but the cover memos are cleared when full. At their limits the caches hold about 42 MB;
 300 hands of play fill about 16 MB (14,097 answers, 6,277 suits, 15,046 halves, 48 rests,
-6,480 best splits), besides the 2 MB cover table.
+6,480 best splits), besides the 2 MB cover table. :func:`set_cache_share` scales every limit
+(the game centre keeps half: its bots wait for people, and its memory must not grow with the
+matches it has served; docs/server.md, "Memory").
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ COVERS_DIGEST: Final = "4bb42e09c1a5e1744f9daaae9f8e9573e2cd2cd8f323be4b4fb2dfbc
 HALF_CACHE: Final = 10_000
 HAND_CACHE: Final = 40_000
 REST_CACHE: Final = 64
+# The limits in force, in entries (:func:`set_cache_share`): suits, halves, answers, best splits, covers.
+_limits: Final = [SUIT_CACHE, HALF_CACHE, HAND_CACHE, COMBINED_CACHE, COVER_CACHE]
 ALL_KINDS: Final = (1 << NUM_NON_FLOWER) - 1
 HAND_KEY_SHIFT: Final = 38  # a hand's cache key: lo << 38 | hi (hi < 5**16 < 2**38)
 
@@ -278,7 +282,7 @@ def cover_id(key: int, honours: bool) -> int:
     got = memo.get(key)
     if got is None:
         got = _intern(_cover_from(key, honours, _honours_cover if honours else _suit_cover)) if key else 0
-        _trim(memo, COVER_CACHE)
+        _trim(memo, _limits[4])
         memo[key] = got
     return got
 
@@ -391,7 +395,7 @@ def suit_entry(key: int, honours: bool) -> SuitEntry:
     got = memo.get(key)
     if got is None:
         got = SuitEntry(key, honours)
-        if len(memo) >= SUIT_CACHE:
+        if len(memo) >= _limits[0]:
             memo.clear()
         memo[key] = got
     return got
@@ -476,7 +480,7 @@ def half_entry(key: int, honours: bool) -> Combo:
     got = memo.get(key)
     if got is None:
         got = Combo(suit_entry(key % P5[9], False), suit_entry(key // P5[9], honours), 9)
-        if len(memo) >= HALF_CACHE:
+        if len(memo) >= _limits[1]:
             memo.clear()
         memo[key] = got
     return got
@@ -624,7 +628,7 @@ def _best_split(xc: tuple[int, ...], yc: tuple[int, ...], last: int, key: int) -
     sums: list[int] = list(map(add, xc[: last + 1], yc[last::-1]))
     top = max(sums)
     got = (top, tuple([i for i, v in enumerate(sums) if v == top]))
-    if len(_best_splits) >= COMBINED_CACHE:
+    if len(_best_splits) >= _limits[3]:
         _best_splits.clear()
     _best_splits[key] = got
     return got
@@ -718,7 +722,7 @@ class Context:
 
     @staticmethod
     def _store(table: dict[int, int], key: int, got: int) -> int:
-        if _hands_size[0] >= HAND_CACHE:
+        if _hands_size[0] >= _limits[2]:
             for c in _contexts.values():
                 c.betters.clear()
                 c.keeps.clear()
@@ -726,6 +730,31 @@ class Context:
         _hands_size[0] += 1
         table[key] = got
         return got
+
+
+def set_cache_share(share: float) -> None:
+    """Keep each cache to ``share`` (over 0, at most 1) of its default limit, from now on: a
+    smaller share holds less memory at its peak and finds fewer answers ready (the bots'
+    choices are the same). Caches already past their new limit are cleared."""
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"a cache share is over 0 and at most 1, not {share}")
+    for i, full in enumerate((SUIT_CACHE, HALF_CACHE, HAND_CACHE, COMBINED_CACHE, COVER_CACHE)):
+        _limits[i] = max(64, int(full * share))
+    for suits in _suits:
+        if len(suits) >= _limits[0]:
+            suits.clear()
+    for halves in _halves:
+        if len(halves) >= _limits[1]:
+            halves.clear()
+    if len(_best_splits) >= _limits[3]:
+        _best_splits.clear()
+    for cover_memo in _cover_memos:
+        _trim(cover_memo, _limits[4])
+    if _hands_size[0] >= _limits[2]:
+        for c in _contexts.values():
+            c.betters.clear()
+            c.keeps.clear()
+        _hands_size[0] = 0
 
 
 def held_kinds(lo: int, hi: int) -> int:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from caishen.cli import check_hands
 from caishen.terminal.core import load_ruleset, new_seed, seed_from_text, variant_names
 from caishen.terminal.model import PlayError, PlayState, Settings, default_save_path
 
@@ -14,7 +15,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play a match against three bots in the terminal (docs/terminal.md)")
     p.add_argument("--variant", default="longgang", help="the game (default longgang, the one the engine plays)")
     p.add_argument("--ruleset", metavar="FILE", default=None, help="a ruleset TOML file (overrides --variant)")
-    p.add_argument("--bots", default="strong,strong,greedy", help="the bots of the other three seats (random, greedy, strong)")
+    p.add_argument("--bots", default="strong,strong,greedy", help="the bots of the other three seats (random, greedy, strong, module:Class or a caishen.players entry point)")
     p.add_argument("--seed", default=None, help="match seed S (same seed, same walls); default: a fresh secret seed")
     p.add_argument("--hands", type=int, default=None, help="hands in the match (default: the ruleset's hands_per_match)")
     p.add_argument("--plain", action="store_true", help="line mode for pipes and screen readers (automatic when stdin is not a terminal)")
@@ -39,8 +40,7 @@ def build_state(args: argparse.Namespace) -> PlayState:
         raise PlayError(f"{args.variant}: the engine does not play this variant yet; use --variant longgang")
     ruleset = load_ruleset(args.ruleset if args.ruleset else "longgang")
     if args.hands is not None:
-        if args.hands < 1:
-            raise PlayError(f"--hands must be at least 1, not {args.hands}")
+        check_hands(ruleset, args.hands)
         ruleset = ruleset.replace(hands_per_match=args.hands)
     # A match is always seeded (a fresh secret seed without --seed) so that it can be resumed.
     seed = seed_from_text(args.seed) if args.seed is not None else new_seed()

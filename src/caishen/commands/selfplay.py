@@ -1,4 +1,5 @@
-"""``caishen selfplay``: a seeded match of random legal players, written as a record."""
+"""``caishen selfplay``: a seeded match of random legal players (or of bots, ``--bots``), written
+as a record."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 from pathlib import Path
 
 from caishen import fair
-from caishen.cli import CommandError, add_rules_arguments, rules_from_arguments, safe_text
+from caishen.cli import CommandError, add_rules_arguments, check_hands, rules_from_arguments, safe_text
 from caishen.table.match import selfplay
+from caishen.table.record import MatchRecord
 from caishen.table.signing import load_or_create_key, sign_record
 from caishen.tiles import SEAT_LETTERS
+from caishen.variants.base import VariantRules
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,6 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--hands", type=int, default=None, help="hands in the match (default: the ruleset's hands_per_match)")
     p.add_argument("--seed", default=None, help="match seed S: every hand's seed is derived from it; default: fresh secret seeds")
     p.add_argument("--players", type=int, default=4, choices=(4, 5, 6), help="players rotating through the four seats (L2)")
+    p.add_argument("--bots", default=None,
+                   help="one player per player, comma-separated (random, greedy, strong, module:Class...); "
+                        "default: random legal players. Named NAME-i in the record")
     add_rules_arguments(p)
     p.add_argument("--seat-draw", action="store_true",
                    help="seat the players by the draw of wind tiles and the dice (校位定莊, L2) instead of in order")
@@ -35,10 +41,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 MAX_HANDS = 10_000
 
 
+def bot_match(ruleset: VariantRules, seed: bytes | None, bots: str, players: int, seat_draw: bool) -> MatchRecord:
+    """A match of the players ``bots`` names (their randomness from the match seed, as
+    :func:`caishen.table.match.selfplay` seeds its random players)."""
+    from caishen.bots import check_player, make_bot
+    from caishen.table.match import Match
+    from caishen.table.players import player_rng
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) != players:
+        raise CommandError(f"--bots needs {players} players (one per player), not {len(names)}")
+    for n in names:
+        check_player(n)
+    ps = [make_bot(n, player_rng(seed, i), ruleset) for i, n in enumerate(names)]
+    return Match(ruleset, ps, seed=seed, names=[f"{n}-{i}" for i, n in enumerate(names)], seat_draw=seat_draw).play()
+
+
 def run(args: argparse.Namespace) -> int:
     ruleset = rules_from_arguments(args)
     if args.hands is not None and not 1 <= args.hands <= MAX_HANDS:
         raise CommandError(f"--hands must be 1-{MAX_HANDS}, not {args.hands}")
+    if args.hands is not None:
+        check_hands(ruleset, args.hands)
+        ruleset = ruleset.replace(hands_per_match=args.hands)
     if args.indent is not None and not 0 <= args.indent <= 8:
         raise CommandError(f"--indent must be 0-8, not {args.indent}")
     out = Path(args.record) if args.record else None
@@ -46,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--record {args.record}: no directory {out.parent}")
     key = load_or_create_key(args.key_file) if out is not None else None
     seed = None if args.seed is None else fair.seed_from_text(args.seed)
-    record = selfplay(ruleset, seed, args.players, args.hands, args.seat_draw)
+    if args.bots is None:
+        record = selfplay(ruleset, seed, args.players, None, args.seat_draw)
+    else:
+        record = bot_match(ruleset, seed, args.bots, args.players, args.seat_draw)
     if out is not None and key is not None:
         # The table signs the finished record (docs/fairness.md): the moves, not only the walls.
         signed = sign_record(record.dumps(), key)

@@ -21,12 +21,47 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--db", default=None, help="SQLAlchemy database URL (default: SQLite file, see above)")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the port, each running its share of the tables (default 1)")
+    g = p.add_argument_group("connections and memory (docs/server.md, \"Faults\")")
+    g.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a connection has to send a request's headers (default 10)")
+    g.add_argument("--keep-alive", type=int, default=5, metavar="S",
+                   help="seconds an idle connection is kept between requests (default 5)")
+    g.add_argument("--max-connections", type=int, default=1000, metavar="N",
+                   help="open connections per process; beyond, the oldest idle ones are closed and new "
+                        "requests answered 503 (default 1000, fewer if the open-files limit is lower)")
+    g.add_argument("--evict-after", type=float, default=180.0, metavar="S",
+                   help="seconds a table nobody is connected to stays in memory (default 180)")
+    g.add_argument("--unopened-hours", type=float, default=24.0, metavar="H",
+                   help="hours after which a room whose table nobody opened expires (default 24)")
+    p.add_argument(
+        "--players", default=None, metavar="LEVELS",
+        help="extra bot levels for the rooms: level=module:Class or caishen.players entry-point names, "
+             "comma-separated (default: $CAISHEN_PLAYERS)",
+    )
+    p.add_argument("--check", action="store_true",
+                   help="replay every unfinished match, list the damaged rooms (stored moves that do not "
+                        "replay) and exit: 0 if there are none, 1 if there are (docs/server.md, \"Faults\")")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
+
+    if args.players is not None:
+        # The table processes of --workers inherit the environment: one setting for all of them.
+        os.environ["CAISHEN_PLAYERS"] = args.players
+    from caishen.server.core import operator_levels
+
+    operator_levels()  # a bad level stops the server here, in one line
     # The web stack (FastAPI, uvicorn, SQLAlchemy: half a second) loads only for this command,
     # not for every `caishen` command the CLI parser registers.
     server = importlib.import_module("caishen.server.main")
-    code: int = server.serve(args.host, args.port, args.db, args.workers)
+    if args.check:
+        checked: int = server.check(args.db)
+        return checked
+    hygiene = importlib.import_module("caishen.server.hygiene")
+    options = hygiene.ServeOptions(header_timeout=args.header_timeout, keep_alive=args.keep_alive,
+                                   max_connections=args.max_connections, evict_after=args.evict_after,
+                                   unopened_hours=args.unopened_hours)
+    code: int = server.serve(args.host, args.port, args.db, args.workers, options)
     return code

@@ -43,8 +43,9 @@ def run(args: argparse.Namespace) -> int:
     except (VerifyError, ReplayError, SignatureError) as exc:
         print(f"caishen verify: FAILED: {name}: {safe_text(str(exc))}", file=sys.stderr)
         return 1
+    in_play = " (a record of a match in play: the hands finished so far)" if record.in_play else ""
     print(
         f"{name}: OK: {summary.hands} hands, {summary.draws} draws and {summary.actions} actions "
-        f"match the committed seeds; results reproduced{signed}"
+        f"match the committed seeds; results reproduced{summary.moves_text()}{signed}{in_play}"
     )
     return 0

@@ -12,6 +12,7 @@ from typing import Final, Protocol
 from caishen.engine.actions import Action, ActionKind, IllegalActionError
 from caishen.engine.observation import Phase
 from caishen.engine.rules import GameRules
+from caishen.engine.seat import SeatState
 from caishen.tiles import NUM_KINDS, NUM_SUITED, tile_name
 
 SEATS: Final = 4
@@ -25,20 +26,14 @@ class GameState(Protocol):
     def ruleset(self) -> GameRules: ...
 
     _phase: Phase
-    _cnt: list[list[int]]
-    _wild: list[list[bool]]
+    _seats: list[SeatState]
     _claimed: bool
     _forbid: tuple[int, int]
     _options: dict[int, tuple[Action, ...]]
     _discard_tile: int
     _discarder: int
     _rob_tile: int
-    _pass_win: list[bool]
-    _pong_ban: list[int]
-    _last_discard: list[int]
-    _dudiao: list[bool]
     _kong_round: list[int]
-    _kong_offer: list[int]
 
     def to_move(self) -> tuple[int, ...]: ...
     def _first_go_round(self) -> bool: ...
@@ -113,8 +108,9 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
     k = a.tile
     if k >= NUM_KINDS:
         return f"no tile kind {k}"
-    c = game._cnt[seat]
-    wild = game._wild[seat]
+    st = game._seats[seat]
+    c = st.cnt
+    wild = st.wild
     if ph is Phase.TURN and game._kong_round:
         if a.kind is ActionKind.CONCEALED_KONG and 0 <= k < NUM_KINDS and c[k] == 4:
             return (f"{_name(k)} came from this round's kong replacement: it may be konged in the next "
@@ -155,9 +151,9 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
     opts = game._options.get(seat, ())
     tile = game._discard_tile if ph is Phase.CLAIM else game._rob_tile
     if a.kind is ActionKind.WIN:
-        if game._pass_win[seat]:
+        if st.pass_win:
             return f"seat {seat} passed a win and may not win on a discard before its own next discard (过水, L11)"
-        if tile == game._last_discard[seat] and not game._dudiao[seat]:
+        if tile == st.last_discard and not st.dudiao:
             return f"seat {seat} discarded {_name(tile)} itself this go-round and may not win on it (L11)"
         return f"{_name(tile)} does not complete seat {seat}'s hand (诈胡, L12)"
     if ph is Phase.ROB:
@@ -171,7 +167,7 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
     if a.kind is ActionKind.PONG:
         if c[tile] < 2:
             return f"seat {seat} does not hold two {_name(tile)} to pong (L9)"
-        if game._pong_ban[seat] >> tile & 1:
+        if st.pong_ban >> tile & 1:
             return f"seat {seat} passed a pong of {_name(tile)} and may not pong it before its own next draw (L11)"
         return "that pong would leave only wilds, which cannot be discarded (L8): win instead"
     if a.kind is ActionKind.EXPOSED_KONG:
@@ -181,7 +177,7 @@ def _reason(game: GameState, seat: int, a: Action) -> str:
             return "this ruleset has no chow"
         if seat != (game._discarder + 1) % SEATS:
             return f"chow only from the player on the left: seat {seat} is not next after seat {game._discarder} (L9)"
-        if tile == game._last_discard[seat]:
+        if tile == st.last_discard:
             return f"seat {seat} discarded {_name(tile)} this go-round and may not chow it (source (五)f)"
         low = a.chow_low
         if not (0 <= low < NUM_SUITED and low % 9 <= 6 and low <= tile <= low + 2):

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from caishen import fair
+from caishen.tiles import NUM_KINDS, TileSet, tile_name
+
 SEATS = 4
 
 
@@ -78,3 +81,26 @@ def layout_from(opener: int, count: int, wall_size: int, indicator: bool = True)
     head = tuple(p for base in order for p in (base, base + 1) if p != ind)
     tail = tuple(p for base in reversed(order) for p in (base, base + 1) if p != ind)
     return WallLayout(opener, s, ind, head, tail)
+
+
+_EXPECTED: dict[TileSet, list[int]] = {}
+
+
+def check_wall(wall: tuple[int, ...], ruleset: TileSet) -> None:
+    """Raise ``ValueError`` unless ``wall`` holds exactly the tiles of ``ruleset``'s set."""
+    want = _EXPECTED.get(ruleset)
+    if want is None:
+        want = [0] * NUM_KINDS
+        for k in fair.tile_set(ruleset):
+            want[k] += 1
+        _EXPECTED[ruleset] = want
+    if len(wall) != sum(want):
+        raise ValueError(f"a wall must hold {sum(want)} tiles, not {len(wall)}")
+    have = [0] * NUM_KINDS
+    for i, k in enumerate(wall):
+        if type(k) is not int or not 0 <= k < NUM_KINDS or not want[k]:
+            raise ValueError(f"wall position {i}: {k!r} is not a tile of this ruleset")
+        have[k] += 1
+    if have != want:
+        bad = next(k for k in range(NUM_KINDS) if have[k] != want[k])
+        raise ValueError(f"the wall holds {have[bad]} of {tile_name(bad)}, expected {want[bad]}")

@@ -1,16 +1,23 @@
 """One hand of any caishen variant as a PettingZoo AEC environment: the one adapter behind
-``longgang_v0`` and ``luoyang_gangci_v0``.
+``longgang_v0`` and ``luoyang_gangci_v0`` (the whole-match envs of :mod:`caishen.env.match`
+build on the same :class:`TableEnv`).
 
 Agents ``player_0`` .. ``player_3`` are the seats East, South, West, North (``player_0``
-deals). Each observation is a dict ``{"observation": float32[OBS_SIZE], "action_mask":
-int8[235]}``; actions are the fixed indices of :mod:`caishen.env.encoding`. While a
-discard is being decided on, every seat with a claim acts in turn (the engine holds the
-choices until all are in, then resolves them by the variant's priority). An episode is one
-hand; when it ends every agent is terminated and gets the chips it won or lost in that hand
-(:func:`caishen.simulate.hand_chips`: Longgang's L24 without going-broke limits, Gangci's
+deals unless ``dealer`` says otherwise: a seat, or ``"random"`` per hand). Each observation is a
+dict ``{"observation": float32[obs_size], "action_mask": int8[236]}`` (``obs_version`` ``"v1"``
+or ``"v2"``; ``observation_mode="oracle"`` appends the hidden tiles, :mod:`caishen.env.hidden`);
+actions are the fixed indices of :mod:`caishen.env.encoding`. While a discard is being decided
+on, every seat with a claim acts in turn (the engine holds the choices until all are in, then
+resolves them by the variant's priority). An episode is one hand; when it ends every agent is
+terminated and gets the chips it won or lost in that hand
+(:func:`caishen.table.results.hand_chips`: Longgang's L24 without going-broke limits, Gangci's
 kong and win payments G2) as its reward. Seeding follows Gymnasium: ``reset(seed=s)``
 re-seeds the environment's generator, from which each hand's 32-byte seed is drawn; when
 the hand ends, every agent's ``infos`` carries it as ``"hand_seed"`` (hex).
+
+The mask is all zeros for an agent whose move it is not; once the hand is over it holds only
+*pass* (never all zeros: safe for samplers; the step of a terminated agent takes ``None``).
+``state()`` is the full-information vector of :mod:`caishen.env.hidden` (for centralised critics).
 
 Only a seat asked about a discard or a kong learns that it is being decided on: ``observe``
 for any other seat shows the discarder's (kong-maker's) turn, as when no one can claim (see
@@ -29,45 +36,139 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
+from caishen import fair
 from caishen.engine.game import Game
-from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, action_of, encode_into, mask_into
-from caishen.simulate import hand_chips
+from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, action_of, encode_into, mask_into
+from caishen.env.hidden import HIDDEN_SIZE, STATE_SIZE, hidden_into, state_into
+from caishen.env.observer import Observer, obs_size
+from caishen.env.single import seat_option, terminal_mask
+from caishen.table.results import hand_chips
 from caishen.variants.base import VariantRules
 
 AGENTS = tuple(f"player_{s}" for s in range(4))
+SEAT_OF = {a: s for s, a in enumerate(AGENTS)}
+OBSERVATION_MODES = ("normal", "oracle")
 
 
 def wrap(e: Any) -> Any:
     """An environment with PettingZoo's standard checks (illegal actions raise, order
     enforced)."""
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return Checked(e)
 
 
-class HandEnv(AECEnv):  # type: ignore[misc]
-    """The unwrapped AEC environment of one hand under ``ruleset`` (see the module docstring);
-    each variant's module subclasses it with its name and default rules."""
+class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` with the assertion of its
+    ``AssertOutOfBoundsWrapper`` folded in, one layer instead of two, and ``last`` and ``step``
+    going straight to the environment: through the two standard wrappers every attribute read
+    of ``last()`` walked two ``__getattr__`` and the env ran at 41% of the plain loop's speed
+    (issue 31). The same errors, in the same order; ``step`` and ``agent_iter`` do the standard
+    wrapper's order checks themselves and read the environment's attributes directly, not
+    through the wrapper's ``__getattr__`` (three such reads per step before)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "caishen_hand", "is_parallelizable": False}
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _CheckedIterable(self, max_iter)
 
-    def __init__(self, ruleset: VariantRules, dealer: int = 0, render_mode: str | None = None) -> None:
+    def last(self, observe: bool = True) -> Any:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if self._has_reset and env.agents:
+            agent = env.agent_selection
+            if type(action) is int:  # the common case, without Discrete.contains (4 µs)
+                inside = 0 <= action < NUM_ACTIONS
+            else:
+                inside = action is None and (env.terminations[agent] or env.truncations[agent]) or (
+                    action is not None and env.action_space(agent).contains(action))
+            assert inside, "action is not in action space"
+        # OrderEnforcingWrapper.step, with the environment's agents read directly
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            env.step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _CheckedIterable:
+    """``agent_iter`` of :class:`Checked`: PettingZoo's ``AECOrderEnforcingIterable`` (the
+    agent in turn while agents remain, at most ``max_iter`` times, asserting that ``step`` or
+    ``reset`` came between two agents) reading the environment's attributes directly."""
+
+    def __init__(self, wrapper: Checked, max_iter: int) -> None:
+        self.wrapper = wrapper
+        self.max_iter = max_iter
+
+    def __iter__(self) -> _CheckedIterator:
+        return _CheckedIterator(self.wrapper, self.max_iter)
+
+
+class _CheckedIterator:
+    def __init__(self, wrapper: Checked, max_iter: int) -> None:
+        self.wrapper = wrapper
+        self.env = wrapper.env
+        self.left = max_iter
+
+    def __iter__(self) -> _CheckedIterator:
+        return self
+
+    def __next__(self) -> str:
+        env = self.env
+        if not env.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        w = self.wrapper
+        assert w._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        w._has_updated = False
+        return str(env.agent_selection)
+
+
+class TableEnv(AECEnv):  # type: ignore[misc]
+    """What every caishen AEC env shares: four agents, observations of ``obs_version`` (plus
+    the hidden tiles with ``observation_mode="oracle"``), masks, ``state()``, moves through the
+    :class:`~caishen.env.observer.Observer` (which keeps v2's history)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "caishen_table", "is_parallelizable": False}
+
+    def __init__(
+        self, ruleset: VariantRules, render_mode: str | None = None, obs_version: str = "v1",
+        observation_mode: str = "normal",
+    ) -> None:
         super().__init__()
+        if observation_mode not in OBSERVATION_MODES:
+            raise ValueError(f"observation_mode must be normal or oracle, not {observation_mode!r}")
         self.ruleset = ruleset
-        self.dealer = dealer
         self.render_mode = render_mode
+        self.obs_version = obs_version
+        self.observation_mode = observation_mode
+        self.observer = Observer(obs_version)
+        self.public_size = obs_size(obs_version)
+        self.obs_size = self.public_size + (HIDDEN_SIZE if observation_mode == "oracle" else 0)
+        self._plain = self.observer.history is None and observation_mode == "normal"
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), dtype=np.float32),
+            "observation": spaces.Box(0.0, OBS_HIGH, (self.obs_size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_SIZE,), dtype=np.float32)
         self.np_random, _ = seeding.np_random(None)
         self.game: Game | None = None
         self.hand_seed = b""
+        self.wall: tuple[int, ...] = ()
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
@@ -81,28 +182,42 @@ class HandEnv(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    def _start_hand(self, seed: bytes, dealer: int) -> None:
+        """Deal a hand from ``seed`` with ``dealer`` dealing."""
+        self.hand_seed = seed
+        self.wall = fair.shuffled_wall(seed, self.ruleset)
+        self.game = Game(self.ruleset, self.wall, fair.dice(seed), dealer)
+        self.observer.reset(self.game)
+
     def observe(self, agent: str) -> dict[str, Any]:
-        assert self.game is not None
-        seat = AGENTS.index(agent)
+        return self._observe_seat(SEAT_OF[agent], agent == self.agent_selection)
+
+    def _observe_seat(self, seat: int, selected: bool) -> dict[str, Any]:
+        """The observation of ``seat``; its mask is all zeros unless ``selected`` (pass only
+        once the hand is over)."""
+        g = self.game
+        assert g is not None
         # Fresh arrays each time (callers keep observations), filled in place.
-        obs = np.empty(OBS_SIZE, dtype=np.float32)
-        encode_into(self.game.observation(seat), obs.data)
+        obs = np.empty(self.obs_size, dtype=np.float32)
+        if self._plain:  # v1, no hidden tiles: the encoder fills the whole array
+            encode_into(g.observation(seat), obs.data)
+        else:
+            self.observer.encode_into(g, seat, obs.data[:self.public_size])
+            if self.observation_mode == "oracle":
+                hidden_into(g, self.wall, seat, obs.data[self.public_size:])
         mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-        mask_into(self.game.legal_actions(seat) if agent == self.agent_selection else (), mask.data)
+        if g.is_over:
+            terminal_mask(mask)
+        else:
+            mask_into(g.legal_actions(seat) if selected else (), mask.data)
         return {"observation": obs, "action_mask": mask}
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
-        self.hand_seed = bytes(self.np_random.integers(0, 256, size=32, dtype=np.uint8).tolist())
-        self.game = Game.from_seed(self.hand_seed, self.ruleset, self.dealer)
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
-        self._select()
+    def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """Full information (every seat's tiles, the wall: :mod:`caishen.env.hidden`)."""
+        assert self.game is not None
+        out = np.empty(STATE_SIZE, dtype=np.float32)
+        state_into(self.game, self.wall, out.data)
+        return out
 
     def _select(self) -> None:
         assert self.game is not None
@@ -110,29 +225,13 @@ class HandEnv(AECEnv):  # type: ignore[misc]
         if movers:
             self.agent_selection = AGENTS[movers[0]]
 
-    def step(self, action: Any) -> None:
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
-            self._was_dead_step(action)
-            return
-        assert self.game is not None
-        seat = AGENTS.index(self.agent_selection)
-        self._cumulative_rewards[self.agent_selection] = 0.0
-        self.game.step(seat, action_of(int(action)))
+    def _clear(self) -> None:
+        self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
-        if self.game.is_over:
-            out = self.game.outcome
-            assert out is not None
-            chips = hand_chips(out, self.ruleset)
-            for s, a in enumerate(AGENTS):
-                self.rewards[a] = float(chips[s])
-                self.terminations[a] = True
-                # The hand is over: its seed (which rebuilds the wall) is safe to give now.
-                self.infos[a] = {"winner": -1 if out.winner is None else out.winner, "hand_seed": self.hand_seed.hex()}
-        else:
-            self._select()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
 
     def render(self) -> str | None:
         if self.game is None:
@@ -150,3 +249,58 @@ class HandEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+class HandEnv(TableEnv):
+    """The unwrapped AEC environment of one hand under ``ruleset`` (see the module docstring);
+    each variant's module subclasses it with its name and default rules."""
+
+    metadata = {**TableEnv.metadata, "name": "caishen_hand"}
+
+    def __init__(
+        self, ruleset: VariantRules, dealer: int | str = 0, render_mode: str | None = None,
+        obs_version: str = "v1", observation_mode: str = "normal",
+    ) -> None:
+        super().__init__(ruleset, render_mode, obs_version, observation_mode)
+        self.dealer_option = seat_option(dealer, "dealer")
+        self.dealer = 0 if dealer == "random" else int(dealer)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        hand_seed = bytes(self.np_random.integers(0, 256, size=32, dtype=np.uint8).tolist())
+        if self.dealer_option == "random":
+            self.dealer = int(self.np_random.integers(0, 4))
+        self._start_hand(hand_seed, self.dealer)
+        self._clear()
+        self._select()
+
+    def step(self, action: Any) -> None:
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        assert g is not None
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        history = self.observer.history
+        if history is None:
+            g.step(SEAT_OF[agent], action_of(int(action)))
+        else:
+            history.step(g, SEAT_OF[agent], action_of(int(action)))
+        if g.is_over:
+            out = g.outcome
+            assert out is not None
+            chips = hand_chips(out, self.ruleset)
+            self.rewards = {a: float(chips[s]) for s, a in enumerate(AGENTS)}
+            for a in AGENTS:
+                self.terminations[a] = True
+                # The hand is over: its seed (which rebuilds the wall) is safe to give now.
+                self.infos[a] = {"winner": -1 if out.winner is None else out.winner, "hand_seed": self.hand_seed.hex()}
+            self._accumulate_rewards()
+        else:
+            # Until the hand ends every reward is 0 (reset and _clear set them so): nothing to
+            # rebuild or add up on a move that does not end it.
+            self._select()
+        if self.render_mode == "human":
+            self.render()

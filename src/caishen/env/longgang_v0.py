@@ -25,5 +25,8 @@ class raw_env(HandEnv):  # noqa: N801 - PettingZoo naming convention
 
     metadata = {**HandEnv.metadata, "name": "longgang_v0"}
 
-    def __init__(self, ruleset: Ruleset = LONGGANG, dealer: int = 0, render_mode: str | None = None) -> None:
-        super().__init__(ruleset, dealer, render_mode)
+    def __init__(
+        self, ruleset: Ruleset = LONGGANG, dealer: int | str = 0, render_mode: str | None = None,
+        obs_version: str = "v1", observation_mode: str = "normal",
+    ) -> None:
+        super().__init__(ruleset, dealer, render_mode, obs_version, observation_mode)

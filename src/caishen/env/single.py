@@ -1,22 +1,32 @@
-"""A Gymnasium single-agent view of one Longgang hand: the agent plays one seat, bots
-(:mod:`caishen.bots`) play the other three.
+"""A Gymnasium single-agent view of one hand of any variant: the agent plays one seat, players
+(:mod:`caishen.bots`: a built-in bot, ``module:Class`` or a ``caishen.players`` entry point)
+play the other three. Registered as ``caishen/Longgang-v0`` and ``caishen/LuoyangGangci-v0``
+(``import caishen.env`` registers them; docs/env.md).
 
-Observation: ``{"observation": float32[OBS_SIZE], "action_mask": int8[235]}`` as in
-``longgang_v0``; action: ``Discrete(235)`` with the fixed index of
-:mod:`caishen.env.encoding`. An action that is not legal now (mask 0) is replaced by a
-fallback legal action (pass if allowed, else the first legal one) and reported in
-``info["illegal_action"]``; with ``illegal_action="raise"`` it raises instead. The
-episode is one hand; the reward, given when it ends, is the agent's chip change for the
-hand (L24). Seeding follows Gymnasium: ``reset(seed=s)`` seeds the generator that deals
-every hand and the bots.
+Observation: ``{"observation": float32[obs_size], "action_mask": int8[236]}`` as in
+``longgang_v0`` (``obs_version="v1"``, or ``"v2"`` with the history planes); action:
+``Discrete(236)`` with the fixed index of :mod:`caishen.env.encoding`; :meth:`action_masks`
+gives the mask as booleans (sb3-contrib's MaskablePPO calls it). An action that is not legal
+now (mask 0) is replaced by a fallback legal action (pass if allowed, else the first legal one)
+and reported in ``info["illegal_action"]``; with ``illegal_action="raise"`` it raises instead.
+
+The episode is one hand; the reward, given when it ends, is the agent's chip change for the
+hand (:func:`caishen.table.results.hand_chips`: Longgang L24; Luoyang Gangci the hand's G2
+kong and win payments, so a drawn Gangci hand pays its kongs). ``seat`` and ``dealer`` may be a
+number or ``"random"`` (drawn per hand from the env's generator). Seeding follows Gymnasium:
+``reset(seed=s)`` seeds the generator that deals every hand and seeds the bots.
+
+The terminal observation (the one ``step`` returns with ``terminated=True``) has a mask with
+only *pass* (index 234) set: never all zeros, so a sampler that draws from the mask of the
+last observation before an auto-reset never divides by zero; the action it draws is ignored.
 
 ``reset`` always returns a live decision point: the agent has at least one legal action.
 When the bots finish a hand before the agent's first move (a bot wins on the dealer's first
 discards; about 0.7% of hands for a non-dealer seat), that hand's result is delivered in
-``info["skipped_hands"]`` and the next hand is dealt, until one reaches the agent.
-``info["skipped_hands"]`` is always present: a tuple of :class:`SkippedHand` (the agent's
-reward, the winner, the hand seed), usually empty. Those rewards belong to no ``step``: an
-agent that sums its returns over hands adds them.
+``info["skipped_hands"]`` (a tuple of :class:`SkippedHand`: the agent's reward, the winner,
+the hand seed; usually empty) and ``info["skipped_reward"]`` (their sum), and the next hand is
+dealt, until one reaches the agent. Those rewards belong to no ``step``: an agent that sums its
+returns over hands adds them.
 
 Nothing in ``info`` lets the agent rebuild the wall: the hand seed (from which the wall and
 every hand follow) is given only once the hand is over, in the last ``step``'s
@@ -37,18 +47,13 @@ import numpy as np
 from gymnasium import spaces
 
 from caishen.bots import make_bot
-from caishen.engine.game import PASS, Game
-from caishen.env.encoding import (
-    ACTIONS,
-    NUM_ACTIONS,
-    OBS_HIGH,
-    OBS_SIZE,
-    action_index,
-    encode_into,
-    mask_into,
-)
-from caishen.simulate import hand_chips
-from caishen.variants.longgang.rules import LONGGANG, Ruleset
+from caishen.engine.game import PASS, Action, Game
+from caishen.env.encoding import ACTIONS, NUM_ACTIONS, PASS_INDEX, action_index, mask_into
+from caishen.env.observer import Observer, obs_space
+from caishen.table.players import Player
+from caishen.table.results import hand_chips
+from caishen.variants.base import VariantRules
+from caishen.variants.longgang.rules import LONGGANG
 
 MAX_SKIPPED_HANDS = 1000
 """``reset`` gives up (RuntimeError) after this many hands in a row end before the agent moves
@@ -64,51 +69,95 @@ class SkippedHand:
     hand_seed: str  # the hand's 32-byte seed in hex (the hand is over: nothing left to hide)
 
 
-class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
-    """One seat against three bots (see the module docstring)."""
+def seat_option(value: int | str, what: str) -> int | str:
+    """A seat or dealer option: 0-3 or ``"random"``."""
+    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and value in range(4)):
+        return value
+    raise ValueError(f"{what} must be 0-3 or 'random', not {value!r}")
+
+
+def legal_choice(action: Any, legal: Sequence[Action], illegal_action: str, info: dict[str, Any]) -> Action:
+    """The action of index ``action`` if it is legal; else (``illegal_action="fallback"``) pass
+    if allowed or the first legal action, noted in ``info``; or ValueError (``"raise"``)."""
+    index = int(action)
+    chosen = ACTIONS[index] if 0 <= index < NUM_ACTIONS else None
+    if chosen is None or chosen not in legal:
+        if illegal_action == "raise":
+            raise ValueError(f"action {index} is not legal now")
+        chosen = PASS if PASS in legal else legal[0]
+        info["illegal_action"] = index
+        info["played_action"] = action_index(chosen)
+    return chosen
+
+
+def terminal_mask(out: np.ndarray[Any, Any]) -> None:
+    """The mask of a finished hand: only *pass* (see the module docstring)."""
+    out[:] = 0
+    out[PASS_INDEX] = 1
+
+
+class CaishenSingleEnv(gym.Env[dict[str, Any], Any]):
+    """One seat against three players, one hand per episode (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
-        seat: int = 0,
+        seat: int | str = 0,
         opponents: Sequence[str] = ("greedy", "greedy", "greedy"),
-        ruleset: Ruleset = LONGGANG,
-        dealer: int = 0,
+        ruleset: VariantRules = LONGGANG,
+        dealer: int | str = 0,
         illegal_action: str = "fallback",
         render_mode: str | None = None,
+        obs_version: str = "v1",
     ) -> None:
-        if seat not in range(4):
-            raise ValueError(f"seat must be 0-3, not {seat}")
+        self.seat_option = seat_option(seat, "seat")
+        self.dealer_option = seat_option(dealer, "dealer")
         if len(opponents) != 3:
             raise ValueError(f"need 3 opponents, got {len(opponents)}")
         if illegal_action not in ("fallback", "raise"):
             raise ValueError(f"illegal_action must be 'fallback' or 'raise', not {illegal_action!r}")
         for name in opponents:
-            make_bot(name)  # check the names now
-        self.seat = seat
+            make_bot(name, None, ruleset)  # check the names now
+        self.seat = 0 if seat == "random" else int(seat)
+        self.dealer = 0 if dealer == "random" else int(dealer)
         self.opponents = tuple(opponents)
         self.ruleset = ruleset
-        self.dealer = dealer
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-        })
+        self.observer = Observer(obs_version)
+        self.obs_version = obs_version
+        self.observation_space = obs_space(obs_version)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
-        self.bots: list[Any] = []
+        self.bots: list[Player | None] = []
         self._hand_seed = b""
 
+    # ------------------------------------------------------------ observation
+
     def _obs(self) -> dict[str, Any]:
-        assert self.game is not None
-        legal = self.game.legal_actions(self.seat) if not self.game.is_over else ()
-        obs = np.empty(OBS_SIZE, dtype=np.float32)  # fresh arrays each time, filled in place
-        encode_into(self.game.observation(self.seat), obs.data)
+        g = self.game
+        assert g is not None
+        obs = np.empty(self.observer.size, dtype=np.float32)  # fresh arrays each time, filled in place
+        self.observer.encode_into(g, self.seat, obs.data)
         mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-        mask_into(legal, mask.data)
+        if g.is_over:
+            terminal_mask(mask)
+        else:
+            mask_into(g.legal_actions(self.seat), mask.data)
         return {"observation": obs, "action_mask": mask}
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal actions now, as booleans (what sb3-contrib's MaskablePPO asks for)."""
+        g = self.game
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if g is None or g.is_over:
+            terminal_mask(mask)
+        else:
+            mask_into(g.legal_actions(self.seat), mask.data)
+        return mask.astype(bool)
+
+    # ------------------------------------------------------------ play
 
     def _run_bots(self) -> None:
         """Let the bots move until the agent must act or the hand is over."""
@@ -120,14 +169,22 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
             if not bot_seats:
                 return
             s = bot_seats[0]
-            g.step(s, self.bots[s].act(g.observation(s)))
+            bot = self.bots[s]
+            assert bot is not None
+            self.observer.step(g, s, bot.act(g.observation(s)))
 
     def _deal(self) -> None:
-        """Deal the next hand from the environment's generator and let the bots move until the
-        agent must act or the hand is over."""
-        self._hand_seed = bytes(self.np_random.integers(0, 256, size=32, dtype=np.uint8).tolist())
-        bot_seed = int(self.np_random.integers(0, 2**63 - 1))
+        """Deal the next hand from the environment's generator (seat and dealer too, when
+        random) and let the bots move until the agent must act or the hand is over."""
+        rng = self.np_random
+        if self.seat_option == "random":
+            self.seat = int(rng.integers(0, 4))
+        if self.dealer_option == "random":
+            self.dealer = int(rng.integers(0, 4))
+        self._hand_seed = bytes(rng.integers(0, 256, size=32, dtype=np.uint8).tolist())
+        bot_seed = int(rng.integers(0, 2**63 - 1))
         self.game = Game.from_seed(self._hand_seed, self.ruleset, self.dealer)
+        self.observer.reset(self.game)
         names = list(self.opponents)
         self.bots = []
         for s in range(4):
@@ -157,7 +214,8 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
             reward, winner = self._result()
             skipped.append(SkippedHand(reward, winner, self._hand_seed.hex()))
             self._deal()
-        return self._obs(), {"skipped_hands": tuple(skipped)}
+        return self._obs(), {"skipped_hands": tuple(skipped), "skipped_reward": sum((s.reward for s in skipped), 0.0),
+                             "seat": self.seat, "dealer": self.dealer}
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         g = self.game
@@ -165,17 +223,9 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
             raise RuntimeError("call reset() before step()")
         if g.is_over:
             raise RuntimeError("the hand is over: call reset()")
-        legal = g.legal_actions(self.seat)
-        index = int(action)
         info: dict[str, Any] = {}
-        chosen = ACTIONS[index] if 0 <= index < NUM_ACTIONS else None
-        if chosen is None or chosen not in legal:
-            if self.illegal_action == "raise":
-                raise ValueError(f"action {index} is not legal now")
-            chosen = PASS if PASS in legal else legal[0]
-            info["illegal_action"] = index
-            info["played_action"] = action_index(chosen)
-        g.step(self.seat, chosen)
+        chosen = legal_choice(action, g.legal_actions(self.seat), self.illegal_action, info)
+        self.observer.step(g, self.seat, chosen)
         self._run_bots()
         reward = 0.0
         terminated = g.is_over
@@ -190,3 +240,7 @@ class LonggangSingleEnv(gym.Env[dict[str, Any], Any]):
         from caishen.notation import format_hand
 
         return format_hand(self.game.hand(self.seat))
+
+
+LonggangSingleEnv = CaishenSingleEnv
+"""The name of issue 5 (it plays any variant: pass ``ruleset``)."""

@@ -7,23 +7,33 @@ unfinished match, and returns the app; ``caishen serve`` runs it on uvicorn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import math
 import re
 import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import Body, FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.middleware.sessions import SessionMiddleware
 
-from caishen.server import collector, core
-from caishen.server.db import make_engine, upgrade
+from caishen.bots import shape
+from caishen.server import collector, core, metrics
+from caishen.server.conns import ABORT_KEY, ABORT_SECONDS, Outbox, close_socket
+from caishen.server.db import make_engine, now, upgrade
+from caishen.server.hygiene import ServeOptions
+from caishen.server.limits import Gate, HttpLimits
 from caishen.server.protocol import (
     MAX_MESSAGE_BYTES,
+    LoggedOutOut,
     MatchSummaryOut,
     MeOut,
     NameBody,
@@ -36,11 +46,13 @@ from caishen.server.protocol import (
     VerifyOut,
 )
 from caishen.server.relay import HandedOff, relay
-from caishen.server.store import RoomInfo, Store
-from caishen.server.tables import Client, Tables, WorkerPlan
+from caishen.server.store import RoomInfo, Store, unavailable
+from caishen.server.tables import STORAGE_LOST, Client, LiveTable, Tables, WorkerPlan
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_RECORD_BYTES = 5_000_000
+READY_SECONDS = 3.0  # /readyz: a database that does not answer in this time is not ready
+SESSION_DAYS = 30  # a cookie unused this long has expired; every answer renews it
 _CODE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
@@ -52,24 +64,31 @@ def clean_name(name: str) -> str:
     return name[:24]
 
 
-def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOff | None = None) -> FastAPI:
+def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOff | None = None,
+               limits: HttpLimits | None = None, options: ServeOptions | None = None) -> FastAPI:
     """The app on ``db_url``; ``plan``: which of several server processes this is
     (``caishen serve --workers``), by default the only one; ``handed_off``: the connections
-    other processes handed to this one."""
+    other processes handed to this one; ``limits``: the HTTP limits (:mod:`caishen.server.limits`);
+    ``options``: ``caishen serve``'s (:class:`caishen.server.hygiene.ServeOptions`)."""
     engine = make_engine(db_url)
     upgrade(engine)
     store = Store(engine)
-    tables = Tables(store, plan)
+    options = options or ServeOptions()
+    tables = Tables(store, plan, evict_after=options.evict_after, unopened_hours=options.unopened_hours)
+    gate = Gate(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # What start-up made (modules, rule tables) lives as long as the process, and what has
         # lived a second mostly does too: frozen, a full collection no longer stops every table
         # for up to half a second (caishen.server.collector).
+        shape.set_cache_share(options.bot_cache_share)  # a peak that does not grow with the matches served
         collector.settle()
         tables.resume_all()
         collecting = asyncio.ensure_future(collector.keep_collecting())
+        sweeping = asyncio.ensure_future(tables.keep_sweeping(also=gate.sweep))
         yield
+        sweeping.cancel()
         collecting.cancel()
         collector.release()
         store.close()
@@ -80,18 +99,52 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         description="Rooms, tables, records and fairness checks of the caishen (财神) mahjong game centre.",
     )
     app.add_middleware(
-        SessionMiddleware, secret_key=store.secret(), session_cookie="caishen", max_age=365 * 24 * 3600,
+        SessionMiddleware, secret_key=store.secret(), session_cookie="caishen", max_age=SESSION_DAYS * 24 * 3600,
         same_site="lax",
     )
     app.state.store = store
+
+    @app.exception_handler(DBAPIError)
+    async def storage_error(request: Request, exc: DBAPIError) -> Response:
+        """The database away (503, try again) or a row taken by a concurrent request (409):
+        a clear answer, never a 500 (docs/server.md, "Faults")."""
+        if unavailable(exc):
+            return JSONResponse({"detail": f"storage_unavailable: {STORAGE_LOST}"}, status_code=503,
+                                headers={"Retry-After": "5"})
+        return JSONResponse({"detail": "conflict: another request changed this at the same time; try again"},
+                            status_code=409)
     app.state.tables = tables
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # ------------------------------------------------------------ helpers
 
     def uid_of(request: Request) -> str | None:
-        uid = request.session.get("uid")
-        return uid if isinstance(uid, str) and store.user(uid) is not None else None
+        uid = person_of(request.session)
+        if uid is not None and "sid" not in request.session:  # a cookie from before sessions: one now
+            request.session["sid"] = store.new_session(uid)
+        day = now().date().toordinal()
+        if uid is not None and request.session.get("day") != day:
+            request.session["day"] = day  # the cookie is sent again: 30 more days from today
+        return uid
+
+    def person_of(session: dict[str, object]) -> str | None:
+        """The person a signed cookie names: through its session (used in the last 30 days and
+        not revoked), or, for a cookie from before sessions, the person itself unless they
+        logged out everywhere since. A cookie that names nobody any more is emptied."""
+        sid, uid = session.get("sid"), session.get("uid")
+        t = now()
+        if isinstance(sid, str):
+            owner = store.session_user(sid, t - timedelta(days=SESSION_DAYS), t - timedelta(hours=1))
+            if owner is not None and owner == uid:
+                return owner
+        elif isinstance(uid, str) and store.cookie_without_session_ok(uid):
+            return uid
+        session.clear()
+        return None
+
+    def limit(request: Request, kind: str, uid: str | None) -> None:
+        """429 past the person's or the address's budget for ``kind`` (caishen.server.limits)."""
+        gate.check(kind, uid, request.client.host if request.client is not None else None)
 
     def need_user(request: Request) -> str:
         uid = uid_of(request)
@@ -111,7 +164,8 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             status=room.status, hands=room.hands, turn_seconds=room.turn_seconds, help_allowed=room.help_allowed,
             seats=[SeatOut(player=i, name=p.name, bot=p.bot, mine=uid is not None and p.user == uid)
                    for i, p in enumerate(room.players)],
-            owner=uid == room.owner, rules=core.changed_rules(room.variant, room.ruleset),
+            owner=uid == room.owner, rules=core.changed_rules(room.variant, room.ruleset), damage=room.damage,
+            pace=room.pace,
         )
 
     def start_if_full(room: RoomInfo) -> RoomInfo:
@@ -123,8 +177,10 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         return room
 
     def record_json(room: RoomInfo) -> str:
+        """The room's record: stored once over; else the live match's (a damaged room's: up to
+        its last consistent move)."""
         if room.record is not None:
-            return room.record
+            return core.signed_text(room.record)
         session = tables.session_of(room)
         if session is None:
             raise HTTPException(404, "this match has not started")
@@ -158,6 +214,12 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         """Every variant with its house-rule switches, grouped, with rule IDs and explanations."""
         return core.variants()
 
+    @app.get("/api/bot-levels")
+    def get_bot_levels() -> list[str]:
+        """The bot levels a room may choose: random, greedy, strong, then the operator's
+        (``caishen serve --players``)."""
+        return list(core.bot_levels())
+
     @app.get("/api/me")
     def get_me(request: Request) -> MeOut:
         uid = uid_of(request)
@@ -167,13 +229,37 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
     @app.post("/api/me")
     def set_me(request: Request, body: NameBody) -> MeOut:
         """Pick (or change) the display name; a signed cookie remembers you."""
+        limit(request, "names", uid_of(request))
         name = clean_name(body.name)
-        uid = store.save_user(uid_of(request), name)
-        request.session["uid"] = uid
+        known = uid_of(request)
+        uid = store.save_user(known, name)
+        if uid != known:
+            request.session.clear()
+            request.session.update(uid=uid, sid=store.new_session(uid), day=now().date().toordinal())
         return MeOut(id=uid, name=name)
+
+    @app.post("/api/logout-everywhere")
+    def logout_everywhere(request: Request) -> LoggedOutOut:
+        """End every session of yours, on every device (this one too): each must pick the name
+        again, and their open tables close (4002). Your matches stay yours: a new name on a
+        new session is a new person, though."""
+        uid = need_user(request)
+        limit(request, "sessions", uid)
+        ended = store.revoke_sessions(uid)
+        tables.sign_out(uid)
+        request.session.clear()
+        return LoggedOutOut(sessions=ended)
 
     def make_room(request: Request, body: RoomBody) -> RoomOut:
         uid = need_user(request)
+        limit(request, "rooms", uid)
+        day_ago = now() - timedelta(days=1)
+        mine = store.open_rooms(uid, day_ago)
+        if len(mine) >= gate.limits.open_rooms:
+            wait = (min(mine) - day_ago).total_seconds()
+            metrics.rate_limited.labels(limit="open_rooms").inc()
+            raise HTTPException(429, f"you have {len(mine)} open rooms: finish one, or wait until a day has "
+                                "passed since the oldest", headers={"Retry-After": str(max(1, math.ceil(wait)))})
         user = store.user(uid)
         assert user is not None
         try:
@@ -183,7 +269,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             raise HTTPException(422, str(exc)) from None
         room = store.create_room(
             uid, user.name, body.variant, core.ruleset_json(ruleset), body.hands, body.turn_seconds,
-            body.help_allowed, body.friends, body.bot, code=tables.new_code(),
+            body.help_allowed, body.friends, body.bot, code=tables.new_code(), pace=body.pace,
         )
         return room_out(start_if_full(room), request, uid)
 
@@ -193,9 +279,10 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         return make_room(request, body)
 
     @app.post("/api/practice")
-    def practice(request: Request) -> RoomOut:
-        """One click: a Longgang table against three greedy bots, 8 hands, no timer."""
-        return make_room(request, RoomBody(turn_seconds=0))
+    def practice(request: Request, pace: Annotated[str, Query(pattern="^(normal|fast|instant)$")] = "normal") -> RoomOut:
+        """One click: a Longgang table against three greedy bots, 8 hands, no timer, at the
+        normal pace unless ``pace`` says otherwise."""
+        return make_room(request, RoomBody(turn_seconds=0, pace=pace))  # type: ignore[arg-type]
 
     @app.get("/api/rooms/{code}")
     def get_room(request: Request, code: str) -> RoomOut:
@@ -205,12 +292,15 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
     def join_room(request: Request, code: str) -> RoomOut:
         """Take an open seat (a friend's); the match starts when every seat is taken."""
         uid = need_user(request)
+        limit(request, "joins", uid)
         room_or_404(code)
         user = store.user(uid)
         assert user is not None
         room = store.join(code, uid, user.name)
         assert room is not None
-        if room.player_of(uid) is None:
+        if room.player_of(uid) is None:  # a lost race ends here: a clear answer, the seats as they are
+            if room.status != "waiting":
+                raise HTTPException(409, "the match has started: no open seat in this room")
             raise HTTPException(409, "no open seat in this room")
         return room_out(start_if_full(room), request, uid)
 
@@ -218,6 +308,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
     def start_room(request: Request, code: str) -> RoomOut:
         """The owner starts now: open seats get bots."""
         uid = need_user(request)
+        limit(request, "joins", uid)
         room = room_or_404(code)
         if room.owner != uid:
             raise HTTPException(403, "only the room's owner can start it")
@@ -256,13 +347,15 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             return ResultOut(code=code, variant=room.variant, status=room.status, players=list(room.names),
                              standings=[], hands=[], fairness=[])
         session = tables.session_of(room) if room.record is None else None
-        players, ends, fair_rows, chips = core.result_hands(
-            record_json(room) if session is None else core.record_text(session))
+        text = record_json(room) if session is None else core.record_text(session)
+        players, ends, fair_rows, chips = core.result_hands(text)
+        end = core.record_match_end(text)
         if session is not None:
             fair_rows = core.fairness(session)
             chips = list(session.match.table.ledger.chips)
+            end = core.match_end_view(session, players)
         return ResultOut(code=code, variant=room.variant, status=room.status, players=players,
-                         standings=core.standings(players, chips), hands=ends, fairness=fair_rows)
+                         standings=core.standings(players, chips), hands=ends, fairness=fair_rows, match_end=end)
 
     @app.get("/api/matches/{code}/record")
     def match_record(code: str) -> Response:
@@ -272,13 +365,15 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
                         headers={"Content-Disposition": f'attachment; filename="caishen-{code}.json"'})
 
     @app.get("/api/matches/{code}/verify")
-    def match_verify(code: str) -> VerifyOut:
+    def match_verify(request: Request, code: str) -> VerifyOut:
         """``caishen verify`` run on this match's record."""
+        limit(request, "verify", uid_of(request))
         return core.verify_text(record_json(room_or_404(code)))
 
     @app.post("/api/verify")
     async def verify_upload(request: Request, body: Annotated[dict[str, object], Body()]) -> VerifyOut:
         """``caishen verify`` on an uploaded record."""
+        limit(request, "verify", uid_of(request))
         raw = await request.body()
         if len(raw) > MAX_RECORD_BYTES:
             raise HTTPException(413, "record too large")
@@ -294,6 +389,31 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             raise HTTPException(404, str(exc)) from None
         return ReplayOut(code=code, hand=hand, seat=seat, frames=frames)
 
+    # ------------------------------------------------------------ health
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, str]:
+        """The process is up (it answers): for a liveness check."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> Response:
+        """The database answers (a write lock on SQLite, a query elsewhere) within
+        ``READY_SECONDS``: 200, else 503. For a load balancer's readiness check."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(store.probe), READY_SECONDS)
+        except Exception as exc:  # noqa: BLE001 - any failure, a timeout too, is "not ready"
+            metrics.storage_ok.set(0)
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            return Response(f'{{"status":"storage_unavailable","reason":{json.dumps(reason)}}}', status_code=503,
+                            media_type="application/json")
+        return Response('{"status":"ready"}', media_type="application/json")
+
+    @app.get("/metrics", include_in_schema=False)
+    def prometheus_metrics() -> Response:
+        """Every metric of this process in the Prometheus text format (:mod:`caishen.server.metrics`)."""
+        return Response(metrics.render(), media_type=metrics.CONTENT_TYPE)
+
     # ------------------------------------------------------------ the table
 
     @app.websocket("/ws/{code}")
@@ -303,10 +423,13 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         if origin is not None and urlsplit(origin).netloc != host:
             await ws.close(code=1008, reason="bad origin")
             return
-        uid = ws.session.get("uid") if "session" in ws.scope else None
+        uid = person_of(ws.session) if "session" in ws.scope else None
         room = store.room(code) if _CODE.match(code) else None
         if room is not None and not tables.owns(code):
             await relay(ws, tables.plan.socket_of(code), code)
+            return
+        if room is not None and room.status == "damaged":
+            await ws.close(code=1008, reason="room damaged")
             return
         live = tables.open(room) if room is not None else None
         player = room.player_of(uid) if room is not None and isinstance(uid, str) else None
@@ -316,23 +439,40 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         peer = (ws.client.host, ws.client.port) if ws.client is not None else None
         handed = handed_off is not None and handed_off.take(peer)
         await ws.accept(headers=[(b"x-caishen-handed-off", b"1")] if handed else None)
-        client = Client(player=player, send=ws.send_text)
-        await live.join(client)
+        assert isinstance(uid, str)
+        client = Client(player=player, outbox=Outbox(ws.send_text), uid=uid, person=tables.person(uid),
+                        contributes=ws.query_params.get("contribute") == "1")
+        writer = asyncio.ensure_future(client.outbox.run())
+        reader = asyncio.ensure_future(read(ws, live, client))
+        metrics.connections.inc()
         try:
+            await live.join(client)
+            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()
+            writer.cancel()
+            metrics.connections.dec()
+            await live.leave(client)
+            tables.release(uid)
+        if client.outbox.closed is not None and client.outbox.closed != 1006:
+            await close_socket(ws.close, client.outbox.closed, client.outbox.reason)
+            abort = ws.scope.get(ABORT_KEY)
+            if callable(abort):  # a peer that does not read would hold its socket open
+                asyncio.get_running_loop().call_later(ABORT_SECONDS, abort)
+
+    async def read(ws: WebSocket, live: LiveTable, client: Client) -> None:
+        """The client's messages, to the table, until the socket closes."""
+        with contextlib.suppress(WebSocketDisconnect):
             while True:
                 msg = await ws.receive()
                 if msg["type"] == "websocket.disconnect":
-                    break
+                    return
                 text = msg.get("text")
                 if text is None:
                     data = msg.get("bytes") or b""
                     text = data.decode("utf-8", "replace") if len(data) <= MAX_MESSAGE_BYTES else "x" * (
                         MAX_MESSAGE_BYTES + 1)
                 await live.receive(client, text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await live.leave(client)
 
     return app
 

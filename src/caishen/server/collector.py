@@ -22,6 +22,18 @@ from collections.abc import Awaitable, Callable
 
 FREEZE_SECONDS = 1.0
 SWEEP_SECONDS = 600.0
+SWEEP_SOONER_SECONDS = 120.0  # a sweep asked for (tables left memory) comes at most this often
+
+_asked = False
+
+
+def ask_for_sweep() -> None:
+    """Tables have left memory: their cycles (the rules code's recursive closures, some 1,100
+    objects a match in the pure build) are frozen and wait for a sweep; bring the next one
+    forward, to at most SWEEP_SOONER_SECONDS after the last (issue 26: memory stays bounded
+    over 1,000 matches, not only over 10 minutes)."""
+    global _asked
+    _asked = True
 
 
 def settle() -> None:
@@ -38,13 +50,16 @@ async def keep_collecting(
 ) -> None:
     """Freeze the survivors every ``freeze_seconds``; sweep everything every ``sweep_seconds``
     (by ``clock``). Runs until cancelled."""
+    global _asked
     last_sweep = clock()
     while True:
         await sleep(freeze_seconds)
-        if clock() - last_sweep >= sweep_seconds:
+        since = clock() - last_sweep
+        if since >= sweep_seconds or (_asked and since >= min(SWEEP_SOONER_SECONDS, sweep_seconds)):
             gc.unfreeze()
             settle()
             last_sweep = clock()
+            _asked = False
         else:
             gc.freeze()
 

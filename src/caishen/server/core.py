@@ -12,28 +12,35 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
+import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from caishen import fair
 from caishen import variants as registry
-from caishen.bots import BOTS, make_bot
+from caishen.bots import BOTS, check_player, make_bot
+from caishen.bots.advice import good_discards
 from caishen.engine.actions import Action, ActionKind, IllegalActionError
 from caishen.engine.game import Game
 from caishen.engine.observation import Observation
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.ruleset import RulesetError
+from caishen.server.lobby_text import PRESET_TEXT, SWITCH_TITLE
 from caishen.server.protocol import (
     ChoiceView,
+    DiscardAdviceView,
     EventView,
     FairHandOut,
     HandEndView,
     HelpView,
+    MatchEndView,
     MeldView,
     PaymentView,
+    PresetOut,
     ReplayFrameOut,
     RuleOut,
     ScoreItemView,
@@ -42,17 +49,20 @@ from caishen.server.protocol import (
     StandingView,
     SwitchOut,
     TableView,
+    TransferView,
     VariantOut,
     VerifyOut,
     WaitView,
 )
 from caishen.server.switch_zh import SWITCH_DOC_ZH
 from caishen.shapes.analysis import shanten, waits
+from caishen.table import movesig
 from caishen.table.match import MatchError
 from caishen.table.players import Player, player_rng
 from caishen.table.record import (
     HandRecord,
     MatchRecord,
+    Mix,
     RecordError,
     ReplayError,
     VerifyError,
@@ -61,15 +71,34 @@ from caishen.table.record import (
 )
 from caishen.table.replay import verify
 from caishen.table.session import MatchSession, Move
-from caishen.table.signing import load_or_create_key, sign_record
+from caishen.table.signing import (
+    SignatureError,
+    load_or_create_key,
+    public_key_hex,
+    sign_record,
+    signature_of,
+    verify_signature,
+)
 from caishen.tiles import FLOWERS, NUM_KINDS, is_flower, tile_name, wind_of
 from caishen.variants.base import VariantRules
 from caishen.variants.longgang.outcome import HandScore, score_outcome
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
-from caishen.variants.longgang.scoring import ScoreResult
+from caishen.variants.longgang.scoring import ScoreResult, format_group
+from caishen.variants.longgang.settlement import MAX_PLAYERS, settle
 
 __all__ = [
     "BOT_LEVELS",
+    "PLAYERS_ENV",
+    "bot_levels",
+    "parse_levels",
+    "Action",
+    "Player",
+    "event_json",
+    "in_window",
+    "meld_counts",
+    "opens_window",
+    "public_step",
+    "took_effect",
     "IllegalActionError",
     "MatchError",
     "MatchSession",
@@ -84,11 +113,15 @@ __all__ = [
     "hand_end_view",
     "iter_hand",
     "loads",
-    "move_text",
+    "move_row",
+    "signed_by",
+    "StoredMove",
     "public_events",
     "new_session",
     "record_text",
+    "signed_text",
     "replay_frames",
+    "record_match_end",
     "result_hands",
     "resume_session",
     "ruleset_from_json",
@@ -152,7 +185,9 @@ def variants() -> list[VariantOut]:
         switches = [
             SwitchOut(
                 name=sw.name, value=_wire_value(sw.value),
-                rule=sw.rule, doc=sw.doc, doc_zh=SWITCH_DOC_ZH.get(sw.name, sw.doc), group=_GROUP_OF.get(sw.rule, "Other 其他"),
+                rule=sw.rule, doc=sw.doc, doc_zh=SWITCH_DOC_ZH.get(sw.name, sw.doc),
+                title=(title := SWITCH_TITLE.get(sw.name, (sw.name, sw.name)))[0], title_zh=title[1],
+                group=_GROUP_OF.get(sw.rule, "Other 其他"),
                 group_zh=_GROUP_ZH_OF.get(sw.rule, "其他"),
                 editable=playable and sw.name not in _FIXED, allowed=sw.allowed,
                 choices=[c for c in sw.choices or () if isinstance(c, str)],
@@ -160,8 +195,20 @@ def variants() -> list[VariantOut]:
             for sw in rules.switches()
         ]
         switches.sort(key=lambda x: order.get(x.group, len(order)))
-        out.append(VariantOut(name=name, playable=playable,
-                              note="", switches=switches, to_break=isinstance(rules, Ruleset)))
+        out.append(VariantOut(name=name, playable=playable, note="", switches=switches,
+                              presets=_presets(rules, v.presets), to_break=isinstance(rules, Ruleset)))
+    return out
+
+
+def _presets(base: VariantRules, presets: Mapping[str, VariantRules]) -> list[PresetOut]:
+    """A variant's presets as a room can start from them: each with the switches it sets apart
+    from the variant's own rules (``base``), the variant's own rules first."""
+    out = []
+    for name, rules in sorted(presets.items(), key=lambda kv: kv[1] is not base):
+        text = PRESET_TEXT.get(name, (name, name, "", ""))
+        changed = {sw.name: _wire_value(sw.value) for sw, default in zip(rules.switches(), base.switches(), strict=True)
+                   if sw.name not in _FIXED and sw.value != default.value}
+        out.append(PresetOut(name=name, title=text[0], title_zh=text[1], doc=text[2], doc_zh=text[3], switches=changed))
     return out
 
 
@@ -189,10 +236,26 @@ def ruleset_json(r: VariantRules) -> str:
     return json.dumps({sw.name: _wire_value(sw.value) for sw in r.switches()})
 
 
+# Every room's rules, one object for each distinct (variant, stored rules): the rules code
+# remembers rulesets by identity (caishen.variants.longgang.scoring keeps up to 4,096 of them,
+# each with its counting tables), so a new but equal object for every room and every rebuild
+# kept about one ruleset a match for good (issue 26: bench_memory grew 40 MiB over 900
+# matches). Rulesets are immutable values: sharing them is safe.
+_RULESETS: Final[dict[tuple[str, str], VariantRules]] = {}
+_RULESETS_KEPT: Final = 256  # distinct house rules remembered (cleared when full)
+
+
 def ruleset_from_json(text: str, variant: str = LONGGANG.name) -> VariantRules:
-    """A room's stored rules under its variant."""
-    data: dict[str, Any] = json.loads(text)
-    return registry.get(variant).presets[variant].replace(**data)
+    """A room's stored rules under its variant (the same object for the same rules)."""
+    key = (variant, text)
+    r = _RULESETS.get(key)
+    if r is None:
+        data: dict[str, Any] = json.loads(text)
+        r = registry.get(variant).presets[variant].replace(**data)
+        if len(_RULESETS) >= _RULESETS_KEPT:
+            _RULESETS.clear()
+        _RULESETS[key] = r
+    return r
 
 
 def changed_rules(variant: str, text: str) -> list[RuleOut]:
@@ -206,16 +269,56 @@ def changed_rules(variant: str, text: str) -> list[RuleOut]:
             if sw.name not in _FIXED and sw.value != default.value]
 
 
+PLAYERS_ENV: Final = "CAISHEN_PLAYERS"
+_LEVEL_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,20}")
+
+
+def parse_levels(spec: str) -> dict[str, str]:
+    """The operator's bot levels (``caishen serve --players`` / ``$CAISHEN_PLAYERS``): a
+    comma-separated list of ``level=player`` (``ppo=mypkg.agent:PPOPlayer``) or of entry-point
+    names of the ``caishen.players`` group (``ppo``: the level is the name). Each player is
+    imported now, so a typo stops the server at start, not a table later."""
+    out: dict[str, str] = {}
+    for item in (x.strip() for x in spec.split(",")):
+        if not item:
+            continue
+        level, eq, target = item.partition("=")
+        level, target = level.strip(), (target.strip() if eq else level.strip())
+        if not _LEVEL_NAME.fullmatch(level):
+            raise RoomError(f"bot level {level[:40]!r}: 1-20 letters, digits, - or _ (write level=module:Class)")
+        if level in BOTS or level in out:
+            raise RoomError(f"bot level {level!r} is listed twice or is built in")
+        try:
+            check_player(target)
+        except ValueError as exc:
+            raise RoomError(f"bot level {level!r}: {exc}") from None
+        out[level] = target
+    return out
+
+
+def operator_levels() -> dict[str, str]:
+    """The levels the operator added (``$CAISHEN_PLAYERS``, read at each call: the table
+    processes of ``--workers`` inherit it), level -> player name for :func:`make_bot`."""
+    return parse_levels(os.environ.get(PLAYERS_ENV, ""))
+
+
+def bot_levels() -> tuple[str, ...]:
+    """Every bot level a room may choose: the built-in bots, then the operator's."""
+    return BOTS + tuple(operator_levels())
+
+
 def check_bot(level: str) -> None:
-    if level not in BOTS:
-        raise RoomError(f"unknown bot level {level!r} (levels: {', '.join(BOTS)})")
+    levels = bot_levels()
+    if level not in levels:
+        raise RoomError(f"unknown bot level {level!r} (levels: {', '.join(levels)})")
 
 
 # ---------------------------------------------------------------- sessions
 
 
 def _players(ruleset: VariantRules, bots: Sequence[str | None], seed: bytes) -> list[Player | None]:
-    return [None if b is None else make_bot(b, player_rng(seed, i), ruleset) for i, b in enumerate(bots)]
+    extra = operator_levels() if any(b is not None and b not in BOTS for b in bots) else {}
+    return [None if b is None else make_bot(extra.get(b, b), player_rng(seed, i), ruleset) for i, b in enumerate(bots)]
 
 
 def new_seed() -> bytes:
@@ -224,20 +327,36 @@ def new_seed() -> bytes:
 
 def new_session(
     ruleset: VariantRules, bots: Sequence[str | None], seed: bytes, names: Sequence[str], seat_draw: bool = False,
+    paced: bool = False, deal: bool = True, room: str | None = None,
 ) -> MatchSession:
     """A match where ``bots[i]`` is player ``i``'s bot level, ``None`` for a person; with
-    ``seat_draw`` the players are seated by the draw 校位定莊 (L2)."""
-    return MatchSession(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, seat_draw=seat_draw)
+    ``seat_draw`` the players are seated by the draw 校位定莊 (L2); ``paced``: the bots move
+    only when the table plays them (:meth:`MatchSession.bot_to_move`); ``deal=False``: the first
+    hand waits for :meth:`MatchSession.start` (the people's contributions first); ``room``: the
+    room's code, which the people's moves are signed for (:mod:`caishen.table.movesig`)."""
+    session = MatchSession(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, seat_draw=seat_draw,
+                           paced=paced, deal=deal)
+    session.match.room = room
+    return session
+
+
+# A stored move: seat, record text, and who vouches for it (caishen.table.movesig): the
+# person's signature, "server" or "unsigned" (None: stored before the centre marked moves),
+# and the public key of a signature.
+StoredMove = tuple[int, str, str | None, str | None]
 
 
 def resume_session(
     ruleset: VariantRules, bots: Sequence[str | None], seed: bytes, names: Sequence[str],
-    hands: Sequence[Sequence[tuple[int, str]]], seat_draw: bool = False,
+    hands: Sequence[Sequence[StoredMove]], seat_draw: bool = False, paced: bool = False,
+    mixes: Sequence[Mix | None] = (), room: str | None = None,
 ) -> MatchSession:
-    """The session rebuilt from the stored moves of every hand started (the last may be unfinished)."""
-    moves = [[Move(s, Action.parse(t)) for s, t in h] for h in hands]
+    """The session rebuilt from the stored moves of every hand started (the last may be
+    unfinished), each dealt with what was mixed into it (``mixes``, stored with the hand), each
+    move with who vouches for it."""
+    moves = [[Move(s, Action.parse(t), sig, key) for s, t, sig, key in h] for h in hands]
     return MatchSession.resume(ruleset, _players(ruleset, bots, seed), seed=seed, names=names, hands=moves,
-                               seat_draw=seat_draw)
+                               seat_draw=seat_draw, paced=paced, mixes=mixes, room=room)
 
 
 def stand_in(ruleset: VariantRules) -> Player:
@@ -249,8 +368,60 @@ def auto_action(bot: Player, session: MatchSession, seat: int) -> Action:
     return bot.act(session.observation(seat))
 
 
-def move_text(m: Move) -> tuple[int, str]:
-    return m.seat, m.action.text()
+def public_step(session: MatchSession) -> int:
+    """The moves of the hand in play a player is told of: every move but the passes (a pass
+    counted would tell how many seats could have claimed). The ``step`` of views, events and
+    ``act`` messages."""
+    ms = session.moves
+    return len(ms) - sum(1 for m in ms if m.action.kind is ActionKind.PASS)
+
+
+def opens_window(m: Move) -> bool:
+    """A move others may answer (claim a discard, rob an added kong): the claim pause follows it."""
+    return m.action.kind is ActionKind.DISCARD or m.action.kind is ActionKind.ADDED_KONG
+
+
+def in_window(session: MatchSession) -> bool:
+    """A discard or an added kong is being decided on (some seat may claim or rob it)."""
+    return str(session.game.phase) in _WINDOW_PHASES
+
+
+def meld_counts(session: MatchSession) -> tuple[int, ...]:
+    return tuple(len(session.game.melds(s)) for s in range(4))
+
+
+def took_effect(m: Move, session: MatchSession, melds_before: Sequence[int]) -> bool:
+    """Whether a claim chosen in a window (chow, pong, kong, win) happened once the window
+    closed: a claim that lost to a win, or a chow to a pong, was never made and is never told."""
+    k = m.action.kind
+    if k is ActionKind.PASS:
+        return False
+    if k is ActionKind.WIN:
+        out = session.game.outcome
+        return out is not None and out.winner == m.seat
+    if k in (ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG):
+        return len(session.game.melds(m.seat)) > melds_before[m.seat]
+    return True
+
+
+def event_json(m: Move, viewer: int | None, hand: int, step: int) -> str | None:
+    """A move told on its own (:class:`~caishen.server.protocol.EventMessage`), as ``viewer``
+    may learn of it; ``None`` for a pass."""
+    one = public_events((m,), viewer)
+    if not one:
+        return None
+    return f'{{"type":"event","hand":{hand},"step":{step},' + one[0][1:]
+
+
+def move_row(m: Move) -> StoredMove:
+    """A move as it is stored: seat, record text, who vouches for it and the signature's key."""
+    return m.seat, m.action.text(), m.sig, m.key
+
+
+def signed_by(key: str, sig: str, room: str, hand: int, step: int, action: Action) -> bool:
+    """Whether ``sig`` is ``key``'s signature over the move's canonical bytes (room, hand, the
+    public step, the action's record text: :func:`caishen.table.movesig.move_message`)."""
+    return movesig.verify_move(key, sig, movesig.move_message(room, hand, step, action.text()))
 
 
 def action_of(text: str) -> Action:
@@ -259,7 +430,7 @@ def action_of(text: str) -> Action:
 
 
 def commitment(session: MatchSession) -> str:
-    return fair.commitment(session.hand_seed)
+    return session.commitment
 
 
 def next_commitment(session: MatchSession) -> str | None:
@@ -277,6 +448,7 @@ class SeatPeople:
     bots: tuple[str | None, ...]
     connected: frozenset[int] = frozenset()
     away: frozenset[int] = frozenset()
+    takeover: frozenset[int] = frozenset()  # players whose seat the others may hand to a bot now
 
 
 @dataclass(slots=True)
@@ -303,6 +475,7 @@ def _names(ks: Sequence[int]) -> list[str]:
 
 
 _CHOICES: dict[Action, ChoiceView] = {}
+_WINDOW_PHASES: Final = frozenset({"claim", "rob"})
 
 
 def _choice(a: Action) -> ChoiceView:
@@ -354,18 +527,27 @@ def _unseen(obs: Observation, k: int) -> int:
 
 
 def _help(obs: Observation, ruleset: VariantRules) -> HelpView:
+    """The learner's help: shanten and waits; on a turn to discard, the sensible discards
+    with the shanten after each and the unseen tiles that would improve the hand."""
     hand = Hand(obs.hand.concealed, obs.hand.melds, obs.hand.flowers)
+    advice: list[DiscardAdviceView] = []
+    if any(a.kind is ActionKind.DISCARD for a in obs.legal_actions):
+        try:
+            advice = [DiscardAdviceView(tile=tile_name(d.tile), shanten=d.shanten, improving=_names(d.improving),
+                                        unseen=d.unseen) for d in good_discards(obs, ruleset)[:5]]
+        except ValueError:
+            advice = []
     try:
-        sh = shanten(hand, ruleset, obs.wilds)
+        sh = advice[0].shanten if advice else shanten(hand, ruleset, obs.wilds)
     except ValueError:
         sh = -1
     ws: list[WaitView] = []
-    if sh == 0:
+    if sh == 0 and not advice:
         try:
             ws = [WaitView(tile=tile_name(k), unseen=_unseen(obs, k)) for k in waits(hand, ruleset, obs.wilds)]
         except ValueError:
             ws = []
-    return HelpView(shanten=sh, waits=ws)
+    return HelpView(shanten=sh, waits=ws, discards=advice)
 
 
 def _held(obs: Observation) -> list[int]:
@@ -412,6 +594,7 @@ def _view(
         live_tiles=obs.live_tiles, sea_floor_tiles=obs.sea_floor_tiles,
         tiles=_names(_held(obs)) if mine else [],
         all_tiles=[_names(_held(o)) for o in everyone] if above else None,
+        all_wilds=[_names(sorted(o.wilds)) for o in everyone] if above else None,
         my_flowers=_names(_held(obs)[len(obs.hand.concealed):]) if mine else [],
         seats=_seat_views(obs, seats, people, seat, above),
         last_discard=None if obs.last_discard is None else tile_name(obs.last_discard),
@@ -424,7 +607,7 @@ def _view(
 def table_view(session: MatchSession, player: int, people: SeatPeople, extras: ViewExtras) -> TableView:
     """What player ``player`` may see now: built from its own observation and legal actions."""
     seat = session.seat_of(player)
-    v = _view(session.game, session.seats, seat, people, extras, session.hand_index, len(session.moves), False)
+    v = _view(session.game, session.seats, seat, people, extras, session.hand_index, public_step(session), False)
     v.commitment = commitment(session)
     v.away = player in people.away
     if seat is not None and seat in session.waiting_for():
@@ -434,10 +617,15 @@ def table_view(session: MatchSession, player: int, people: SeatPeople, extras: V
     if session.hand_over and session.last_hand is not None:
         # the hand was scored once when it was settled: every view of it reuses that score
         score = session.match.results[-1].score
-        v.hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names)
+        v.hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names,
+                                   session.ruleset, _after_broke(session.match.hands[:-1], len(people.names)))
     v.match_over = session.over
+    v.match_end = match_end_view(session, people.names)
+    if seat is not None and (d := session.drawn_tile(seat)) is not None:
+        v.drawn = tile_name(d)
     chips = list(session.match.table.ledger.chips)
     v.standings = standings(people.names, chips)
+    v.takeover = [s for s in range(4) if session.seats[s] in people.takeover]
     return v
 
 
@@ -520,30 +708,54 @@ def table_view_json(
     hand_end = "null"
     if session.hand_over and session.last_hand is not None:
         score = session.match.results[-1].score  # scored once, when the hand was settled
-        hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None,
-                                 people.names).model_dump_json()
+        hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names,
+                                 session.ruleset, _after_broke(session.match.hands[:-1], len(people.names))
+                                 ).model_dump_json()
     chips = session.match.table.ledger.chips
     ranks = ",".join([f'{{"name":{_DUMPS(people.names[p])},"chips":{c},"rank":{r}}}'
                       for p, c, r in _ranks(chips)])
     hands_total = "null" if extras.hands_total is None else extras.hands_total
     deadline = "null" if extras.deadline_ms is None else extras.deadline_ms
+    drawn = None if seat is None else session.drawn_tile(seat)
+    end = match_end_view(session, people.names)
     return (
         f'{{"type":"state","code":{_DUMPS(extras.code)},"variant":{_DUMPS(extras.variant)},'
-        f'"me":{"null" if seat is None else seat},"hand":{session.hand_index},"step":{len(session.moves)},'
+        f'"me":{"null" if seat is None else seat},"hand":{session.hand_index},"step":{public_step(session)},'
         f'"hands_total":{hands_total},"phase":{_DUMPS(str(obs.phase))},"dealer":{obs.dealer},'
         f'"current":{obs.current},"to_move":[{",".join(map(str, obs.to_move)) if mine else ""}],'
         f'"indicator":{"null" if obs.indicator is None else _Q[obs.indicator]},'
         f'"wilds":{_tiles_json(sorted(obs.wilds) if mine else ())},'
         f'"own_flower":{"null" if seat is None else _Q[FLOWERS[wind_of(seat, obs.dealer)]]},'
         f'"live_tiles":{obs.live_tiles},"sea_floor_tiles":{obs.sea_floor_tiles},'
-        f'"tiles":{_tiles_json(held)},"all_tiles":null,"my_flowers":{_tiles_json(held[len(obs.hand.concealed):])},'
+        f'"tiles":{_tiles_json(held)},"all_tiles":null,"all_wilds":null,"my_flowers":{_tiles_json(held[len(obs.hand.concealed):])},'
         f'"seats":[{",".join(rows)}],'
         f'"last_discard":{"null" if obs.last_discard is None else _Q[obs.last_discard]},'
         f'"choices":[{choices}],"deadline_ms":{deadline},"away":{_BOOL[player in people.away]},'
         f'"events":[{",".join(events)}],"commitment":{_DUMPS(commitment(session))},"hand_end":{hand_end},'
         f'"match_over":{_BOOL[session.over]},"standings":[{ranks}],"help":{help_view},'
-        f'"help_allowed":{_BOOL[extras.help_allowed]}}}'
+        f'"help_allowed":{_BOOL[extras.help_allowed]},'
+        f'"takeover":[{",".join([str(s) for s in range(4) if seats[s] in people.takeover])}],'
+        f'"drawn":{"null" if drawn is None else _Q[drawn]},'
+        f'"match_end":{"null" if end is None else end.model_dump_json()}}}'
     )
+
+
+def match_end_view(session: MatchSession, names: Sequence[str]) -> MatchEndView | None:
+    """Why the match is over (None while it is not): every hand played, or who went broke."""
+    if not session.over:
+        return None
+    r = session.match.table.result()
+    return MatchEndView(ended_by=r.ended_by or "hands", hands=r.hands, broke=[names[p] for p in r.broke])
+
+
+def record_match_end(record_json: str) -> MatchEndView | None:
+    """Why a stored match is over (None while it is not), from its record's result."""
+    rec = loads(record_json)
+    r = rec.result
+    if not r.get("over"):
+        return None
+    broke = [rec.players[p] for p in r.get("broke", []) if isinstance(p, int) and 0 <= p < len(rec.players)]
+    return MatchEndView(ended_by=str(r.get("ended_by") or "hands"), hands=int(r.get("hands", len(rec.hands))), broke=broke)
 
 
 def _ranks(chips: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -578,9 +790,38 @@ def _scores(game: Game, ruleset: VariantRules) -> HandScore | None:
     return score_outcome(game.outcome, ruleset)
 
 
-def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[str]) -> HandEndView:
-    """The itemised score table of a finished hand: each seat's items (rule, item, 胡, 台), its
-    total, its chips won or lost and its chips after the hand."""
+def _whats(hand: HandRecord, hs: HandScore | None, ruleset: VariantRules | None,
+           after_broke: bool) -> dict[tuple[int, int], str]:
+    """How each payment of a won Longgang hand is made (the settlement's own words: the total,
+    the dealer's doubling, the bonus, with the after-broke figures where they applied), by
+    (payer, payee)."""
+    winner = hand.result.get("winner")
+    if hs is None or winner is None or not isinstance(ruleset, Ruleset):
+        return {}
+    w = hs.winner
+    try:
+        st = settle(winner, w.total, w.bonus_tai, hs.loser_totals, hand.dealer, ruleset,
+                    limit=w.limit is not None, after_broke=after_broke, pays_all=hs.pays_all)
+    except ValueError:
+        return {}
+    return {(t.payer, t.payee): t.what for t in st.owed}
+
+
+def _after_broke(before: Sequence[HandRecord], players: int) -> bool:
+    """Whether the hand after ``before`` (the match's hands before it) was settled with the
+    after-broke bonus and limits (L24.7: once a player has gone broke; six players from the
+    start), as the match's ledger did."""
+    return players == MAX_PLAYERS or any(h.result.get("broke") for h in before)
+
+
+def hand_end_view(
+    hand: HandRecord, scores: HandScore | None, names: Sequence[str], ruleset: VariantRules | None = None,
+    broke_before: bool = False,
+) -> HandEndView:
+    """The itemised score table of a finished hand: each seat's items (rule, item, 胡, 台), how
+    its total is reached (as the CLI prints it), its chips won or lost and its chips after the
+    hand; who paid whom (``broke_before``: a player went broke in an earlier hand, so the
+    after-broke figures applied, :func:`_after_broke`); the winning hand split into its scored sets."""
     res = hand.result
     hs = scores
     lines: list[ScoreLineView] = []
@@ -595,7 +836,12 @@ def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[st
             total=(hs.winner.total if res.get("winner") == s else hs.loser_totals.get(s, 0)) if hs else 0,
             limit=None if r is None or r.limit is None else r.limit.value,
             chips=int(res["chips"][s]), chips_after=int(res["chips_after"][p]),
+            formula="" if r is None else r.total_line(),
         ))
+    whats = _whats(hand, hs, ruleset, broke_before)
+    transfers = [TransferView(payer=int(t[0]), payee=int(t[1]), chips=int(t[2]), rule=str(t[3]),
+                              what=whats.get((int(t[0]), int(t[1])), ""))
+                 for t in res.get("transfers", [])]
     score = res.get("score")
     payments = score.get("payments", []) if isinstance(score, dict) else []  # Gangci's statement (G2)
     # who gave the winning tile: the last discard, or the added kong robbed (抢杠)
@@ -608,7 +854,10 @@ def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[st
         payments=[PaymentView(rule=p["rule"], chinese=p["chinese"], english=p["english"],
                               payer=WINDS.index(p["payer"]), payee=WINDS.index(p["payee"]),
                               amount=p["amount"], formula=p["formula"]) for p in payments],
-        discarder=discarder,
+        discarder=discarder, transfers=transfers,
+        sets=[format_group(g) for g in hs.winner.groups] if hs is not None else [],
+        **({"start_chips": ruleset.start_chips, "fee": ruleset.table_fee}
+           if hand.index == 0 and isinstance(ruleset, Ruleset) and ruleset.table_fee else {}),
     )
 
 
@@ -617,24 +866,37 @@ def hand_end_view(hand: HandRecord, scores: HandScore | None, names: Sequence[st
 
 def record_of(session: MatchSession) -> MatchRecord:
     """The record of the finished hands. The master seed is revealed only once the match is
-    over: until then it would give away the hands to come; each finished hand reveals its own."""
+    over: until then it would give away the hands to come; each finished hand reveals its own.
+    A record of a match still in play says so (``in_play``)."""
     rec = session.record()
     if not session.over:
-        rec = dataclasses.replace(rec, seed=None)  # the seat draw stays: it seated the hands
+        rec = dataclasses.replace(rec, seed=None, in_play=True)  # the seat draw stays: it seated the hands
     return rec
 
 
 def record_text(session: MatchSession) -> str:
-    """The record as JSON; a finished match's is signed with the centre's key (docs/fairness.md)."""
-    text = record_of(session).dumps()
-    return sign_record(text, load_or_create_key()) if session.over else text
+    """The record as JSON, signed with the centre's key (docs/fairness.md): a finished match's,
+    and one in play (marked ``"in_play": true``)."""
+    return sign_record(record_of(session).dumps(), load_or_create_key())
+
+
+def signed_text(text: str) -> str:
+    """A stored record as the centre serves it: signed by the centre's key. Records stored
+    before the centre signed them (unsigned) are signed now; a signed one is served as it is."""
+    return text if signature_of(text) is not None else sign_record(text, load_or_create_key())
+
+
+def _fair_row(h: HandRecord) -> FairHandOut:
+    return FairHandOut(index=h.index, commitment=h.commitment, seed=h.seed.hex() if h.seed else None,
+                       contributions=[c.hex() if isinstance(c, bytes) else c for c in h.contributions])
 
 
 def fairness(session: MatchSession) -> list[FairHandOut]:
     """Commitment and revealed seed of every hand dealt, then the commitment of the next one."""
-    out = [FairHandOut(index=h.index, commitment=h.commitment, seed=h.seed.hex() if h.seed else None)
-           for h in session.match.hands]
-    if not session.hand_over:
+    out = [_fair_row(h) for h in session.match.hands]
+    if not session.dealt:  # the first hand's commitment is out; the people are contributing
+        out.append(FairHandOut(index=0, commitment=commitment(session), seed=None))
+    elif not session.hand_over:
         out.append(FairHandOut(index=session.hand_index, commitment=commitment(session), seed=None))
     else:
         nxt = next_commitment(session)
@@ -644,15 +906,21 @@ def fairness(session: MatchSession) -> list[FairHandOut]:
 
 
 def verify_text(text: str) -> VerifyOut:
-    """``caishen verify`` on a record's JSON text."""
+    """``caishen verify --key <the centre's key>`` on a record's JSON text (an unsigned record
+    is checked without the key)."""
     try:
         rec = loads(text)
         s = verify(rec)
-    except (RecordError, VerifyError, ReplayError) as exc:
+        signed = ""
+        if rec.signature is not None:
+            verify_signature(text, public_key_hex(load_or_create_key()))
+            signed = "; signed by this centre's key" + (" (in play)" if rec.in_play else "")
+    except (RecordError, VerifyError, ReplayError, SignatureError) as exc:
         return VerifyOut(ok=False, message=str(exc))
     return VerifyOut(
         ok=True,
-        message=f"OK: {s.hands} hands, {s.draws} draws and {s.actions} actions match the committed seeds; results reproduced",
+        message=f"OK: {s.hands} hands, {s.draws} draws and {s.actions} actions match the committed seeds; "
+                f"results reproduced{s.moves_text()}{signed}",
     )
 
 
@@ -660,14 +928,14 @@ def result_hands(record_json: str) -> tuple[list[str], list[HandEndView], list[F
     """Players, score tables, fairness rows and final chips of a stored record."""
     rec = loads(record_json)
     ends: list[HandEndView] = []
-    for h in rec.hands:
+    for i, h in enumerate(rec.hands):
         game: Game | None = None
         for g, _ in iter_hand(h, rec.ruleset):
             game = g
         assert game is not None
-        ends.append(hand_end_view(h, _scores(game, rec.ruleset), rec.players))
-    fair_rows = [FairHandOut(index=h.index, commitment=h.commitment, seed=h.seed.hex() if h.seed else None)
-                 for h in rec.hands]
+        ends.append(hand_end_view(h, _scores(game, rec.ruleset), rec.players, rec.ruleset,
+                                  _after_broke(rec.hands[:i], len(rec.players))))
+    fair_rows = [_fair_row(h) for h in rec.hands]
     return list(rec.players), ends, fair_rows, [int(c) for c in rec.result.get("chips", [])]
 
 
@@ -695,8 +963,10 @@ def replay_frames(record_json: str, index: int, seat: int | None, code: str) -> 
             seat=None if step is None else step.seat, view=view,
         ))
     if frames and game.outcome is not None:
-        frames[-1].view.hand_end = hand_end_view(hand, _scores(game, rec.ruleset), rec.players)
+        frames[-1].view.hand_end = hand_end_view(hand, _scores(game, rec.ruleset), rec.players, rec.ruleset,
+                                                 _after_broke(rec.hands[:index], len(rec.players)))
         # the hand is over: every hand is shown, as in the score table
         frames[-1].view.all_tiles = [_names(_held(game.observation(s))) for s in range(4)]
+        frames[-1].view.all_wilds = [_names(sorted(game.observation(s).wilds)) for s in range(4)]
     return frames
 

@@ -30,6 +30,9 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+PG_TIMEOUTS: dict[str, object] = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5,
+                                  "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10_000}
+SQLITE_BUSY_SECONDS = 30  # an SQLite transaction waits this long for another writer's lock
 
 
 def now() -> datetime:
@@ -47,6 +50,19 @@ class User(Base):
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    # when the person last logged out everywhere (0003): cookies from before 0003 stop then
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class SessionRow(Base):
+    """A signed-in browser: its random id is in the signed cookie (0003). Deleting the rows of
+    a person logs them out everywhere; a row unused for 30 days no longer counts."""
+
+    __tablename__ = "sessions"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user: Mapped[str] = mapped_column(String(40), ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    last_seen: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 class Room(Base):
@@ -70,6 +86,10 @@ class Room(Base):
     record: Mapped[str | None] = mapped_column(Text, nullable=True)  # the whole record once over
     # the match seats its players by the seat draw 校位定莊 (L2); rooms before 0002 did not
     seat_draw: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # why the stored moves cannot be replayed (status "damaged"; 0004); None for a sound room
+    damage: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # how fast the bots move: normal, fast or instant (docs/server.md, "Paced play"); 0005
+    pace: Mapped[str] = mapped_column(String(16), default="normal", server_default="normal")
 
 
 class Member(Base):
@@ -92,10 +112,14 @@ class HandRow(Base):
     record: Mapped[str | None] = mapped_column(Text, nullable=True)
     started_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # what the people mixed into the wall (JSON: contributions by seat, the events up to the
+    # deal; docs/fairness.md), stored with the deal (0006); None: hands dealt before 0006
+    mix: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class MoveRow(Base):
-    """One move of a hand, in order: written before anyone is told of it."""
+    """One move of a hand, in order: written before anyone is told of it. Move ``seq`` is
+    stored only if move ``seq - 1`` of its hand is (a trigger, migration 0004): no gaps."""
 
     __tablename__ = "moves"
     room: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -104,6 +128,11 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(40))
     at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    # who vouches for the move (caishen.table.movesig, 0007): the person's signature (128 hex)
+    # with the public key it was made by (``signer``, 130 hex), "server" (a bot, a stand-in) or
+    # "unsigned"; None: stored before 0007
+    sig: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    signer: Mapped[str | None] = mapped_column(String(130), nullable=True)
 
 
 class Setting(Base):
@@ -129,7 +158,7 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``. SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit
     survives the server process being killed (not the machine losing power)."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: object, _record: object) -> None:
@@ -140,6 +169,12 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
+    if url.startswith("postgresql"):
+        # A database that stops answering (a network that drops packets, a server gone) must
+        # fail a connection or a commit within seconds, so the tables pause (docs/server.md,
+        # "Faults") instead of waiting for the kernel's TCP timeout (minutes): libpq's own
+        # connect timeout, TCP keep-alives, and a limit on unacknowledged data.
+        return create_engine(url, pool_pre_ping=True, connect_args=PG_TIMEOUTS)
     return create_engine(url, pool_pre_ping=True)
 
 

@@ -7,18 +7,44 @@ import sys
 import uvicorn
 
 from caishen.server.app import create_app
-from caishen.server.db import default_url
+from caishen.server.db import default_url, make_engine, upgrade
+from caishen.server.hygiene import ServeOptions
+from caishen.server.logs import setup as setup_logs
+from caishen.server.store import Store
+from caishen.server.tables import Tables
 from caishen.server.workers import prepare, supervise, uvicorn_config
 
 
-def serve(host: str, port: int, db: str | None, workers: int = 1) -> int:
+def check(db: str | None) -> int:
+    """``caishen serve --check``: replay every unfinished match of the database (nothing is
+    written but the damaged marks), print each damaged room with its reason; 1 if any."""
+    url = db or default_url()
+    try:
+        engine = make_engine(url)
+        upgrade(engine)
+    except Exception as exc:  # noqa: BLE001 - one line, exit 2
+        raise ValueError(f"cannot open the database {url.split('@')[-1]}: {str(exc).splitlines()[0]}") from None
+    store = Store(engine)
+    try:
+        damaged = Tables(store).check()
+    finally:
+        store.close()
+        engine.dispose()
+    for room in damaged:
+        print(f"{room.code}\tdamaged\t{room.damage or ''}")
+    print(f"{len(damaged)} damaged room{'s' if len(damaged) != 1 else ''}", flush=True)
+    return 1 if damaged else 0
+
+
+def serve(host: str, port: int, db: str | None, workers: int = 1, options: ServeOptions | None = None) -> int:
+    setup_logs()
     url = db or default_url()
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
     if workers > 1 and sys.platform == "win32":
         raise ValueError("--workers needs Unix sockets: one process on Windows")
     try:
-        app = create_app(url) if workers == 1 else None
+        app = create_app(url, options=options) if workers == 1 else None
         if workers > 1:
             prepare(url)
     except Exception as exc:  # noqa: BLE001 - a bad URL or unreachable database: one line, exit 2
@@ -26,6 +52,6 @@ def serve(host: str, port: int, db: str | None, workers: int = 1) -> int:
     where = f"database: {url.split('@')[-1]}" + (f", {workers} worker processes" if workers > 1 else "")
     print(f"caishen game centre on http://{host}:{port}/  ({where})", flush=True)
     if app is None:
-        return supervise(host, port, url, workers)
-    uvicorn.Server(uvicorn_config(app, host, port)).run()
+        return supervise(host, port, url, workers, options)
+    uvicorn.Server(uvicorn_config(app, host, port, options)).run()
     return 0

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from caishen.table import movesig
 
 MAX_MESSAGE_BYTES = 1024  # every client message fits in far less; bigger ones are refused
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Every model a client sends: unknown fields refused, and no coercion (pydantic's strict
+    mode): ``"hand": "0"``, ``"hand": false`` or ``"on": "yes"`` is a ``bad_message``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # ---------------------------------------------------------------- client -> server
@@ -25,12 +30,33 @@ class _Strict(BaseModel):
 class ActMessage(_Strict):
     """Play ``action`` (record text, e.g. ``discard 5p``, ``pong 5p``, ``win``, ``pass``,
     ``declare_draw``) in the
-    state the client saw: hand ``hand`` after ``step`` moves. A stale pair is refused (replays)."""
+    state the client saw: hand ``hand`` after ``step`` moves. A stale pair is refused (replays).
+    ``sig``: the person's ECDSA P-256 signature (``r || s``, 128 hex digits) over the move's
+    canonical bytes (:func:`caishen.table.movesig.move_message`: room, hand, step, action) by
+    the key this connection registered (:class:`KeyMessage`); without it the move is recorded
+    ``unsigned``."""
 
     type: Literal["act"]
     action: str = Field(max_length=40)
     hand: int = Field(ge=0)
     step: int = Field(ge=0)
+    sig: str | None = Field(default=None, pattern=r"^[0-9a-f]{128}$")
+
+
+class KeyMessage(_Strict):
+    """The public key this connection's page signs its moves with (docs/fairness.md, "Signed
+    moves"): the uncompressed P-256 point (``04 || x || y``) as 130 lowercase hex digits, as
+    ``crypto.subtle.exportKey("raw", key)`` gives it; a value that is not a point on the curve
+    is a ``bad_message``."""
+
+    type: Literal["key"]
+    key: str = Field(pattern=r"^04[0-9a-f]{128}$")
+
+    @field_validator("key")
+    @classmethod
+    def _on_curve(cls, v: str) -> str:
+        movesig.public_key(v)  # ValueError: not a point on P-256
+        return v
 
 
 class NextMessage(_Strict):
@@ -57,12 +83,30 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    ActMessage | NextMessage | BackMessage | HelpMessage | PingMessage, Field(discriminator="type")
-]
-_CLIENT: TypeAdapter[ActMessage | NextMessage | BackMessage | HelpMessage | PingMessage] = TypeAdapter(
-    ClientMessage
+class TakeoverMessage(_Strict):
+    """In a room without a turn timer: let a stand-in bot play engine seat ``seat``, whose
+    person has been away (no connection) for 3 minutes; they take it back on return."""
+
+    type: Literal["takeover"]
+    seat: int = Field(ge=0, le=3)
+
+
+class ContributeMessage(_Strict):
+    """The page's own randomness for hand ``hand`` (docs/fairness.md, caishen-fair-2): 32 bytes
+    from ``crypto.getRandomValues`` as 64 lowercase hex digits, sent after the table published
+    the hand's commitment and before its deal."""
+
+    type: Literal["contribute"]
+    hand: int = Field(ge=0)
+    value: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+AnyClientMessage = (
+    ActMessage | NextMessage | BackMessage | HelpMessage | PingMessage | TakeoverMessage | ContributeMessage
+    | KeyMessage
 )
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(ValueError):
@@ -73,7 +117,7 @@ class ProtocolError(ValueError):
         self.code = code
 
 
-def parse_client_message(text: str) -> ActMessage | NextMessage | BackMessage | HelpMessage | PingMessage:
+def parse_client_message(text: str) -> AnyClientMessage:
     """A client message from its JSON text: size first, then the schema."""
     if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_big", f"message larger than {MAX_MESSAGE_BYTES} bytes")
@@ -92,10 +136,33 @@ def parse_client_message(text: str) -> ActMessage | NextMessage | BackMessage | 
 # ---------------------------------------------------------------- server -> client
 
 
+class FairMessage(BaseModel):
+    """To a page that contributes (docs/fairness.md): hand ``hand``'s ``commitment`` is out and
+    the table takes contributions (``open``), or it was dealt (``dealt``); ``mine``: what the
+    table holds from this person's seat (hex), ``None`` for nothing."""
+
+    type: Literal["fair"] = "fair"
+    hand: int
+    commitment: str
+    open: bool
+    dealt: bool
+    mine: str | None
+
+
 class ErrorMessage(BaseModel):
     type: Literal["error"] = "error"
     code: str
     message: str
+
+
+class StorageMessage(BaseModel):
+    """The table's database could not be written (``ok`` false: the table is paused, back at
+    its last stored move, and retries by itself) or can be again (``ok`` true). The page shows
+    "connection to storage lost, retrying" in its language meanwhile (docs/server.md, "Faults")."""
+
+    type: Literal["storage"] = "storage"
+    ok: bool
+    message: str = ""
 
 
 class MeldView(BaseModel):
@@ -136,9 +203,20 @@ class WaitView(BaseModel):
     unseen: int
 
 
+class DiscardAdviceView(BaseModel):
+    """A sensible discard (caishen.bots.advice, the terminal's "good discards"): the shanten
+    after it and the unseen tiles that would then improve the hand (its waits when ready)."""
+
+    tile: str
+    shanten: int
+    improving: list[str]
+    unseen: int
+
+
 class HelpView(BaseModel):
     shanten: int
     waits: list[WaitView]
+    discards: list[DiscardAdviceView] = []  # on my turn to discard: the sensible discards, best first
 
 
 class ScoreItemView(BaseModel):
@@ -164,6 +242,7 @@ class ScoreLineView(BaseModel):
     limit: str | None
     chips: int
     chips_after: int
+    formula: str = ""  # how the total is reached, as the CLI prints it (ScoreResult.total_line)
 
 
 class PaymentView(BaseModel):
@@ -176,6 +255,26 @@ class PaymentView(BaseModel):
     payee: int
     amount: int
     formula: str
+
+
+class TransferView(BaseModel):
+    """Chips paid in a hand: ``chips`` from seat ``payer`` to seat ``payee`` by rule ``rule``
+    (L24.2 to the winner, L24.4 between losers, L24.6 a limit, L24.8 包三家, L25.3 what a broke
+    player had left); ``what`` how the amount is made (the dealer's doubling, the bonus)."""
+
+    payer: int
+    payee: int
+    chips: int
+    rule: str
+    what: str
+
+
+class MatchEndView(BaseModel):
+    """Why the match ended: ``hands`` (every hand played) or ``broke`` (断筹: who went broke)."""
+
+    ended_by: str
+    hands: int
+    broke: list[str]
 
 
 class HandEndView(BaseModel):
@@ -192,6 +291,12 @@ class HandEndView(BaseModel):
     declared_by: int | None = None       # ... and the engine seat that declared it
     payments: list[PaymentView] = []     # Gangci: every payment of the hand, kongs first (G2)
     discarder: int | None = None         # a win on a discard or a robbed kong: the engine seat that gave it
+    transfers: list[TransferView] = []   # who paid whom: each seat's chips are what it got less what it paid
+    sets: list[str] = []                 # the winning hand split into the sets that were scored (notation)
+    # the first hand of a Longgang match: the chips each brought and the table fee 头钱 each
+    # paid at the start (L25), so that the chips after the hand add up (0 on later hands)
+    start_chips: int = 0
+    fee: int = 0
 
 
 class StandingView(BaseModel):
@@ -227,6 +332,7 @@ class TableView(BaseModel):
     sea_floor_tiles: int
     tiles: list[str]  # my concealed tiles, sorted
     all_tiles: list[list[str]] | None = None  # every seat's concealed tiles: replays seen from above
+    all_wilds: list[list[str]] | None = None  # beside all_tiles: the kinds wild for each seat (财神, 花财神, 坐花)
     my_flowers: list[str]
     seats: list[SeatView]
     last_discard: str | None
@@ -240,6 +346,23 @@ class TableView(BaseModel):
     standings: list[StandingView]
     help: HelpView | None
     help_allowed: bool
+    takeover: list[int] = []  # seats the others may hand to a stand-in bot now (away 3 minutes, no timer)
+    drawn: str | None = None  # the tile I just drew (my turn began with it): only in my own view
+    match_end: MatchEndView | None = None  # once the match is over: why
+
+
+class EventMessage(BaseModel):
+    """One move told as it happens (docs/server.md, "Paced play"): a discard, claim, kong,
+    flower or win, never a pass. ``step`` is the table's step after it. A page plays these in
+    order (a discard slides to its river, a claim flashes its word); the states that follow
+    carry the table as it is."""
+
+    type: Literal["event"] = "event"
+    hand: int
+    step: int
+    seat: int
+    kind: str
+    tile: str | None
 
 
 # ---------------------------------------------------------------- REST
@@ -254,12 +377,20 @@ class MeOut(BaseModel):
     name: str | None
 
 
+class LoggedOutOut(BaseModel):
+    """``POST /api/logout-everywhere``: how many sessions (browsers) were signed out."""
+
+    sessions: int
+
+
 class SwitchOut(BaseModel):
     name: str
     value: bool | int | list[int] | str
     rule: str
     doc: str
     doc_zh: str  # the lobby's Chinese explanation (caishen.server.switch_zh)
+    title: str = ""  # the switch's plain name (caishen.server.lobby_text)
+    title_zh: str = ""
     group: str
     group_zh: str  # the group's title on a page in Chinese
     editable: bool
@@ -267,11 +398,25 @@ class SwitchOut(BaseModel):
     choices: list[str] = []  # the values of a switch that takes one of several words (a select)
 
 
+class PresetOut(BaseModel):
+    """A set of house rules a room can start from: its name (a preset of the variant), plain
+    title and one line in each language, and the switches it sets apart from the variant's
+    defaults (docs/server.md, "House-rule presets")."""
+
+    name: str
+    title: str
+    title_zh: str
+    doc: str
+    doc_zh: str
+    switches: dict[str, bool | int | list[int] | str]
+
+
 class VariantOut(BaseModel):
     name: str
     playable: bool
     note: str
     switches: list[SwitchOut]
+    presets: list[PresetOut] = []  # the variant's own rules first
     to_break: bool = True  # a room may play until 断筹 (Longgang's going broke, L25)
 
 
@@ -283,6 +428,8 @@ class RoomBody(_Strict):
     bot: str = Field(default="greedy", max_length=20)
     turn_seconds: int = Field(default=20, ge=0, le=600, description="0: no timer")
     help_allowed: bool = True
+    pace: Literal["normal", "fast", "instant"] = Field(
+        default="normal", description="how fast the bots move; with two or more people the claim pause holds at every pace")
 
 
 class SeatOut(BaseModel):
@@ -312,7 +459,9 @@ class RoomOut(BaseModel):
     help_allowed: bool
     seats: list[SeatOut]
     owner: bool
+    pace: str = "normal"
     rules: list[RuleOut] = []  # the house rules changed from the variant's defaults
+    damage: str | None = None  # status "damaged": why its stored moves cannot be replayed
 
 
 class MatchSummaryOut(BaseModel):
@@ -329,6 +478,8 @@ class FairHandOut(BaseModel):
     index: int
     commitment: str
     seed: str | None
+    # caishen-fair-2: by seat, the contribution mixed in (hex) or why none (bot, none, timeout)
+    contributions: list[str] = []
 
 
 class ResultOut(BaseModel):
@@ -339,6 +490,7 @@ class ResultOut(BaseModel):
     standings: list[StandingView]
     hands: list[HandEndView]
     fairness: list[FairHandOut]
+    match_end: MatchEndView | None = None  # once the match is over: why (every hand played, or who went broke)
 
 
 class VerifyOut(BaseModel):

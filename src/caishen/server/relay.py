@@ -54,11 +54,13 @@ class HandedOff:
 async def relay(ws: WebSocket, socket_path: str, code: str) -> None:
     """Serve ``ws`` (not accepted yet) through the owner of room ``code`` at ``socket_path``."""
     headers = {"Cookie": ws.headers["cookie"]} if "cookie" in ws.headers else {}
+    # the page's choices (?contribute=1: it sends randomness to every wall) go on to the owner
+    query = "?contribute=1" if ws.query_params.get("contribute") == "1" else ""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + OWNER_WAIT_SECONDS
     while True:
         try:
-            owner = await unix_connect(socket_path, f"ws://localhost/ws/{code}", additional_headers=headers,
+            owner = await unix_connect(socket_path, f"ws://localhost/ws/{code}{query}", additional_headers=headers,
                                        max_size=OWNER_MAX_BYTES, ping_interval=None, compression=None,
                                        open_timeout=10)
             break

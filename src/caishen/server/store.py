@@ -8,24 +8,45 @@ in one transaction, before the table tells anyone (``caishen.server.tables``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import queue
 import secrets
 import sys
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Connection, Engine, exists, func, insert, select, update
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
-from caishen.server import core
-from caishen.server.db import HandRow, Member, MoveRow, Room, Setting, User, now
+from caishen.server import contrib, core, metrics
+from caishen.server.db import (
+    SQLITE_BUSY_SECONDS,
+    HandRow,
+    Member,
+    MoveRow,
+    Room,
+    SessionRow,
+    Setting,
+    User,
+    now,
+)
+from caishen.table.record import Mix
 
 if sys.platform != "win32":  # the writers' lock file (one process per database on Windows)
     import fcntl
 
+PROBE_BUSY_MS = 500  # Store.probe: an SQLite file still locked after this is "not answering"
+SQLITE_BUSY_MS = SQLITE_BUSY_SECONDS * 1000  # every other SQLite transaction (db.make_engine)
+LOOP_BUSY_MS = 50  # the event loop's commit on SQLite waits this long for a lock, then the writer thread takes it
+WRITE_BUSY_MS = 2_000  # the writer thread's commit on SQLite: past this, the tables pause (storage_unavailable)
+RETRY_SECONDS = 0.25  # a paused table's first probe of the database; then twice as long each time...
+RETRY_MAX_SECONDS = 4.0  # ... up to this
 CODE_BYTES = 9  # room codes: 72 random bits, 12 URL-safe characters (cannot be enumerated)
 
 
@@ -62,6 +83,8 @@ class RoomInfo:
     created: str
     record: str | None
     seat_draw: bool = False  # seated by the draw 校位定莊 (L2)
+    damage: str | None = None  # status "damaged": why its stored moves cannot be replayed
+    pace: str = "normal"  # how fast the bots move: normal, fast, instant
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -99,7 +122,7 @@ def _info(r: Room) -> RoomInfo:
         code=r.code, owner=r.owner, variant=r.variant, ruleset=r.ruleset, hands=r.hands,
         turn_seconds=r.turn_seconds, help_allowed=r.help_allowed, players=_slots(r.players),
         seed=bytes.fromhex(r.seed), status=r.status, created=r.created_at.isoformat(timespec="seconds"),
-        record=r.record, seat_draw=r.seat_draw,
+        record=r.record, seat_draw=r.seat_draw, damage=r.damage, pace=r.pace,
     )
 
 
@@ -109,14 +132,21 @@ class Batch:
 
     code: str
     hand: dict[str, object] | None = None
-    moves: list[tuple[str, int, int, int, str]] = field(default_factory=list)  # room, hand, seq, seat, action
+    # room, hand, seq, seat, action, and who vouches for it: sig (a signature, "server",
+    # "unsigned"), signer (the signature's public key)
+    moves: list[tuple[str, int, int, int, str, str | None, str | None]] = field(default_factory=list)
     at: datetime = field(default_factory=now)
     finished: tuple[int, dict[str, object]] | None = None
     over: dict[str, object] | None = None
+    stored: Stored = field(default_factory=Stored)  # how much is stored once this batch is
 
 
-def _settle(futures: Sequence[asyncio.Future[None]], error: BaseException | None) -> None:
-    for fut in futures:
+class StoreError(RuntimeError):
+    """A write that would leave a gap in a room's stored moves (never sent to the database)."""
+
+
+def _settle(futures: Sequence[asyncio.Future[None]], errors: Sequence[BaseException | None]) -> None:
+    for fut, error in zip(futures, errors, strict=True):
         if fut.done():
             continue
         if error is None:
@@ -125,25 +155,43 @@ def _settle(futures: Sequence[asyncio.Future[None]], error: BaseException | None
             fut.set_exception(error)
 
 
-MOVES_PER_INSERT = 150  # 900 parameters: under SQLite's oldest limit (999)
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database is away or busy (unreachable, connection lost, file
+    locked past the timeout, disk full), not that the rows were wrong: try again later."""
+    return isinstance(exc, (OperationalError, OSError, TimeoutError)) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated)
+
+
+def _locked(exc: BaseException) -> bool:
+    """An SQLite file locked by another writer (not: the database away)."""
+    return isinstance(exc, OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+MOVES_PER_INSERT = 120  # 960 parameters (8 a row): under SQLite's oldest limit (999)
+
+
+def _param_mark(engine: Engine) -> str | None:
+    """The placeholder of the engine's driver in SQL written here, or None (another style:
+    SQLAlchemy Core writes the statement)."""
+    return {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(engine.dialect.paramstyle)
 
 
 def _insert_moves_sql(engine: Engine) -> list[str] | None:
     """``sql[n]``: the INSERT of ``n`` move rows in one statement, in the driver's own parameter
     style (None: a style not written here; the writer then goes through SQLAlchemy Core)."""
-    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(engine.dialect.paramstyle)
+    mark = _param_mark(engine)
     if mark is None:
         return None
-    row = f"({', '.join([mark] * 6)})"
-    return [f"INSERT INTO moves (room, hand, seq, seat, action, at) VALUES {', '.join([row] * n)}"
+    row = f"({', '.join([mark] * 8)})"
+    return [f"INSERT INTO moves (room, hand, seq, seat, action, sig, signer, at) VALUES {', '.join([row] * n)}"
             for n in range(MOVES_PER_INSERT + 1)]
 
 
-def _moves_of(db: Session, code: str) -> list[list[tuple[int, str]]]:
+def _moves_of(db: Session, code: str) -> list[list[core.StoredMove]]:
     hands = list(db.scalars(select(HandRow.index).where(HandRow.room == code).order_by(HandRow.index)))
-    moves: list[list[tuple[int, str]]] = [[] for _ in hands]
+    moves: list[list[core.StoredMove]] = [[] for _ in hands]
     for m in db.scalars(select(MoveRow).where(MoveRow.room == code).order_by(MoveRow.hand, MoveRow.seq)):
-        moves[m.hand].append((m.seat, m.action))
+        moves[m.hand].append((m.seat, m.action, m.sig, m.signer))
     return moves
 
 
@@ -164,6 +212,11 @@ class Store:
         # is converted once per batch, the way SQLAlchemy would store it.
         self._insert_moves = _insert_moves_sql(engine)
         self._at = MoveRow.__table__.c.at.type.dialect_impl(engine.dialect).bind_processor(engine.dialect)
+        # The same for a hand's row, written when it is dealt and when it ends: building the
+        # statement through SQLAlchemy Core (its cache key, each value's coercion) cost about
+        # 0.5 ms a statement, more than the database's own work.
+        self._mark = _param_mark(engine)
+        self._hand_sql: dict[tuple[str, ...], str] = {}
         # SQLite lets one process write at a time, and one that finds the file locked sleeps
         # and tries again (1, 2, 5, 10 ms... up to the busy timeout), which made the tail of
         # the latency with two worker processes. Their writers take turns on a lock file
@@ -176,9 +229,27 @@ class Store:
         # disk (WAL, synchronous=NORMAL), so the event loop does it itself: p99 at 100 tables
         # fell from 108-122 to 73-84 ms (docs/server.md). A database server's commit waits
         # for the server's own disk, which the loop should not: that stays in the thread.
-        self._in_loop = engine.dialect.name == "sqlite"
+        self._sqlite = engine.dialect.name == "sqlite"
+        self._in_loop = self._sqlite
+        # the SQLite writers of this process take turns too (the lock file is one per process)
+        self._local_turn = threading.Lock()
+        self._up: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
         self._turns = (open(path + "-writers", "a+b")  # noqa: SIM115 - held as long as the store
                        if path and path != ":memory:" and sys.platform != "win32" else None)
+
+    def probe(self) -> None:
+        """Raise unless the database answers now: on SQLite, the write lock is taken and let go
+        (a file locked by another writer past ``PROBE_BUSY_MS`` fails); elsewhere a query."""
+        with self.engine.connect() as conn:
+            if self.engine.dialect.name == "sqlite":
+                conn.exec_driver_sql(f"PRAGMA busy_timeout = {PROBE_BUSY_MS}")
+                try:
+                    conn.exec_driver_sql("BEGIN IMMEDIATE")
+                    conn.exec_driver_sql("ROLLBACK")
+                finally:
+                    conn.exec_driver_sql(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+            else:
+                conn.exec_driver_sql("SELECT 1")
 
     def close(self) -> None:
         """Let go of the writers' lock file (the engine is the caller's)."""
@@ -218,11 +289,51 @@ class Store:
             assert uid is not None
             return uid
 
+    # ------------------------------------------------------------ sessions
+
+    def new_session(self, uid: str) -> str:
+        """A new session of person ``uid``: its id, for the signed cookie."""
+        sid = secrets.token_urlsafe(32)
+        at = now()
+        with Session(self.engine) as db, db.begin():
+            db.add(SessionRow(id=sid, user=uid, created_at=at, last_seen=at))
+        return sid
+
+    def session_user(self, sid: str, since: datetime, touch_before: datetime) -> str | None:
+        """The person of session ``sid`` if it was used since ``since`` (else None); its use is
+        written down when last written before ``touch_before`` (not on every request)."""
+        with Session(self.engine) as db, db.begin():
+            row = db.get(SessionRow, sid)
+            if row is None or row.last_seen < since:
+                return None
+            if row.last_seen < touch_before:
+                row.last_seen = now()
+            return row.user
+
+    def cookie_without_session_ok(self, uid: str) -> bool:
+        """A cookie from before sessions (0003) names only ``uid``: good while the person exists
+        and has not logged out everywhere since."""
+        with Session(self.engine) as db:
+            u = db.get(User, uid)
+            return u is not None and u.revoked_at is None
+
+    def revoke_sessions(self, uid: str) -> int:
+        """Log ``uid`` out everywhere: every session of theirs ends, and so do their cookies
+        from before sessions. How many sessions ended."""
+        with Session(self.engine) as db, db.begin():
+            rows = list(db.scalars(select(SessionRow).where(SessionRow.user == uid)))
+            for row in rows:
+                db.delete(row)
+            u = db.get(User, uid)
+            if u is not None:
+                u.revoked_at = now()
+            return len(rows)
+
     # ------------------------------------------------------------ rooms
 
     def create_room(
         self, owner: str, owner_name: str, variant: str, ruleset: str, hands: int, turn_seconds: int,
-        help_allowed: bool, friends: int, bot: str, code: str | None = None,
+        help_allowed: bool, friends: int, bot: str, code: str | None = None, pace: str = "normal",
     ) -> RoomInfo:
         """A new waiting room, with ``code`` if given (the server's choice of owner:
         :meth:`caishen.server.tables.Tables.new_code`), else a :func:`new_code`."""
@@ -234,7 +345,7 @@ class Store:
             room = Room(
                 code=code, owner=owner, variant=variant, ruleset=ruleset, hands=hands,
                 turn_seconds=turn_seconds, help_allowed=help_allowed, players=_slots_json(players),
-                seed=core.new_seed().hex(), status="waiting", created_at=now(), seat_draw=True,
+                seed=core.new_seed().hex(), status="waiting", created_at=now(), seat_draw=True, pace=pace,
             )
             db.add(room)
             db.flush()
@@ -246,9 +357,31 @@ class Store:
             r = db.get(Room, code)
             return None if r is None else _info(r)
 
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """One writer at a time for a read-then-write transaction on a room. PostgreSQL locks
+        the room's row (``FOR UPDATE``); SQLite has no row locks, and two transactions that
+        read the same seats and then both write made "database is locked" (a 500) or gave one
+        seat to two people, losing the other's. On SQLite they take the writers' turn instead
+        (this process's lock, then the lock file all processes share): the second reads what
+        the first wrote."""
+        if not self._sqlite:
+            yield
+            return
+        with self._local_turn:
+            if self._turns is None or sys.platform == "win32":
+                yield
+                return
+            fcntl.flock(self._turns, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._turns, fcntl.LOCK_UN)
+
     def join(self, code: str, uid: str, name: str) -> RoomInfo | None:
-        """Take the first open seat of a waiting room (nothing if already seated or full)."""
-        with Session(self.engine) as db, db.begin():
+        """Take the first open seat of a waiting room (nothing if already seated or full):
+        one transaction, the room's row locked (:meth:`_turn`)."""
+        with self._turn(), Session(self.engine) as db, db.begin():
             r = db.get(Room, code, with_for_update=True)
             if r is None:
                 return None
@@ -262,32 +395,75 @@ class Store:
             return _info(r)
 
     def fill_and_start(self, code: str, bot: str) -> RoomInfo | None:
-        """Open seats get bots; the room is playing from now on."""
-        with Session(self.engine) as db, db.begin():
+        """Open seats get bots; the room is playing from now on (a room no longer waiting is
+        left as it is: whoever started it first did). One transaction, the row locked."""
+        with self._turn(), Session(self.engine) as db, db.begin():
             r = db.get(Room, code, with_for_update=True)
             if r is None:
                 return None
+            if r.status != "waiting":
+                return _info(r)
             players = [PlayerSlot(f"{bot} bot {i + 1}", None, bot) if p.open else p
                        for i, p in enumerate(_slots(r.players))]
             r.players = _slots_json(players)
             r.status = "playing"
             return _info(r)
 
-    def playing(self) -> list[tuple[RoomInfo, list[list[tuple[int, str]]]]]:
-        """Every unfinished match with the moves of each hand dealt, to resume them."""
+    def playing(self) -> list[tuple[RoomInfo, list[list[core.StoredMove]]]]:
+        """Every unfinished match with a hand dealt, with the moves of each hand, to resume them
+        (a room whose table nobody opened has none: it is dealt when first opened)."""
+        dealt = exists().where(HandRow.room == Room.code)
         with Session(self.engine) as db:
             return [(_info(r), _moves_of(db, r.code))
-                    for r in db.scalars(select(Room).where(Room.status == "playing").order_by(Room.created_at))]
+                    for r in db.scalars(select(Room).where(Room.status == "playing", dealt).order_by(Room.created_at))]
+
+    def expire_unopened(self, before: datetime) -> int:
+        """Rooms made before ``before`` whose table nobody opened (still waiting for players, or
+        playing with no hand dealt) become ``expired``: they are never loaded again. How many."""
+        dealt = exists().where(HandRow.room == Room.code)
+        with Session(self.engine) as db, db.begin():
+            result = db.execute(update(Room).where(
+                Room.created_at < before,
+                (Room.status == "waiting") | ((Room.status == "playing") & ~dealt),
+            ).values(status="expired").execution_options(synchronize_session=False))
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    def open_rooms(self, uid: str, since: datetime) -> list[datetime]:
+        """When each room that ``uid`` owns and that waits or plays was created, if since ``since``."""
+        with Session(self.engine) as db:
+            return list(db.scalars(select(Room.created_at).where(
+                Room.owner == uid, Room.status.in_(("waiting", "playing")), Room.created_at >= since)))
+
+    def mark_damaged(self, code: str, reason: str) -> None:
+        """Room ``code``'s stored moves cannot be replayed: it is no longer resumed (status
+        ``damaged``, with the reason)."""
+        with Session(self.engine) as db, db.begin():
+            db.execute(update(Room).where(Room.code == code).values(status="damaged", damage=reason[:2000]))
+
+    def damaged_count(self) -> int:
+        with Session(self.engine) as db:
+            return int(db.scalar(select(func.count()).select_from(Room).where(Room.status == "damaged")) or 0)
+
+    def damaged(self) -> list[RoomInfo]:
+        """Every room marked damaged, oldest first."""
+        with Session(self.engine) as db:
+            return [_info(r) for r in db.scalars(select(Room).where(Room.status == "damaged").order_by(Room.created_at))]
 
     def playing_codes(self) -> list[str]:
         """The codes of every unfinished match."""
         with Session(self.engine) as db:
             return list(db.scalars(select(Room.code).where(Room.status == "playing")))
 
-    def moves(self, code: str) -> list[list[tuple[int, str]]]:
+    def moves(self, code: str) -> list[list[core.StoredMove]]:
         """The moves of each hand dealt in room ``code``, to rebuild its match."""
         with Session(self.engine) as db:
             return _moves_of(db, code)
+
+    def mixes(self, code: str) -> list[Mix | None]:
+        """What was mixed into each hand dealt in room ``code`` (``None``: dealt before 0006)."""
+        with Session(self.engine) as db:
+            rows = db.scalars(select(HandRow.mix).where(HandRow.room == code).order_by(HandRow.index))
+            return [contrib.mix_from_json(m) for m in rows]
 
     def stored_state(self, code: str) -> Stored:
         with Session(self.engine) as db:
@@ -300,82 +476,141 @@ class Store:
             return Stored(len(hands), n, last.record is not None, r is not None and r.status == "over")
 
     def plan(self, code: str, session: core.Session, st: Stored) -> Batch:
-        """What ``session`` did since ``st``, as rows to write; ``st`` is moved on to match
-        (the caller writes the batch before anything else happens at this table)."""
+        """What ``session`` did since ``st``, as rows to write; ``batch.stored`` is how much is
+        stored once they are. ``st`` itself is left alone: the caller moves it on only when the
+        commit has succeeded, so a failed write leaves no gap (issue 26: the write counter was
+        moved before the write, and the next move was stored after a hole)."""
+        if not session.dealt:  # the first hand waits for the people's contributions: nothing to write
+            return Batch(code, stored=dataclasses.replace(st))
         hi = session.hand_index
         at = now()
         new_hand = st.hands <= hi
+        if hi != st.hands - (0 if new_hand else 1):
+            raise StoreError(f"room {code}: hand {hi} in play, {st.hands} hands stored")
         first = 0 if new_hand else st.moves
+        if first > len(session.moves):
+            raise StoreError(f"room {code}: {len(session.moves)} moves in play, {first} stored")
         batch = Batch(code)
         if new_hand:
-            batch.hand = {"room": code, "index": hi, "commitment": core.commitment(session), "started_at": at}
+            batch.hand = {"room": code, "index": hi, "commitment": core.commitment(session), "started_at": at,
+                          "mix": contrib.mix_json(session.match.mix)}
         batch.at = at
-        batch.moves = [
-            (code, hi, seq, seat, text)
-            for seq in range(first, len(session.moves))
-            for seat, text in (core.move_text(session.moves[seq]),)
-        ]
+        batch.moves = [(code, hi, seq, *core.move_row(session.moves[seq])) for seq in range(first, len(session.moves))]
         h = session.last_hand
         if session.hand_over and (new_hand or not st.hand_done) and h is not None:
             batch.finished = (hi, {"seed": h.seed.hex() if h.seed else None,
                                    "record": h.json_text(), "finished_at": at})
         if session.over and not st.match_done:
-            batch.over = {"status": "over", "finished_at": at, "record": session.record().dumps()}
-        if new_hand:
-            st.hands, st.hand_done = hi + 1, False
-        st.moves = len(session.moves)
-        st.hand_done = st.hand_done or batch.finished is not None
-        st.match_done = st.match_done or batch.over is not None
+            batch.over = {"status": "over", "finished_at": at, "record": core.record_text(session)}
+        batch.stored = Stored(
+            hands=hi + 1 if new_hand else st.hands, moves=len(session.moves),
+            hand_done=(st.hand_done and not new_hand) or batch.finished is not None,
+            match_done=st.match_done or batch.over is not None,
+        )
         return batch
 
-    def write(self, batches: Sequence[Batch]) -> None:
+    def write(self, batches: Sequence[Batch], busy_ms: int | None = None, turn: bool = True) -> None:
         """Write batches (of any tables) in one transaction. SQLAlchemy Core, not the ORM:
-        this runs on every move."""
-        if self._turns is None or sys.platform == "win32":
-            self._write(batches)
-            return
-        fcntl.flock(self._turns, fcntl.LOCK_EX)
+        this runs on every move. ``busy_ms``: on SQLite, how long to wait for another
+        writer's lock before failing (default: the engine's); ``turn``: take the writers'
+        turn (the lock file) first. The writer thread's fallback does not: it waits for a
+        foreign writer's lock, and the event loops' commits must not wait behind it."""
+        start = time.perf_counter()
         try:
-            self._write(batches)
-        finally:
-            fcntl.flock(self._turns, fcntl.LOCK_UN)
-
-    def _write(self, batches: Sequence[Batch]) -> None:
-        with self.engine.begin() as conn:
-            for b in batches:
-                if b.hand is not None:
-                    conn.execute(insert(HandRow).values(**b.hand))
-            if self._insert_moves is not None:
-                rows = [(*m, at) for b in batches if b.moves
-                        for at in (b.at if self._at is None else self._at(b.at),) for m in b.moves]
-                for i in range(0, len(rows), MOVES_PER_INSERT):
-                    chunk = rows[i:i + MOVES_PER_INSERT]
-                    conn.exec_driver_sql(self._insert_moves[len(chunk)], tuple(v for r in chunk for v in r))
+            if self._turns is None or sys.platform == "win32" or not turn:
+                self._write(batches, busy_ms)
             else:
-                moves = [dict(zip(("room", "hand", "seq", "seat", "action"), m, strict=True), at=b.at)
-                         for b in batches for m in b.moves]
-                if moves:
-                    conn.execute(insert(MoveRow), moves)
-            for b in batches:
-                if b.finished is not None:
-                    index, values = b.finished
-                    conn.execute(update(HandRow).where(HandRow.room == b.code, HandRow.index == index).values(**values))
-                if b.over is not None:
-                    conn.execute(update(Room).where(Room.code == b.code).values(**b.over))
+                with self._local_turn:
+                    fcntl.flock(self._turns, fcntl.LOCK_EX)
+                    try:
+                        self._write(batches, busy_ms)
+                    finally:
+                        fcntl.flock(self._turns, fcntl.LOCK_UN)
+        except Exception:
+            metrics.commit_seconds.observe(time.perf_counter() - start)
+            metrics.commit_failures.inc()
+            metrics.storage_ok.set(0)
+            raise
+        metrics.commit_seconds.observe(time.perf_counter() - start)
+        metrics.moves.inc(sum(len(b.moves) for b in batches))
+        metrics.storage_ok.set(1)
 
-    def sync(self, code: str, session: core.Session, st: Stored) -> None:
-        """Write what ``session`` did since ``st`` now (start-up, new tables)."""
-        self.write([self.plan(code, session, st)])
+    def _write(self, batches: Sequence[Batch], busy_ms: int | None) -> None:
+        with self.engine.connect() as conn:
+            raw = conn.connection.dbapi_connection if busy_ms is not None and self._sqlite else None
+            if raw is not None:
+                raw.execute(f"PRAGMA busy_timeout = {int(busy_ms or 0)}")
+            try:
+                with conn.begin():
+                    self._rows(conn, batches)
+            finally:
+                if raw is not None:
+                    raw.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
 
-    async def sync_async(self, code: str, session: core.Session, st: Stored) -> None:
-        """Write what ``session`` did since ``st``; returns once it is committed."""
-        await self.commit(self.plan(code, session, st))
+    def _hand_row(self, conn: Connection, values: dict[str, object], where: tuple[str, int] | None = None) -> None:
+        """Insert a hand's row (``values``: column to value), or with ``where`` (room, index)
+        update it: in the driver's own parameter style where it is one written here, else
+        through SQLAlchemy Core."""
+        mark = self._mark
+        if mark is None:
+            if where is None:
+                conn.execute(insert(HandRow).values(**values))
+            else:
+                conn.execute(update(HandRow).where(HandRow.room == where[0], HandRow.index == where[1])
+                             .values(**values))
+            return
+        keys = tuple(values)
+        shape = (*keys, "" if where is None else "?")
+        sql = self._hand_sql.get(shape)
+        if sql is None:
+            q = conn.dialect.identifier_preparer.quote
+            if where is None:
+                sql = f"INSERT INTO hands ({', '.join(q(k) for k in keys)}) VALUES ({', '.join([mark] * len(keys))})"
+            else:
+                sql = (f"UPDATE hands SET {', '.join(f'{q(k)} = {mark}' for k in keys)} "
+                       f"WHERE room = {mark} AND {q('index')} = {mark}")
+            self._hand_sql[shape] = sql
+        at = self._at
+        params = [at(v) if at is not None and isinstance(v, datetime) else v for v in values.values()]
+        conn.exec_driver_sql(sql, (*params, *(where or ())))
+
+    def _rows(self, conn: Connection, batches: Sequence[Batch]) -> None:
+        for b in batches:
+            if b.hand is not None:
+                self._hand_row(conn, b.hand)
+        if self._insert_moves is not None:
+            rows = [(*m, at) for b in batches if b.moves
+                    for at in (b.at if self._at is None else self._at(b.at),) for m in b.moves]
+            for i in range(0, len(rows), MOVES_PER_INSERT):
+                chunk = rows[i:i + MOVES_PER_INSERT]
+                conn.exec_driver_sql(self._insert_moves[len(chunk)], tuple(v for r in chunk for v in r))
+        else:
+            moves = [dict(zip(("room", "hand", "seq", "seat", "action", "sig", "signer"), m, strict=True), at=b.at)
+                     for b in batches for m in b.moves]
+            if moves:
+                conn.execute(insert(MoveRow), moves)
+        for b in batches:
+            if b.finished is not None:
+                index, values = b.finished
+                self._hand_row(conn, values, (b.code, index))
+            if b.over is not None:
+                conn.execute(update(Room).where(Room.code == b.code).values(**b.over))
+
+    def sync(self, code: str, session: core.Session, st: Stored) -> Batch:
+        """Write what ``session`` did since ``st`` now (start-up, new tables); the batch written
+        (``.stored``: what is stored now)."""
+        batch = self.plan(code, session, st)
+        # from a request's thread: waits for the lock in SQLite, not in the writers' turn
+        self.write([batch], WRITE_BUSY_MS if self._sqlite else None, turn=False)
+        return batch
 
     async def commit(self, batch: Batch) -> None:
         """Write ``batch``; returns once it is committed, or raises what the write raised.
         The batches of all tables that moved in one turn of the event loop are committed
         together in one transaction (group commit), once that turn is over: on SQLite by the
-        event loop itself, elsewhere by the writer thread (why: ``__init__``)."""
+        event loop itself, elsewhere by the writer thread (why: ``__init__``). On SQLite a
+        file another writer holds locked is waited for in the writer thread, not in the event
+        loop, up to ``WRITE_BUSY_MS``: the other tables go on meanwhile."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         pending = self._pending.setdefault(loop, [])
@@ -388,21 +623,38 @@ class Store:
         items = self._pending.pop(loop, [])
         if not items:
             return
-        if self._in_loop:
-            _settle([fut for _, fut in items], self._write_or_error([b for b, _ in items]))
-            return
+        # a join or start of this process holds the writers' turn (it may be waiting for a lock
+        # another process holds): the writer thread waits for it, not the event loop
+        if self._in_loop and not self._local_turn.locked():
+            errors = self._write_all([b for b, _ in items], LOOP_BUSY_MS)
+            if not any(e is not None and _locked(e) for e in errors):
+                _settle([fut for _, fut in items], errors)
+                return
         if self._writer is None or not self._writer.is_alive():
             self._writer = threading.Thread(target=self._write_loop, name="caishen-db-writer", daemon=True)
             self._writer.start()
         self._queue.put((items, loop))
 
-    def _write_or_error(self, batches: list[Batch]) -> BaseException | None:
-        """:meth:`write`; what it raised, to be handed to every table waiting on the commit."""
+    def _write_all(self, batches: list[Batch], busy_ms: int | None, turn: bool = True) -> list[BaseException | None]:
+        """:meth:`write`; what it raised for each batch, to be handed to its table. A commit
+        that fails for its rows (not for the database being away) is made again batch by
+        batch: one table's bad batch does not stop the others."""
         try:
-            self.write(batches)
+            self.write(batches, busy_ms, turn)
         except Exception as exc:  # noqa: BLE001 - handed to every waiting table
-            return exc
-        return None
+            if len(batches) == 1 or unavailable(exc):
+                return [exc] * len(batches)
+        else:
+            return [None] * len(batches)
+        errors: list[BaseException | None] = []
+        for b in batches:
+            try:
+                self.write([b], busy_ms, turn)
+            except Exception as exc:  # noqa: BLE001 - handed to that table
+                errors.append(exc)
+            else:
+                errors.append(None)
+        return errors
 
     def _write_loop(self) -> None:
         while True:
@@ -412,13 +664,46 @@ class Store:
                     groups.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            error = self._write_or_error([b for items, _ in groups for b, _ in items])
+            items = [item for its, _ in groups for item in its]
+            try:
+                errors = iter(self._write_all([b for b, _ in items], WRITE_BUSY_MS if self._sqlite else None,
+                                              turn=not self._sqlite))
+            except BaseException as exc:  # noqa: BLE001 - every waiting table hears of it; the thread goes on
+                errors = iter([exc] * len(items))
             # one wake-up of each event loop for the whole commit, not one per table
-            by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-            for items, loop in groups:
-                by_loop.setdefault(loop, []).extend(fut for _, fut in items)
-            for loop, futures in by_loop.items():
-                loop.call_soon_threadsafe(_settle, futures, error)
+            by_loop: dict[asyncio.AbstractEventLoop, tuple[list[asyncio.Future[None]], list[BaseException | None]]] = {}
+            for its, loop in groups:
+                futures, errs = by_loop.setdefault(loop, ([], []))
+                for _, fut in its:
+                    futures.append(fut)
+                    errs.append(next(errors))
+            for loop, (futures, errs) in by_loop.items():
+                try:
+                    loop.call_soon_threadsafe(_settle, futures, errs)
+                except RuntimeError:  # that event loop has closed (a server shutting down): nobody waits
+                    pass
+
+    async def until_up(self) -> None:
+        """Return once the database answers again (:meth:`probe`), tried every
+        ``RETRY_SECONDS`` doubling up to ``RETRY_MAX_SECONDS``; every paused table of this
+        event loop waits on the same probes."""
+        loop = asyncio.get_running_loop()
+        task = self._up.get(loop)
+        if task is None or task.done():
+            task = self._up[loop] = loop.create_task(self._probe_until_up())
+        await asyncio.shield(task)
+
+    async def _probe_until_up(self) -> None:
+        delay = RETRY_SECONDS
+        while True:
+            await asyncio.sleep(delay)  # the pace of the retries, not a wait for a state
+            try:
+                await asyncio.to_thread(self.probe)
+            except Exception:  # noqa: BLE001 - still away
+                delay = min(2 * delay, RETRY_MAX_SECONDS)
+                continue
+            metrics.storage_ok.set(1)
+            return
 
     # ------------------------------------------------------------ history
 

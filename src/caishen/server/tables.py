@@ -1,66 +1,133 @@
 """Live tables: one :class:`LiveTable` per playing room, owning its ``MatchSession``.
 
 All changes to a table happen under its lock, in this order: check the message, apply it to
-the session (the bots answer inside :meth:`MatchSession.act`), write every new move to the
-database (:meth:`Store.sync`), and only then send each connected seat its own view.
-A seat whose timer runs out is played by a stand-in bot until its person acts again.
+the session (a paced session: one move; the table plays the bots at the room's pace, each
+move told as its own event), write every new move to the
+database (:meth:`Store.sync`), and only then put each connected seat's own view into that
+connection's outgoing queue. Sending happens outside the lock, in one writer task per
+connection (:class:`caishen.server.conns.Outbox`): a seat that reads slowly never holds up the
+table. A seat whose timer runs out is played by a stand-in bot until its person acts again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import logging
+import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 
-from caishen.server import core
+from caishen.server import collector, contrib, core, metrics
+from caishen.server.conns import (
+    CLOSE_REPLACED,
+    CLOSE_SIGNED_OUT,
+    CONNECTION_RATES,
+    PERSON_RATES,
+    SOCKETS_PER_SEAT,
+    Budgets,
+    Outbox,
+    allow,
+    give_back,
+)
+from caishen.server.db import now
+from caishen.server.logs import fields, log
 from caishen.server.protocol import (
     ActMessage,
     BackMessage,
+    ContributeMessage,
     ErrorMessage,
     HelpMessage,
+    KeyMessage,
     NextMessage,
     PingMessage,
     ProtocolError,
+    StorageMessage,
+    TakeoverMessage,
     parse_client_message,
 )
-from caishen.server.store import RoomInfo, Store, Stored, new_code
+from caishen.server.store import Batch, RoomInfo, Store, Stored, new_code, unavailable
+from caishen.table.record import Mix
 
-RATE_PER_SECOND = 10.0  # sustained messages a connection may send
-RATE_BURST = 20.0       # and in a burst; each new state sent to it also allows one answer
+SERVER, UNSIGNED = "server", "unsigned"  # who vouches for a move (caishen.table.movesig)
 NEXT_HAND_SECONDS = 30.0  # with a turn timer: the next hand starts by itself after this
+EVICT_SECONDS = 180.0     # a table nobody is connected to leaves memory after this (caishen serve --evict-after)
+TAKEOVER_SECONDS = 180.0  # without a turn timer: the others may hand an absent person's seat to a bot after this
+UNOPENED_HOURS = 24.0     # a room whose table nobody opened expires after this (--unopened-hours)
+SWEEP_SECONDS = 30.0      # how often the tables are looked over for both
+PONG = '{"type":"pong"}'
 
 
 @dataclass(eq=False)
 class Client:
-    """One WebSocket connection of player ``player`` (a room's player index)."""
+    """One WebSocket connection of player ``player`` (a room's player index): its outgoing
+    queue, its budgets and its person's (``person``, shared by all of that person's
+    connections)."""
 
     player: int
-    send: Callable[[str], Awaitable[None]]
+    outbox: Outbox
+    uid: str = ""
     help_on: bool = False
-    tokens: float = RATE_BURST
-    last: float = field(default_factory=time.monotonic)
+    last_state: str = ""  # the last state queued: the same again is not sent
+    budgets: Budgets = field(default_factory=lambda: Budgets(CONNECTION_RATES))
+    person: Budgets = field(default_factory=lambda: Budgets(PERSON_RATES))
+    contributes: bool = False  # the page sends its randomness to every wall (?contribute=1)
+    key: str | None = None  # the public key this connection's page signs its moves with
 
-    def allow(self) -> bool:
-        """Token bucket: RATE_PER_SECOND sustained, RATE_BURST at once."""
-        t = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (t - self.last) * RATE_PER_SECOND)
-        self.last = t
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+
+STORAGE_LOST = "connection to storage lost, retrying"
+
+
+# How long a bot takes over a move, by the room's pace (docs/server.md, "Paced play").
+BOT_SECONDS: dict[str, float] = {"normal": 0.6, "fast": 0.2, "instant": 0.0}
+# The claim pause: after every discard (and added kong) every seat waits this long, whether or
+# not anyone may claim (docs/server.md, "What the timing tells").
+CLAIM_PAUSE_SECONDS = 0.8
+
+
+def pace_scale() -> float:
+    """``$CAISHEN_PACE_SCALE`` (default 1): every pace and pause times this. Tests and demos
+    play the same events, spaced closer; 0 keeps their order with no wait at all."""
+    try:
+        return max(0.0, float(os.environ.get("CAISHEN_PACE_SCALE", "1")))
+    except ValueError:
+        return 1.0
+
+
+@dataclass(slots=True)
+class _Untold:
+    """A move applied and stored, not told yet: its hand, the step after it, whether it was an
+    answer in a claim window, and whether it is told (a claim that lost never is)."""
+
+    move: core.Move
+    hand: int
+    step: int
+    in_window: bool
+    tell: bool
 
 
 class LiveTable:
-    def __init__(self, store: Store, room: RoomInfo, session: core.Session, stored: Stored) -> None:
+    """One playing room's table. The match is played here a move at a time (a paced
+    session): a person's move when it comes, a bot's when the room's pace says, each told to
+    every seat as its own event; after every discard a claim pause that is the same whoever
+    may claim (docs/server.md)."""
+
+    def __init__(self, store: Store, room: RoomInfo, session: core.Session, stored: Stored,
+                 log: list[list[core.StoredMove]], mixes: list[Mix | None] | None = None) -> None:
         self.store = store
         self.room = room
         self.session = session
         self.stored = stored
+        self.log = log  # the stored moves of each hand: what the table goes back to if a write fails
+        self.mixes = mixes if mixes is not None else []  # ... and what was mixed into each hand's wall
+        self.window: contrib.Window | None = None  # the people's contributions to the next deal
+        self.window_seconds = contrib.window_seconds()
+        self.paused = False  # the database could not be written: nothing moves until it can
         self.lock = asyncio.Lock()
         self.clients: list[Client] = []
         self.away: set[int] = set()
@@ -70,60 +137,177 @@ class LiveTable:
         self._timer: asyncio.TimerHandle | None = None
         self._deadline: float | None = None
         self._armed: tuple[int, int, bool] | None = None
+        self._recovery: asyncio.Task[None] | None = None
+        self.idle_since: float | None = None  # since when nobody is connected (Tables' clock)
+        # people with no connection, since when (time.monotonic), and those whose seat the others
+        # handed to the stand-in bot (they take it back when they come back)
+        t = time.monotonic()
+        self.gone_since = {p: t for p, b in enumerate(room.bots) if b is None}
+        self.handed: set[int] = set()
+        self._offer: asyncio.TimerHandle | None = None
+        self.evicted = False  # out of memory: nothing may change here any more
+        scale = pace_scale()
+        self.people = sum(1 for b in room.bots if b is None)
+        pace = room.pace if room.pace in BOT_SECONDS else "normal"
+        self.bot_seconds = BOT_SECONDS[pace] * scale
+        self.instant = pace == "instant"  # bots move at once, their turns not told apart
+        # only one person with bots at the instant pace skips the pause: nobody else to tell
+        self.pause_seconds = 0.0 if pace == "instant" and self.people <= 1 else CLAIM_PAUSE_SECONDS * scale
+        self.pausing = not (pace == "instant" and self.people <= 1)
+        self._holding = False                  # a claim pause runs: nothing more is told until it ends
+        self._untold: list[_Untold] = []
+        self._window_melds: tuple[int, ...] = ()
+        self._asked: set[int] = set()          # seats shown their claim choices in this window
+        self._bot_at: tuple[int, int] | None = None  # the state a bot's move is scheduled for
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def evict(self) -> None:
+        """Leave memory: the timer stops, and a timeout already on its way changes nothing."""
+        self.evicted = True
+        for timer in (self._timer, self._offer):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._offer = None
 
     # ------------------------------------------------------------ connections
 
+    def _present(self, player: int) -> bool:
+        return any(c.player == player for c in self.clients)
+
     async def join(self, client: Client) -> None:
+        """A new connection: it gets the table at once; the others hear of it only when the
+        person was not connected before. A seat has at most SOCKETS_PER_SEAT connections:
+        one more closes the oldest."""
         async with self.lock:
+            arrived = not self._present(client.player)
+            mine = [c for c in self.clients if c.player == client.player]
+            for old in mine[:max(0, len(mine) + 1 - SOCKETS_PER_SEAT)]:
+                self.clients.remove(old)
+                old.outbox.give_up(CLOSE_REPLACED, "this seat is open in too many windows")
             self.clients.append(client)
+            self.idle_since = None
+            self.gone_since.pop(client.player, None)
+            if client.player in self.handed:  # back: the seat is theirs again
+                self.handed.discard(client.player)
+                self.away.discard(client.player)
+            if client.contributes:  # asked for its randomness while a window is open
+                if not self.session.dealt and not self.paused:
+                    self._open_window(due=True, tell=False)  # the first deal waits for this page too
+                if self.window is not None:
+                    self.window.ask(client.player)
+                self._tell_fair(client)
+            if client.contributes and not self.session.dealt:
+                pass  # dealt once it has sent its value, or the window's time is up
+            elif not self.paused:
+                # the table catches up first (a fresh or resumed table's bots): whoever is
+                # here already hears of those moves; the new connection starts from the present
+                self.clients.remove(client)
+                try:
+                    await self._go()
+                except ProtocolError:  # storage_unavailable: paused, told below
+                    pass
+                self.clients.append(client)
             self._arm()
-            await self._broadcast([])
+            if arrived:
+                self._broadcast()  # (only the people asked while a discard is decided on)
+            elif self._may_see(client):
+                self._send_view(client)
+            if self.paused:
+                self._send_storage(client, ok=False)
 
     async def leave(self, client: Client) -> None:
         async with self.lock:
-            if client in self.clients:
-                self.clients.remove(client)
-            await self._broadcast([])
+            if client not in self.clients:
+                return
+            self.clients.remove(client)
+            if not self._present(client.player):
+                self.gone_since[client.player] = time.monotonic()
+                if self.room.turn_seconds <= 0 and not self.evicted:
+                    # the others hear when the seat may be handed to a bot
+                    loop = asyncio.get_running_loop()
+                    if self._offer is not None:
+                        self._offer.cancel()
+                    self._offer = loop.call_later(TAKEOVER_SECONDS + 0.5, lambda: loop.create_task(self._offered()))
+                self._broadcast()
+
+    async def _offered(self) -> None:
+        async with self.lock:
+            if not self.evicted and self.clients:
+                self._broadcast()
+
+    def _takeover_players(self) -> frozenset[int]:
+        """People whose seat the others may hand to a stand-in bot now: no turn timer in the
+        room, no connection for TAKEOVER_SECONDS, not away already, the match not over."""
+        if self.room.turn_seconds > 0 or self.session.over:
+            return frozenset()
+        t = time.monotonic()
+        return frozenset(p for p, since in self.gone_since.items()
+                         if t - since >= TAKEOVER_SECONDS and p not in self.away and not self._present(p))
 
     async def receive(self, client: Client, text: str) -> None:
-        """One message from a client: refused with an error (nothing changes) or applied."""
-        if not client.allow():
-            await self._error(client, "rate_limited", "too many messages: slow down")
-            return
+        """One message from a client: refused with an error (nothing changes) or applied.
+        Each kind of message counts against its budgets (caishen.server.conns); a move the
+        table accepts gives its token back."""
         try:
             msg = parse_client_message(text)
         except ProtocolError as exc:
-            await self._error(client, exc.code, str(exc))
+            if allow("other", client.budgets, client.person):
+                self._error(client, exc.code, str(exc))
+            else:
+                self._error(client, "rate_limited", "too many messages: slow down")
+            return
+        kind = msg.type
+        if not allow(kind, client.budgets, client.person):
+            self._error(client, "rate_limited", "too many messages: slow down")
             return
         if isinstance(msg, PingMessage):
-            await client.send('{"type":"pong"}')
+            client.outbox.put(PONG)
             return
         async with self.lock:
             try:
+                if self.paused and isinstance(msg, ActMessage | NextMessage):
+                    raise ProtocolError("storage_unavailable", f"{STORAGE_LOST}: send it again once the table resumes")
                 if isinstance(msg, ActMessage):
                     await self._act(client, msg)
+                    give_back(kind, client.budgets, client.person)
                 elif isinstance(msg, NextMessage):
                     await self._next(client, msg)
+                    give_back(kind, client.budgets, client.person)
                 elif isinstance(msg, BackMessage):
-                    self.away.discard(client.player)
-                    await self._broadcast([])
+                    if client.player in self.away:
+                        self.away.discard(client.player)
+                        self._broadcast()
+                    elif self._may_see(client):  # nothing changed: only this connection hears so
+                        client.last_state = ""  # asked for: answered even if nothing changed
+                        self._send_view(client)
+                elif isinstance(msg, TakeoverMessage):
+                    await self._takeover(client, msg.seat)
+                elif isinstance(msg, ContributeMessage):
+                    await self._contribute(client, msg)
+                elif isinstance(msg, KeyMessage):
+                    client.key = msg.key  # checked on the curve already; each signed move is checked by it
                 elif isinstance(msg, HelpMessage):
                     if msg.on and not self.help_ok:
                         raise ProtocolError("help_off", "this room does not allow learner help")
                     client.help_on = msg.on
-                    await self._send_view(client, [])
+                    if self._may_see(client):
+                        client.last_state = ""  # asked for: answered even if nothing changed
+                        self._send_view(client)
             except ProtocolError as exc:
-                await self._error(client, exc.code, str(exc))
+                self._error(client, exc.code, str(exc))
 
     # ------------------------------------------------------------ moves
 
     async def _act(self, client: Client, msg: ActMessage) -> None:
         s = self.session
+        if not s.dealt:
+            raise ProtocolError("stale", "the hand is not dealt yet")
         if s.over or s.hand_over:
             raise ProtocolError("hand_over", "the hand is over")
-        if msg.hand != s.hand_index or msg.step != len(s.moves):
+        step = core.public_step(s)  # passes not counted: each person asked answers the same state
+        if msg.hand != s.hand_index or msg.step != step:
             raise ProtocolError("stale", f"that move was for hand {msg.hand} step {msg.step}; "
-                                f"the table is at hand {s.hand_index} step {len(s.moves)}")
+                                f"the table is at hand {s.hand_index} step {step}")
         seat = s.seat_of(client.player)
         if seat is None or seat not in s.waiting_for():
             raise ProtocolError("not_your_turn", "it is not your turn to act")
@@ -133,48 +317,418 @@ class LiveTable:
             raise ProtocolError("bad_action", str(exc)) from None
         if action not in s.legal_actions(seat):
             raise ProtocolError("illegal", f"{msg.action!r} is not a legal action now")
-        done = s.act(seat, action)
+        # who vouches for the move (docs/fairness.md, "Signed moves"): checked before it is applied
+        sig, key = movesig_of(client, msg, self.room.code, s.hand_index, step, action)
         self.away.discard(client.player)
-        done += self._stand_ins()
-        await self._commit(done)
+        await self._apply(seat, action, sig, key)
+        await self._go()
 
-    def _stand_ins(self) -> list[core.Move]:
-        """Moves of the stand-in bots for the seats of people who are away."""
+    async def _apply(self, seat: int, action: core.Action, sig: str = SERVER, key: str | None = None) -> None:
+        """One move (a person's, a bot's or a stand-in's), kept to be told. A move others may
+        answer opens a claim window, and with it the claim pause: the move is told now, and
+        nothing more until the pause is over. ``sig`` and ``key``: who vouches for it (a
+        person's signature and key, ``"unsigned"``; a bot's or a stand-in's: ``"server"``)."""
         s = self.session
-        done: list[core.Move] = []
-        while not s.hand_over:
-            seats = [x for x in s.waiting_for() if s.seats[x] in self.away]
-            if not seats:
-                break
-            seat = seats[0]
-            done += s.act(seat, core.auto_action(self.stand_ins[s.seats[seat]], s, seat))
-        return done
+        was = core.in_window(s)
+        for m in s.act(seat, action, sig, key):  # a paced session: this move only
+            self._untold.append(_Untold(m, s.hand_index, core.public_step(s), was, True))
+        if was and not core.in_window(s):  # the window closed: tell only the claims that happened
+            for u in self._untold:
+                if u.in_window:
+                    u.tell = core.took_effect(u.move, s, self._window_melds)
+                    u.in_window = False
+        if not was and self._untold and core.opens_window(self._untold[-1].move):
+            self._window_melds = core.meld_counts(s)
+            self._asked = set()
+            if self.pausing:
+                await self._tell(states=False)
+                self._holding = True
+                self._later(self.pause_seconds, self._pause_over)
+
+    def _later(self, seconds: float, job: Callable[[], Coroutine[object, object, None]]) -> None:
+        """Run ``job()`` after ``seconds`` on the event loop (the pace's and the pause's timers).
+        The coroutine is made only when the timer fires: a loop that closes first (a server
+        stopping) leaves no coroutine never awaited."""
+        loop = asyncio.get_running_loop()
+
+        def start() -> None:
+            task = loop.create_task(job())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        loop.call_later(seconds, start)
+
+    async def _pause_over(self) -> None:
+        async with self.lock:
+            self._holding = False
+            if self.paused or self.evicted:
+                return
+            try:
+                await self._go()
+            except ProtocolError:  # storage_unavailable: the table is paused and goes on when it is back
+                pass
+
+    def _auto_to_move(self) -> tuple[int, core.Player] | None:
+        """A seat a bot moves now: a bot's, or an away person's (its stand-in)."""
+        s = self.session
+        got = s.bot_to_move()
+        if got is not None:
+            return got
+        for seat in s.waiting_for():
+            if s.seats[seat] in self.away:
+                return seat, self.stand_ins[s.seats[seat]]
+        return None
+
+    async def _go(self) -> None:
+        """Play the table on as far as it may go now: bots answer a discard at once (unseen),
+        a bot's own turn waits for the pace, a person is told and asked. Every seat is sent
+        its state unless a discard is being decided on."""
+        s = self.session
+        if self.paused or self.evicted:
+            return
+        if not s.dealt:  # the first hand: dealt once the window lets it
+            self._open_window(due=True)
+            await self._deal_when_complete()
+            return
+        while True:
+            if s.hand_over:
+                if not self._holding:
+                    self._arm()
+                    await self._tell()
+                    if not s.over:
+                        self._open_window(due=False)
+                return
+            auto = self._auto_to_move()
+            if core.in_window(s):
+                if auto is not None:  # a bot's answer to a discard: made now, told when the window closes
+                    await self._apply(auto[0], core.auto_action(auto[1], s, auto[0]))
+                    continue
+                self._arm()
+                await self._ask()  # the people asked see their own choices, nobody else anything
+                return
+            if self._holding:
+                return  # the pause runs: what follows is told when it ends
+            if auto is None or self.instant:
+                if auto is not None:
+                    await self._apply(auto[0], core.auto_action(auto[1], s, auto[0]))
+                    continue
+                self._arm()
+                await self._tell()
+                return
+            # a bot's own turn at the room's pace: told where it stands, then it moves
+            self._arm()
+            await self._tell()
+            at = (s.hand_index, len(s.moves))
+            if self._bot_at != at:
+                self._bot_at = at
+                self._later(self.bot_seconds, functools.partial(self._bot_turn, at))
+            return
+
+    async def _bot_turn(self, at: tuple[int, int]) -> None:
+        async with self.lock:
+            s = self.session
+            if (s.hand_index, len(s.moves)) != at or self._holding or s.hand_over or self.paused or self.evicted:
+                return
+            auto = self._auto_to_move()
+            if auto is None:
+                return
+            try:
+                await self._apply(auto[0], core.auto_action(auto[1], s, auto[0]))
+                await self._go()
+            except ProtocolError:  # storage_unavailable: the table is paused and goes on when it is back
+                pass
+
+    async def _takeover(self, client: Client, seat: int) -> None:
+        """A seated person hands an absent person's seat to the stand-in bot (TAKEOVER_SECONDS
+        away, no turn timer); it plays until that person comes back."""
+        player = self.session.seats[seat]
+        if player == client.player or player not in self._takeover_players():
+            raise ProtocolError("no_takeover", "that seat cannot be handed to a bot now")
+        self.away.add(player)
+        self.handed.add(player)
+        await self._go()
 
     async def _next(self, client: Client, msg: NextMessage) -> None:
         s = self.session
-        if not s.hand_over or s.over or msg.hand != s.hand_index:
+        if not s.dealt or not s.hand_over or s.over or msg.hand != s.hand_index:
             raise ProtocolError("stale", "no hand to start")
         self.ready.add(client.player)
         present = {c.player for c in self.clients} - self.away
         if present <= self.ready:
             await self._deal_next()
         else:
-            await self._broadcast([])
+            self._broadcast()
 
     async def _deal_next(self) -> None:
         self.ready.clear()
-        done = self.session.next_hand()
-        done += self._stand_ins()
-        await self._commit(done)
+        self._open_window(due=True)
+        await self._deal_when_complete()
 
-    async def _commit(self, done: list[core.Move]) -> None:
-        """The durability point: moves are stored, then told, then the timer is set."""
+    # ------------------------------------------------------------ the people's randomness
+
+    def _contributors(self) -> set[int]:
+        return {c.player for c in self.clients if c.contributes}
+
+    def _open_window(self, due: bool, tell: bool = True) -> None:
+        """The next hand's commitment is out: the pages that contribute are asked for their
+        randomness (docs/fairness.md). ``due``: the deal waits only for the window now."""
+        s = self.session
+        index = s.match.next_index
+        w = self.window
+        if w is None or w.hand != index:
+            seats = s.match.seats
+            w = self.window = contrib.Window(
+                index, s.match.next_commitment, asyncio.get_running_loop().time(), seats,
+                (s.is_person(seats[0]), s.is_person(seats[1]), s.is_person(seats[2]), s.is_person(seats[3])))
+            for c in self.clients:
+                if c.contributes and tell:
+                    w.ask(c.player)
+                    self._tell_fair(c)
+        if due and not w.due:
+            w.due = True
+            wait = w.opened + self.window_seconds - asyncio.get_running_loop().time()
+            self._later(max(0.0, wait), functools.partial(self._window_over, index))
+
+    async def _window_over(self, index: int) -> None:
+        async with self.lock:
+            w = self.window
+            if w is None or w.hand != index or not w.due or self.paused or self.evicted:
+                return
+            try:
+                await self._deal_when_complete()
+            except ProtocolError:  # storage_unavailable: the table is paused, dealt again on return
+                pass
+
+    async def _deal_when_complete(self) -> None:
+        """Deal the hand the window is for, if it is due and complete: every person seated
+        whose contributing page is here has sent its value, or the time is up."""
+        w = self.window
+        if w is None or not w.due or self.paused or self.evicted:
+            return
+        s = self.session
+        # where pages contribute, the first deal also waits (within the window) for the people
+        # who have not come yet: the one who opened a friends room comes from the waiting page a
+        # moment after the last friend sat (plain WebSocket clients are never waited for)
+        contributors = self._contributors()
+        expected = frozenset() if s.dealt or not contributors else frozenset(
+            p for p in s.match.seats if s.is_person(p) and all(c.player != p for c in self.clients))
+        if not w.complete(contributors, asyncio.get_running_loop().time(), self.window_seconds, expected):
+            return
+        self.window = None
+        mix = w.mix()
+        s = self.session
+        if s.dealt:
+            s.next_hand(mix)
+        else:
+            s.start(mix)
+        await self._go()
+        for c in self.clients:  # stored: what was mixed in
+            if c.contributes:
+                self._tell_fair(c)
+
+    async def _contribute(self, client: Client, msg: ContributeMessage) -> None:
+        w = self.window
+        if not client.contributes:
+            raise ProtocolError("not_contributing", "connect with ?contribute=1 to send randomness")
+        if w is not None and msg.hand == w.hand:
+            w.ask(client.player)
+            if w.take(client.player, bytes.fromhex(msg.value)):
+                for c in self.clients:
+                    if c.player == client.player and c.contributes:
+                        self._tell_fair(c)
+                await self._deal_when_complete()
+                return
+        if not self._tell_fair(client, msg.hand):  # closed (dealt) or taken already: what the table holds
+            raise ProtocolError("stale", f"no contributions are taken for hand {msg.hand} now")
+
+    def _tell_fair(self, client: Client, hand: int | None = None) -> bool:
+        """Tell a contributing page where the contributions stand: the open window, or what
+        was mixed into hand ``hand`` (default: the hand in play)."""
+        w = self.window
+        if w is not None and (hand is None or hand == w.hand):
+            client.outbox.put(contrib.fair_message(w.hand, w.commitment, open=True, dealt=False,
+                                                   mine=w.mine(client.player)))
+            return True
+        s = self.session
+        if not s.dealt:
+            return False
+        if hand is None or hand == s.hand_index:
+            mix, commitment, seat = s.match.mix, s.commitment, s.seat_of(client.player)
+        elif 0 <= hand < len(s.match.hands):
+            h = s.match.hands[hand]
+            mix = Mix(h.contributions, h.timeline)
+            commitment = h.commitment
+            seat = h.seats.index(client.player) if client.player in h.seats else None
+        else:
+            return False
+        value = mix.contributions[seat] if seat is not None and seat < len(mix.contributions) else None
+        client.outbox.put(contrib.fair_message(s.hand_index if hand is None else hand, commitment, open=False,
+                                               dealt=True, mine=value if isinstance(value, bytes) else None))
+        return True
+
+    async def _store(self) -> None:
+        """The durability point: what the session did beyond the stored state is written
+        before anyone is told. A write that fails takes the table back to its last stored
+        state and pauses it until the database answers again (:meth:`_recover`); the sender
+        hears ``storage_unavailable`` and nobody hears of the moves."""
         # The write is made once this turn of the event loop is over, with every other table's
         # of the turn; this table's lock is held, so nothing here moves and nobody hears of
         # it before it is stored.
-        await self.store.sync_async(self.room.code, self.session, self.stored)
-        self._arm()
-        await self._broadcast(done)
+        batch = self.store.plan(self.room.code, self.session, self.stored)
+        try:
+            await self.store.commit(batch)
+        except Exception as exc:
+            self._rollback()
+            self._untold.clear()
+            self._holding = False
+            self._pause(exc)
+            self._tell_storage(ok=False)
+            raise ProtocolError("storage_unavailable", f"{STORAGE_LOST}: send your move again once the table resumes"
+                                ) from None
+        self._stored(batch)
+
+    # ------------------------------------------------------------ telling
+
+    def _hidden(self) -> bool:
+        """A claim pause runs or a discard is being decided on: only the people asked may be
+        sent a state (anyone else's would tell whether someone may claim)."""
+        return self._holding or (self.session.dealt and core.in_window(self.session))
+
+    def _asked_now(self, client: Client) -> bool:
+        if not self.session.dealt:
+            return False
+        seat = self.session.seat_of(client.player)
+        return seat is not None and core.in_window(self.session) and seat in self.session.waiting_for()
+
+    def _may_see(self, client: Client) -> bool:
+        """Whether ``client`` may be sent its state now: not while a discard is being decided
+        on, unless it is asked, or the decision waits for someone whose seat the others may
+        hand to a bot (away TAKEOVER_SECONDS in a room without a timer: the table's long wait
+        has told everyone so already, and they must be offered the takeover, or the table
+        would wait for ever)."""
+        return not self._hidden() or self._asked_now(client) or self._held_by_absent()
+
+    def _held_by_absent(self) -> bool:
+        s = self.session
+        waiting = s.waiting_for() if core.in_window(s) else ()
+        return any(s.seat_of(p) in waiting for p in self._takeover_players())
+
+    async def _tell(self, states: bool = True) -> None:
+        """The durability point: moves are stored, then told (each its own event, in order),
+        then every seat gets its state."""
+        await self._store()
+        told = [u for u in self._untold if u.tell and not u.in_window]
+        self._untold = [u for u in self._untold if u.in_window]
+        if not told and not states:
+            return
+        s = self.session
+        people = self._people()
+        for c in list(self.clients):
+            seat = s.seat_of(c.player)
+            for u in told:
+                text = core.event_json(u.move, seat if u.hand == s.hand_index else None, u.hand, u.step)
+                if text is not None:
+                    c.outbox.put(text)
+            if states:
+                self._send_view(c, people)
+
+    async def _ask(self) -> None:
+        """Show the people asked on a discard their choices (each once per window)."""
+        await self._store()
+        s = self.session
+        waiting = s.waiting_for()
+        people = self._people()
+        for c in list(self.clients):
+            seat = s.seat_of(c.player)
+            if seat is not None and seat in waiting and seat not in self._asked:
+                self._send_view(c, people)
+        self._asked.update(waiting)
+
+    # ------------------------------------------------------------ storage faults
+
+    def _stored(self, batch: Batch) -> None:
+        """``batch`` is committed: the table's stored state moves on with it."""
+        self.stored = batch.stored
+        if batch.hand is not None:
+            self.log.append([])
+            self.mixes.append(self.session.match.mix)
+        for _, hand, seq, seat, text, sig, key in batch.moves:
+            assert seq == len(self.log[hand]), (self.room.code, hand, seq)
+            self.log[hand].append((seat, text, sig, key))
+
+    def _rollback(self) -> None:
+        """Back to the last stored state: the session rebuilt from the stored moves (memory
+        only: the database may be away)."""
+        self.session = Tables.rebuild(self.room, self.log, self.mixes, deal=False)
+        self.ready.clear()
+        self.window = None
+
+    def _pause(self, exc: BaseException) -> None:
+        if self.paused:
+            return
+        self.paused = True
+        metrics.tables_paused.inc()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        log.warning(STORAGE_LOST, extra=fields(event="storage_lost", room=self.room.code,
+                                               error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                                               unavailable=unavailable(exc)))
+        self._recovery = asyncio.get_running_loop().create_task(self._recover())
+
+    async def _recover(self) -> None:
+        """Wait for the database, rebuild the table from it (a commit whose answer was lost may
+        have been stored after all), write what the bots did beyond it, and go on."""
+        lost = time.monotonic()
+        while True:
+            await self.store.until_up()
+            code = self.room.code
+            try:
+                hands = await asyncio.to_thread(self.store.moves, code)
+                mixes = await asyncio.to_thread(self.store.mixes, code)
+                stored = await asyncio.to_thread(self.store.stored_state, code)
+            except Exception:  # noqa: BLE001 - away again: wait again
+                continue
+            async with self.lock:
+                try:
+                    session = Tables.rebuild(self.room, hands, mixes, deal=False)
+                except Exception as exc:  # noqa: BLE001 - the stored moves no longer replay
+                    reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+                    log.error("stored moves do not replay: room marked damaged",
+                              extra=fields(event="room_damaged", room=code, reason=reason))
+                    await asyncio.to_thread(self.store.mark_damaged, code, reason)
+                    return  # paused for good: the room is served from its consistent moves
+                self.session, self.stored, self.log, self.mixes = session, stored, hands, mixes
+                batch = self.store.plan(code, session, stored)
+                try:
+                    await self.store.commit(batch)
+                except Exception:  # noqa: BLE001 - away again
+                    self.session = Tables.rebuild(self.room, self.log, self.mixes, deal=False)
+                    continue
+                self._stored(batch)
+                self.paused = False
+                metrics.tables_paused.dec()
+                log.warning("storage back", extra=fields(event="storage_back", room=code,
+                                                         paused_seconds=round(time.monotonic() - lost, 3)))
+                self._arm()
+                self._tell_storage(ok=True)
+                for c in self.clients:
+                    c.last_state = ""  # the table as it is again, for everyone, even if it looks the same
+                self._broadcast()
+                try:
+                    await self._go()
+                except ProtocolError:  # away again: paused again
+                    pass
+                return
+
+    def _tell_storage(self, ok: bool) -> None:
+        for c in list(self.clients):
+            self._send_storage(c, ok)
+
+    def _send_storage(self, client: Client, ok: bool) -> None:
+        """``{"type": "storage", "ok": false}``: the page shows "connection to storage lost,
+        retrying" in its language until ``ok`` is true again."""
+        client.outbox.put(StorageMessage(ok=ok, message="" if ok else STORAGE_LOST).model_dump_json())
 
     # ------------------------------------------------------------ timer
 
@@ -182,6 +736,8 @@ class LiveTable:
         """(Re)start the countdown for the people who must act now, or for the next hand; a
         countdown already running for this same state keeps going (joins do not reset it)."""
         s = self.session
+        if not s.dealt:
+            return
         version = (s.hand_index, len(s.moves), s.hand_over)
         if self._timer is not None and version == self._armed:
             return
@@ -199,52 +755,88 @@ class LiveTable:
 
     async def _timeout(self, version: tuple[int, int, bool]) -> None:
         async with self.lock:
+            if self.evicted:  # left memory since: the rebuilt table has its own timer
+                return
             s = self.session
-            if (s.hand_index, len(s.moves), s.hand_over) != version or s.over:
+            if (s.hand_index, len(s.moves), s.hand_over) != version or s.over or self.paused:
                 return
             self._timer = None
-            if s.hand_over:
-                await self._deal_next()
-                return
-            for seat in s.waiting_for():
-                self.away.add(s.seats[seat])
-            await self._commit(self._stand_ins())
+            try:
+                if s.hand_over:
+                    await self._deal_next()
+                    return
+                for seat in s.waiting_for():
+                    self.away.add(s.seats[seat])
+                await self._go()
+            except ProtocolError:  # storage_unavailable: the table is paused, the timer set again on return
+                pass
 
     # ------------------------------------------------------------ sending
 
     def _people(self) -> core.SeatPeople:
         return core.SeatPeople(
-            self.room.names, self.room.bots, frozenset(c.player for c in self.clients), frozenset(self.away)
+            self.room.names, self.room.bots, frozenset(c.player for c in self.clients), frozenset(self.away),
+            self._takeover_players(),
         )
 
-    async def _send_view(self, client: Client, done: list[core.Move], people: core.SeatPeople | None = None) -> None:
+    def _send_view(self, client: Client, people: core.SeatPeople | None = None) -> None:
         s = self.session
-        events = core.public_events(done, s.seat_of(client.player))
+        if not s.dealt:  # nothing to show before the first deal
+            return
+        seat = s.seat_of(client.player)
         deadline = None
-        if self._deadline is not None:
+        # the countdown goes only to whoever must act (and to all between hands): a running
+        # clock anywhere else would tell that someone holds a claim
+        if self._deadline is not None and (s.hand_over or (seat is not None and seat in s.waiting_for())):
             deadline = max(0, int((self._deadline - asyncio.get_running_loop().time()) * 1000))
         extras = core.ViewExtras(
             code=self.room.code, variant=self.room.variant,
             hands_total=None if self.room.hands == 0 else self.room.hands, deadline_ms=deadline,
             help_on=client.help_on, help_allowed=self.help_ok,
         )
-        text = core.table_view_json(s, client.player, people or self._people(), extras, events)
-        client.tokens = min(RATE_BURST, client.tokens + 1)  # a client may answer every state at once
-        try:
-            await client.send(text)
-        except Exception:  # noqa: BLE001 - a closed socket: its handler removes the client
-            pass
+        text = core.table_view_json(s, client.player, people or self._people(), extras, [])
+        if text == client.last_state:
+            return
+        client.last_state = text
+        client.outbox.put(text, state=True)
 
-    async def _broadcast(self, done: list[core.Move]) -> None:
+    def _broadcast(self) -> None:
+        """Every seat its state; while a discard is being decided on, only the people asked."""
         people = self._people()
         for c in list(self.clients):
-            await self._send_view(c, done, people)
+            if self._may_see(c):
+                self._send_view(c, people)
 
-    async def _error(self, client: Client, code: str, message: str) -> None:
-        try:
-            await client.send(ErrorMessage(code=code, message=message).model_dump_json())
-        except Exception:  # noqa: BLE001
-            pass
+    def _error(self, client: Client, code: str, message: str) -> None:
+        client.outbox.put(ErrorMessage(code=code, message=message).model_dump_json())
+
+
+def movesig_of(client: Client, msg: ActMessage, room: str, hand: int, step: int,
+               action: core.Action) -> tuple[str, str | None]:
+    """Who vouches for a person's move (docs/fairness.md, "Signed moves"): its signature and the
+    key this connection registered, checked over the move's canonical bytes, or ``unsigned``
+    (no ``sig``). A signature without a registered key, or one that does not verify, is refused
+    (``no_key``, ``bad_signature``): the move is not applied."""
+    if msg.sig is None:
+        return UNSIGNED, None
+    if client.key is None:
+        raise ProtocolError("no_key", "a signed move needs the key it is signed by: send {\"type\": \"key\"} first")
+    if not core.signed_by(client.key, msg.sig, room, hand, step, action):
+        raise ProtocolError("bad_signature", f"the signature is not this page's key's over {action.text()!r} "
+                            f"at hand {hand} step {step} of room {room}")
+    return msg.sig, client.key
+
+
+def _prefix(hands: list[list[core.StoredMove]], n: int) -> list[list[core.StoredMove]]:
+    """The first ``n`` stored moves of a match, by hand."""
+    out: list[list[core.StoredMove]] = []
+    for h in hands:
+        if n < len(h):
+            out.append(h[:n])
+            return out
+        out.append(list(h))
+        n -= len(h)
+    return out
 
 
 @dataclass(frozen=True)
@@ -288,10 +880,40 @@ class Tables:
     """Every live table of this process, by room code. With several processes (``plan``) a
     process runs only the tables it owns; it reads any other from the database."""
 
-    def __init__(self, store: Store, plan: WorkerPlan | None = None) -> None:
+    def __init__(self, store: Store, plan: WorkerPlan | None = None, evict_after: float = EVICT_SECONDS,
+                 unopened_hours: float = UNOPENED_HOURS) -> None:
         self.store = store
         self.plan = plan or WorkerPlan()
         self.live: dict[str, LiveTable] = {}
+        self.evict_after = evict_after
+        self.unopened_hours = unopened_hours
+        self.clock: Callable[[], float] = time.monotonic  # when tables went idle (tests set it)
+        self.wall: Callable[[], datetime] = now  # when rooms were made, as stored
+        metrics.live_tables.set_function(lambda: len(self.live))
+        metrics.damaged_rooms.set_function(self._damaged_count)
+        # each person's budgets, shared by their connections (and how many they have open)
+        self._persons: dict[str, tuple[Budgets, int]] = {}
+
+    def person(self, uid: str) -> Budgets:
+        """The budgets of person ``uid``'s messages, for one more connection of theirs."""
+        budgets, n = self._persons.get(uid) or (Budgets(PERSON_RATES), 0)
+        self._persons[uid] = (budgets, n + 1)
+        return budgets
+
+    def sign_out(self, uid: str) -> None:
+        """Close every table connection of person ``uid`` (logged out everywhere)."""
+        for live in self.live.values():
+            for c in live.clients:
+                if c.uid == uid:
+                    c.outbox.give_up(CLOSE_SIGNED_OUT, "signed out")
+
+    def release(self, uid: str) -> None:
+        """One connection of ``uid`` closed (the budgets go with the last one)."""
+        budgets, n = self._persons.get(uid) or (Budgets(PERSON_RATES), 1)
+        if n <= 1:
+            self._persons.pop(uid, None)
+        else:
+            self._persons[uid] = (budgets, n - 1)
 
     def new_code(self) -> str:
         """The code of a new room. With several processes, one that the process with the
@@ -312,56 +934,182 @@ class Tables:
     def owns(self, code: str) -> bool:
         return self.plan.owner_of(code) == self.plan.index
 
-    def start(self, room: RoomInfo) -> LiveTable | None:
-        """Deal the first hand of a room that has just started playing; in a process that does
-        not own it, nothing: its owner deals when the table is first opened (:meth:`open`)."""
-        if not self.owns(room.code):
-            return None
-        return self._live(room, self._session(room, []), Stored())
+    def start(self, room: RoomInfo) -> None:
+        """A room has just started playing. Its first hand is dealt when its table is first
+        opened (:meth:`open`), by the process that owns it: a room nobody opens costs no memory,
+        and expires (:meth:`sweep`)."""
 
     def open(self, room: RoomInfo) -> LiveTable | None:
         """The live table of a playing room this process owns, rebuilt from the database if it
-        is not live yet (dealt elsewhere, or after a restart); None otherwise."""
+        is not live (not opened yet, left memory while idle, dealt elsewhere, or after a
+        restart); None otherwise (a room whose moves do not replay is marked damaged)."""
         live = self.live.get(room.code)
         if live is None and room.status == "playing" and self.owns(room.code):
-            live = self._resume(room, self.store.moves(room.code))
+            hands = self.store.moves(room.code)
+            try:
+                live = self._resume(room, hands)
+            except Exception as exc:
+                if unavailable(exc):
+                    raise
+                self.damage(room, exc, hands)
+                return None
         return live
 
     def session_of(self, room: RoomInfo) -> core.Session | None:
-        """The match of a playing room, to read: the live one, or for a table another process
-        owns, one rebuilt from the stored moves (nothing is written)."""
-        live = self.open(room)
+        """The match of a playing room, to read: the live one, or one rebuilt from the stored
+        moves (nothing is written, and nothing is kept in memory)."""
+        if room.status == "damaged":
+            return self.consistent(room)
+        live = self.live.get(room.code)
         if live is not None:
             return live.session
         if room.status != "playing":
             return None
-        return self._session(room, self.store.moves(room.code))
+        try:
+            return self._session(room, self.store.moves(room.code))
+        except Exception:  # noqa: BLE001 - its owner marks it damaged; until then, what replays
+            return self.consistent(room)
+
+    def sweep(self) -> tuple[int, int]:
+        """Tables nobody has been connected to for ``evict_after`` seconds leave memory (a
+        finished match is served from its stored record after that, an unfinished one is
+        rebuilt from its moves when next opened); rooms whose table nobody opened within
+        ``unopened_hours`` expire. Returns (tables evicted, rooms expired)."""
+        t = self.clock()
+        evicted = 0
+        for code, live in list(self.live.items()):
+            if live.clients:
+                live.idle_since = None
+            elif live.idle_since is None:
+                live.idle_since = t
+            elif t - live.idle_since >= self.evict_after and not live.lock.locked() and not live.paused:
+                live.evict()
+                del self.live[code]
+                evicted += 1
+        if evicted:
+            collector.ask_for_sweep()
+        expired = self.store.expire_unopened(self.wall() - timedelta(hours=self.unopened_hours))
+        return evicted, expired
+
+    async def keep_sweeping(self, also: Callable[[], object] | None = None) -> None:
+        """:meth:`sweep` every SWEEP_SECONDS, for as long as the app runs (and ``also``, the
+        app's other sweeps)."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                self.sweep()
+                if also is not None:
+                    also()
+            except Exception:  # noqa: BLE001 - the database away: the next sweep tries again
+                logging.getLogger("caishen.server").exception("sweeping the tables failed")
 
     def resume_all(self) -> int:
         """Rebuild every unfinished match this process owns from its stored moves (after a
-        restart)."""
+        restart); rooms nobody opened are left in the database (:meth:`open` deals them).
+        A room whose moves do not replay is marked damaged (:meth:`damage`) and the others
+        are resumed all the same: one room never keeps the centre down."""
         n = 0
         for room, hands in self.store.playing():
             if self.owns(room.code):
-                self._resume(room, hands)
+                try:
+                    self._resume(room, hands)
+                except Exception as exc:
+                    if unavailable(exc):
+                        raise
+                    self.damage(room, exc, hands)
+                    continue
                 n += 1
         return n
 
-    def _resume(self, room: RoomInfo, hands: list[list[tuple[int, str]]]) -> LiveTable:
+    def check(self) -> list[RoomInfo]:
+        """``caishen serve --check``: replay every unfinished match (writing nothing), mark the
+        ones that do not replay damaged; every damaged room."""
+        for room, hands in self.store.playing():
+            try:
+                self.rebuild(room, hands, self.store.mixes(room.code))
+            except Exception as exc:  # noqa: BLE001 - any failure to replay is damage
+                self.damage(room, exc, hands)
+        return self.store.damaged()
+
+    def damage(self, room: RoomInfo, exc: BaseException, hands: list[list[core.StoredMove]] | None = None) -> None:
+        """Mark ``room`` damaged: logged with its code and the reason (and where its stored
+        moves stop replaying), stored, counted."""
+        reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        if hands is not None:
+            try:
+                good, _ = self._consistent(room, hands)
+            except Exception:  # noqa: BLE001 - not even the deal replays: the reason says why
+                good = -1
+            for i, h in enumerate(hands):
+                if 0 <= good < len(h):
+                    at, action = h[good][:2]
+                    reason = f"hand {i} move {good} ({action!r} by player {at}): {reason}"
+                    break
+                good -= len(h)
+        log.error("stored moves do not replay: room marked damaged",
+                  extra=fields(event="room_damaged", room=room.code, reason=reason))
+        self.store.mark_damaged(room.code, reason)
+        self.live.pop(room.code, None)
+
+    def _damaged_count(self) -> float:
+        """The rooms marked damaged, counted in the database (shared by every process) at
+        each scrape; NaN while it does not answer."""
+        try:
+            return float(self.store.damaged_count())
+        except Exception:  # noqa: BLE001 - a scrape must not fail with the database
+            return float("nan")
+
+    def consistent(self, room: RoomInfo) -> core.Session:
+        """A damaged room's match up to its last consistent move."""
+        return self._consistent(room, self.store.moves(room.code))[1]
+
+    def _consistent(self, room: RoomInfo, hands: list[list[core.StoredMove]]) -> tuple[int, core.Session]:
+        """How many of the stored moves replay, and the match they make: the longest prefix
+        that replays (a binary search: a prefix of a prefix that replays replays)."""
+        total = sum(len(h) for h in hands)
+        mixes = self.store.mixes(room.code)
+        good, bad = 0, total + 1
+        best = self.rebuild(room, _prefix(hands, 0), mixes)
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            try:
+                session = self.rebuild(room, _prefix(hands, mid), mixes)
+            except Exception:  # noqa: BLE001 - not consistent that far
+                bad = mid
+                continue
+            good, best = mid, session
+        return good, best
+
+    def _resume(self, room: RoomInfo, hands: list[list[core.StoredMove]]) -> LiveTable:
         # Bots may have moved on from the last stored move (a crash before the write): _live
         # writes what the stored moves lead to.
-        return self._live(room, self._session(room, hands), self.store.stored_state(room.code))
+        # A fresh room's first hand is not dealt yet: the people contribute to its wall first.
+        mixes = self.store.mixes(room.code)
+        session = self.rebuild(room, hands, mixes, deal=False)
+        return self._live(room, session, self.store.stored_state(room.code), hands, mixes)
 
-    def _session(self, room: RoomInfo, hands: list[list[tuple[int, str]]]) -> core.Session:
-        """Room ``room``'s match rebuilt from the stored moves of each hand dealt (none: the
-        first hand just dealt)."""
+    def _session(self, room: RoomInfo, hands: list[list[core.StoredMove]]) -> core.Session:
+        return self.rebuild(room, hands, self.store.mixes(room.code))
+
+    @staticmethod
+    def rebuild(room: RoomInfo, hands: list[list[core.StoredMove]], mixes: Sequence[Mix | None] = (),
+                deal: bool = True) -> core.Session:
+        """Room ``room``'s match rebuilt from the stored moves of each hand dealt, each hand
+        dealt with what was mixed into its wall (``mixes``, stored with it). No hands: the first
+        hand just dealt with nothing mixed in, or (``deal=False``) waiting to be dealt."""
         ruleset = core.ruleset_from_json(room.ruleset, room.variant)
         if not hands:
-            return core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw)
-        return core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw)
+            return core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw, paced=True, deal=deal,
+                                    room=room.code)
+        return core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw, paced=True,
+                                   mixes=mixes, room=room.code)
 
-    def _live(self, room: RoomInfo, session: core.Session, stored: Stored) -> LiveTable:
-        """Write what ``session`` did beyond ``stored``, and keep it as a live table."""
-        self.store.sync(room.code, session, stored)
-        t = self.live[room.code] = LiveTable(self.store, room, session, stored)
+    def _live(self, room: RoomInfo, session: core.Session, stored: Stored,
+              hands: list[list[core.StoredMove]] | None = None, mixes: list[Mix | None] | None = None) -> LiveTable:
+        """Write what ``session`` (rebuilt from ``hands``) did beyond ``stored``, and keep it
+        as a live table."""
+        batch = self.store.sync(room.code, session, stored)
+        t = LiveTable(self.store, room, session, stored, [list(h) for h in hands or []], list(mixes or []))
+        t._stored(batch)
+        self.live[room.code] = t
         return t

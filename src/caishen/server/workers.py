@@ -33,6 +33,8 @@ import uvicorn
 
 from caishen.server.app import create_app
 from caishen.server.db import make_engine, upgrade
+from caishen.server.hygiene import OPTIONS_ENV, GuardedHttpProtocol, ServeOptions, TableSocketProtocol
+from caishen.server.logs import setup as setup_logs
 from caishen.server.relay import HandedOff
 from caishen.server.store import Store
 from caishen.server.tables import WorkerPlan
@@ -43,14 +45,32 @@ RESTART_SECONDS = 1.0  # between a worker's death and its new start
 PEEK_BYTES = 1024      # of a new connection's first request, read without taking them: its first line
 PEEK_SECONDS = 5.0     # a connection that sends no first line in this time is served where it came in
 HAND_OFF_SECONDS = 2.0  # a full inbox (the owner busy) is tried again this long, then the relay serves
+CAP_SLACK = 32  # uvicorn answers 503 past the cap plus this (the oldest idle closing meanwhile)
+WS_PING_SECONDS = 4.0  # WebSocket keep-alive: a ping this often, a pong within this long
+GRACE_SECONDS = 5      # a stopping server waits this long for its connections, then closes them
 _TABLE_SOCKET = re.compile(rb"GET /ws/([A-Za-z0-9_-]{1,32})[ ?]")  # the app's /ws/{code}
 
 
-def uvicorn_config(app: object, host: str = "127.0.0.1", port: int = 8000) -> uvicorn.Config:
+def uvicorn_config(app: object, host: str = "127.0.0.1", port: int = 8000,
+                   options: ServeOptions | None = None) -> uvicorn.Config:
     """uvicorn's settings for the game centre: quiet, the person's messages limited to 64 kB
-    at the door (the table checks its own limit), no compression."""
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,  # type: ignore[arg-type]
-                          ws_per_message_deflate=False)
+    at the door (the table checks its own limit), no compression. Every WebSocket is pinged
+    every WS_PING_SECONDS and closed when its pong is WS_PING_SECONDS late: a page that stops
+    reading (a phone put away, a stalled network) leaves its table within 2 x WS_PING_SECONDS.
+    The connection guards of :mod:`caishen.server.hygiene` (``options``): a header timeout,
+    the keep-alive timeout, and a cap on open connections. A server told to stop waits at most
+    GRACE_SECONDS for its connections (uvicorn's default waits for ever: a worker whose
+    supervisor was gone could stay for good behind one connection that did not close)."""
+    options = options or ServeOptions()
+    cap = options.connection_cap()
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,  # type: ignore[arg-type]
+                            ws_per_message_deflate=False, ws=TableSocketProtocol, http=GuardedHttpProtocol,
+                            ws_ping_interval=WS_PING_SECONDS, ws_ping_timeout=WS_PING_SECONDS,
+                            timeout_keep_alive=options.keep_alive, limit_concurrency=cap + CAP_SLACK,
+                            timeout_graceful_shutdown=GRACE_SECONDS)
+    config.caishen = options  # type: ignore[attr-defined]
+    config.caishen_cap = cap  # type: ignore[attr-defined]
+    return config
 
 
 def prepare(db_url: str) -> None:
@@ -84,7 +104,7 @@ def listen(host: str, port: int) -> socket.socket:
         return sock
 
 
-def supervise(host: str, port: int, db_url: str, count: int) -> int:
+def supervise(host: str, port: int, db_url: str, count: int, options: ServeOptions | None = None) -> int:
     """Run ``count`` workers on a database already prepared (:func:`prepare`) until SIGINT or
     SIGTERM; 0 then."""
     sock = listen(host, port)
@@ -102,8 +122,8 @@ def supervise(host: str, port: int, db_url: str, count: int) -> int:
         return subprocess.Popen(
             [sys.executable, "-c", "from caishen.server.workers import work; work()",
              str(sock.fileno()), str(index), str(count), sockets, str(os.getpid())],
-            pass_fds=(sock.fileno(),),
-            env=dict(os.environ, CAISHEN_DB=db_url),  # not on the command line: ps shows that to everyone
+            pass_fds=(sock.fileno(),), preexec_fn=functools.partial(_stop_with, os.getpid()),
+            env=dict(os.environ, CAISHEN_DB=db_url, **{OPTIONS_ENV: (options or ServeOptions()).to_env()}),  # not on the command line: ps shows that to everyone
         )
 
     procs = [start(i) for i in range(count)]
@@ -127,6 +147,19 @@ def supervise(host: str, port: int, db_url: str, count: int) -> int:
         sock.close()
         shutil.rmtree(sockets, ignore_errors=True)
     return 0
+
+
+def _stop_with(supervisor: int) -> None:
+    """In a new worker, before it runs: be sent SIGTERM when the supervisor dies (Linux's
+    parent-death signal, kept across exec), from the first moment; the worker's own watch
+    (``orphaned`` in :func:`work`) runs only once its modules are imported and its app made,
+    which takes seconds on a busy machine. Elsewhere the watch alone."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes  # noqa: PLC0415 - Linux only
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != supervisor:  # gone before the signal was asked for
+        os._exit(0)
 
 
 ProtocolFactory = Callable[[], asyncio.Protocol]
@@ -294,6 +327,7 @@ def work() -> None:
     database URL in ``$CAISHEN_DB``."""
     fd, index, count, sockets, supervisor = sys.argv[1:6]
     db_url = os.environ["CAISHEN_DB"]
+    setup_logs()
     plan = WorkerPlan(int(index), int(count), sockets)
     public = socket.socket(fileno=int(fd))
     path = Path(sockets) / f"w{index}.sock"
@@ -304,7 +338,9 @@ def work() -> None:
     private.listen(2048)
     handed_off = HandedOff()
     door = Door(public, plan, handed_off)
-    server = _WorkerServer(uvicorn_config(create_app(db_url, plan, handed_off)), door)
+    options = ServeOptions.from_env()
+    server = _WorkerServer(uvicorn_config(create_app(db_url, plan, handed_off, options=options),
+                                          options=options), door)
 
     async def orphaned() -> None:
         # a supervisor killed outright (SIGKILL) cannot stop its workers: they stop by themselves

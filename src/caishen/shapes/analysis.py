@@ -36,6 +36,7 @@ __all__ = [
     "GroupKind",
     "arrangements",
     "is_win",
+    "pairs_wild_with",
     "shanten",
     "waits",
     "Forms",
@@ -93,6 +94,16 @@ class Arrangement:
         return (Arrangement, (self.form, self.groups))  # see Group.__reduce__
 
 
+def pairs_wild_with(arrangement: Arrangement, tile: int) -> bool:
+    """Whether ``arrangement`` has a pair of ``tile`` made of one wild and one natural ``tile``
+    (a wild standing for ``tile`` beside it): the pair a robbed tile may not make where a
+    ruleset forbids robbing a kong with a wild pair (L10)."""
+    for g in arrangement.groups:
+        if g.kind is GroupKind.PAIR and g.tiles[0] == tile and len(g.wilds) == 1:
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------- forms
 
 
@@ -113,6 +124,8 @@ class Forms(Protocol):
     @property
     def bulldozer_wilds(self) -> int: ...    # how many primary wilds that takes
     @property
+    def bulldozer_own_flower(self) -> bool: ...  # the seat's own wild flower counts as one of them
+    @property
     def tile_kinds(self) -> tuple[int, ...]: ...  # kinds in play (wilds may stand for these)
 
 
@@ -127,10 +140,12 @@ class ShapeForms:
     bulldozer: bool = False
     bulldozer_wilds: int = 0
     name: str = "shapes"
+    bulldozer_own_flower: bool = False
 
-    def __reduce__(self) -> tuple[type[ShapeForms], tuple[int, tuple[int, ...], bool, bool, bool, int, str]]:
+    def __reduce__(self) -> tuple[type[ShapeForms], tuple[int, tuple[int, ...], bool, bool, bool, int, str, bool]]:
         return (ShapeForms, (self.hand_size, self.tile_kinds, self.eight_and_half_pairs, self.seven_pairs,
-                             self.bulldozer, self.bulldozer_wilds, self.name))  # see Group.__reduce__
+                             self.bulldozer, self.bulldozer_wilds, self.name,
+                             self.bulldozer_own_flower))  # see Group.__reduce__
 
     @property
     def sets_needed(self) -> int:
@@ -160,7 +175,7 @@ _HLB: Final = _HONOUR_TABLES[4]
 
 # Per kind: which key it adds to (0-2 suits, 3 honours) and the base-5 power.
 _SLOT: Final = tuple(k // 9 if k < NUM_SUITED else 3 for k in range(NUM_NON_FLOWER))
-_POW: Final = tuple(5 ** (k % 9) if k < NUM_SUITED else 5 ** (k - NUM_SUITED) for k in range(NUM_NON_FLOWER))
+_POW: Final[tuple[int, ...]] = tuple(5 ** (k % 9) if k < NUM_SUITED else 5 ** (k - NUM_SUITED) for k in range(NUM_NON_FLOWER))
 
 # Slot tables per wild set: wild kinds go to slot 4 with weight 1 (a plain count).
 _slot_cache: Final[dict[frozenset[int], tuple[tuple[int, ...], tuple[int, ...]]]] = {_EMPTY: (_SLOT, _POW)}
@@ -184,7 +199,7 @@ def _slots_for(wilds: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 class _Info:
     """Forms switches the analyser needs, read once per ruleset object."""
 
-    __slots__ = ("bulldozer", "eight_half", "joker_pairs", "joker_sets", "kinds", "non_flower_kinds", "ruleset",
+    __slots__ = ("bull_own", "bulldozer", "eight_half", "joker_pairs", "joker_sets", "kinds", "non_flower_kinds", "ruleset",
                  "sequences", "sets", "seven", "splits")
 
     def __init__(self, r: Forms) -> None:
@@ -193,6 +208,9 @@ class _Info:
         self.eight_half = r.eight_and_half_pairs and r.hand_size == 16
         self.seven = r.seven_pairs and r.hand_size == 13
         self.bulldozer = r.bulldozer_wilds if r.bulldozer else 0
+        # the seat's own flower 坐花 counts toward 推土机 beside the 正财神 (L8 金乡灵溪: 3 + 坐花);
+        # without a flower indicator it is the only wild flower a seat has (L5, L7)
+        self.bull_own = bool(self.bulldozer) and r.bulldozer_own_flower
         self.kinds = r.tile_kinds
         self.non_flower_kinds = tuple(k for k in self.kinds if k < NUM_NON_FLOWER)
         # made once per ruleset, read by every split (_split_rec) and completion (_wild_only)
@@ -233,7 +251,7 @@ def _wild_flowers_held(wilds: frozenset[int]) -> dict[tuple[int, ...], int]:
 # pairs form, lower bound tables).
 _Setup = tuple[
     Forms, frozenset[int], tuple[tuple[int, int, int], ...], dict[tuple[int, ...], int],
-    tuple[int, ...], int, int, bytes, bytes, int,
+    tuple[int, ...], int, int, bytes, bytes, int, int,
 ]
 _setups: Final[dict[frozenset[int], _Setup]] = {}
 
@@ -243,13 +261,15 @@ def _setup(ruleset: Forms, wilds: frozenset[int]) -> _Setup:
     info = _info(ruleset)
     # With a flower indicator the wild flowers are the 正财神 (L5): 推土机 on flowers held.
     fbull = info.bulldozer if info.bulldozer and flower_wilds(wilds) else 99
+    # Else, where the own flower counts too (L8 金乡灵溪): 推土机 on 正财神 + wild flowers held.
+    obull = info.bulldozer if info.bull_own and fbull == 99 else 99
     # Per non-flower wild kind: (field shift, base-5 power, increment that moves one tile of
     # that kind from its suit key to the wild count at bit 84) to adjust ``Hand.packed``.
     adj = tuple(
         (21 * _SLOT[k], _POW[k], (1 << 84) - (_POW[k] << (21 * _SLOT[k])))
         for k in sorted(wilds) if k < NUM_NON_FLOWER
     )
-    got: _Setup = (ruleset, wilds, adj, _wild_flowers_held(wilds), f[1], f[3], f[2], f[4], f[5], fbull)
+    got: _Setup = (ruleset, wilds, adj, _wild_flowers_held(wilds), f[1], f[3], f[2], f[4], f[5], fbull, obull)
     if len(_setups) > 4096:
         _setups.clear()
     _setups[wilds] = got
@@ -288,8 +308,9 @@ def is_win(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> bool:
     Wild tiles (财神) are the concealed tiles whose kind is in ``wilds`` plus the
     flowers in ``wilds``; other flowers (客花) are ignored. Forms: standard (L13),
     八对半 / seven pairs (L14, switches, no melds), 推土机 (L8: at least
-    ``bulldozer_wilds`` 正财神, any size: concealed tiles of the indicator's kind, own flowers
-    not counted; with a flower indicator the wild flowers held, L5).
+    ``bulldozer_wilds`` 正财神, any size: concealed tiles of the indicator's kind, the own
+    flower counted only where ``bulldozer_own_flower`` says so; with a flower indicator the
+    wild flowers held, L5).
     A hand of the wrong size for the shapes is not a win.
     """
     # Hot path, everything inlined: one integer accumulates all four base-5 slot keys
@@ -297,8 +318,8 @@ def is_win(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> bool:
     su = _setups.get(wilds)
     if su is None or su[0] is not ruleset:
         su = _setup(ruleset, wilds)
-    _, _, adj, wild_flowers, sizes, bull, mode, lb, hlb, fbull = su
-    conc = hand.concealed
+    _, _, adj, wild_flowers, sizes, bull, mode, lb, hlb, fbull, obull = su
+    nc = hand.num_concealed  # not hand.concealed: a hand built unsorted stays unsorted here
     acc = hand.packed
     for shift, power, inc in adj:  # wild tiles leave their suit key for the wild count
         c = ((acc >> shift) & 0x1FFFFF) // power % 5
@@ -310,10 +331,12 @@ def is_win(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> bool:
     wc = hi >> 21
     if wc >= bull:  # 推土机 (L8): 正财神 count
         return True
-    n = len(conc)
+    n = nc
     if wild_flowers:  # wild flowers count as tiles: how many, per sorted flowers tuple
         nf = wild_flowers.get(hand.flowers, 0)
         if nf >= fbull:  # 推土机 of flower wilds (L5, L8)
+            return True
+        if wc + nf >= obull:  # 推土机 of 正财神 and 坐花 (L8 金乡灵溪)
             return True
         n += nf
     melds = hand.melds
@@ -324,7 +347,7 @@ def is_win(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> bool:
     k1 = (lo >> 21) & 0x1FFFFF
     k2 = lo >> 42
     k3 = hi & 0x1FFFFF
-    w = wc + n - len(conc)
+    w = wc + n - nc
     # lower bound over the forms in play: quick reject
     if lb[k0] + lb[k1] + lb[k2] + hlb[k3] > w + 1:
         return False
@@ -402,6 +425,8 @@ def waits(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> tuple[i
     flower_mode = flower_wilds(wilds)
     if flower_mode:  # the 正财神 are the wild flowers (L5)
         zheng = nflw
+    elif info.bull_own:  # 坐花 counts toward 推土机 (L8 金乡灵溪): ``zheng`` is that count
+        zheng += nflw
     melds = len(hand.melds)
     size = len(conc) + nflw
     sets = info.sets - melds
@@ -421,7 +446,7 @@ def waits(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> tuple[i
             continue
         s = slot[k] if k < NUM_NON_FLOWER else 4
         if s == 4:
-            is_zheng = (k >= NUM_NON_FLOWER) == flower_mode
+            is_zheng = (k >= NUM_NON_FLOWER) == flower_mode or info.bull_own
             if bull and is_zheng and zheng + 1 >= bull:
                 out.append(k)
                 continue
@@ -566,6 +591,8 @@ def shanten(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> int:
     w = zheng + sum(1 for f in hand.flowers if f in wilds)
     if flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
         zheng = w - zheng
+    elif info.bull_own:  # 坐花 counts toward 推土机 (L8 金乡灵溪)
+        zheng = w
     for i in range(len(conc) - 4):  # base-5 keys hold at most 4 of a kind
         if conc[i] == conc[i + 4] and slot[conc[i]] != 4:
             raise ValueError(f"the hand holds more than 4 tiles of kind {conc[i]}")
@@ -1122,6 +1149,8 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
     wild_tiles.extend(f for f in hand.flowers if f in wilds)
     if flower_wilds(wilds):  # the 正财神 are the wild flowers (L5)
         zheng = len(wild_tiles) - zheng
+    elif info.bull_own:  # 坐花 counts toward 推土机 (L8 金乡灵溪)
+        zheng = len(wild_tiles)
     wild_tiles.sort()
     result: list[Arrangement] = []
     if info.bulldozer and zheng >= info.bulldozer:

@@ -26,7 +26,7 @@ from caishen.engine.game import Game, Outcome
 from caishen.errors import CaishenError
 from caishen.table.play import play
 from caishen.table.players import Player, RandomPlayer, player_rng
-from caishen.table.record import HandRecord, MatchRecord, hand_from_game
+from caishen.table.record import HandRecord, MatchRecord, Mix, hand_from_game
 from caishen.table.results import HandResult, MatchResult
 from caishen.table.seating import SeatDraw, draw_seats
 from caishen.variants import variant_of
@@ -134,8 +134,11 @@ class Match:
     ``seed``: the match's master seed; hand ``i`` is dealt from
     ``fair.hand_seed(seed, i)``. Without it every hand gets a fresh ``fair.new_seed()``.
     ``seat_draw``: seat the players by the draw 校位定莊 (L2, :mod:`caishen.table.seating`)
-    instead of player ``i`` in seat ``i``.
-    Every hand's commitment is known before its first move (:attr:`next_commitment`)."""
+    instead of player ``i`` in seat ``i``. ``algorithm``: ``fair.FAIR_1`` deals every hand from
+    its seed alone, as caishen did before ``caishen-fair-2`` (to play an old seeded match again).
+    Every hand's commitment is known before it is dealt (:attr:`next_commitment`). Hands are
+    dealt by ``caishen-fair-2`` (docs/fairness.md): the commitment covers the previous hand's
+    record, and the wall mixes in what the players contributed (:meth:`deal`)."""
 
     def __init__(
         self,
@@ -145,7 +148,11 @@ class Match:
         seed: bytes | None = None,
         names: Sequence[str] | None = None,
         seat_draw: bool = False,
+        algorithm: str = fair.FAIR_2,
     ) -> None:
+        if algorithm not in fair.ALGORITHMS:
+            raise MatchError(f"unknown fair algorithm {algorithm!r} (one of {', '.join(fair.ALGORITHMS)})")
+        self.algorithm = algorithm
         # 校位定莊 (L2): the seat draw comes from the match seed (a fresh one without it).
         self.seat_draw = draw_seats(seed or fair.new_seed(), len(players)) if seat_draw else None
         self.table = Table(ruleset, len(players), self.seat_draw)
@@ -157,9 +164,12 @@ class Match:
             raise MatchError(f"{len(names)} names for {len(players)} players")
         self.names = tuple(names)
         self.seed = seed
+        self.room: str | None = None  # a game centre's room code: what its people's moves are signed for
         self.hands: list[HandRecord] = []
         self.results: list[HandResult] = []  # the typed result of each hand in ``hands``
         self._next_seed = self._seed_for(0)
+        self._prev = fair.NO_PREV  # digest of the last finished hand
+        self._mix = Mix.nothing()
 
     def _seed_for(self, index: int) -> bytes:
         return fair.new_seed() if self.seed is None else fair.hand_seed(self.seed, index)
@@ -171,14 +181,33 @@ class Match:
     @property
     def next_commitment(self) -> str:
         """The commitment of the next hand's seed, published before it is dealt."""
-        return fair.commitment(self._next_seed)
+        if self.algorithm == fair.FAIR_1:
+            return fair.commitment(self._next_seed)
+        return fair.chained_commitment(self._next_seed, self._prev, len(self.hands))
 
-    def deal(self) -> Game:
-        """Deal the next hand from its committed seed (its players sit by :attr:`seats`)."""
+    def deal(self, mix: Mix | None = None) -> Game:
+        """Deal the next hand (its players sit by :attr:`seats`) from its committed seed mixed
+        with what the players contributed after the commitment was published (``mix``; by
+        default nobody: a table of bots)."""
         if self.over:
             raise MatchError("the match is over")
+        self._mix = mix if mix is not None else Mix.nothing()
         seed = self._next_seed
+        if self.algorithm == fair.FAIR_2:
+            seed = fair.wall_seed(seed, self._mix.values, len(self.hands))
+        elif mix is not None:
+            raise MatchError("caishen-fair-1 mixes in nothing: a hand's wall comes from its seed alone")
         return Game(self.ruleset, fair.shuffled_wall(seed, self.ruleset), fair.dice(seed))
+
+    @property
+    def mix(self) -> Mix:
+        """What was mixed into the wall of the hand dealt last (:meth:`deal`)."""
+        return self._mix
+
+    @property
+    def next_index(self) -> int:
+        """The index of the hand :meth:`deal` deals next."""
+        return len(self.hands)
 
     @property
     def seats(self) -> tuple[int, int, int, int]:
@@ -190,15 +219,20 @@ class Match:
         """The seed of the next hand (revealed in its record once it is played)."""
         return self._next_seed
 
-    def finish(self, game: Game) -> HandRecord:
-        """Settle a hand dealt by :meth:`deal` and played to its end; its record."""
+    def finish(self, game: Game, marks: Sequence[tuple[str | None, str | None]] | None = None) -> HandRecord:
+        """Settle a hand dealt by :meth:`deal` and played to its end; its record. ``marks``:
+        for every action, its signature and key, or who vouches for it (a game centre's hands,
+        :mod:`caishen.table.movesig`)."""
         outcome = game.outcome
         if outcome is None:
             raise MatchError("the hand is not over")
         index = len(self.hands)
         seats = self.table.seats
         result = self.table.settle(outcome)
-        hand = hand_from_game(index, seats, self._next_seed, game, game.move_stack, result.to_json())
+        fair2 = self.algorithm == fair.FAIR_2
+        hand = hand_from_game(index, seats, self._next_seed, game, game.move_stack, result.to_json(),
+                              self._prev if fair2 else None, self._mix if fair2 else None, marks)
+        self._prev = hand.digest()
         self.hands.append(hand)
         self.results.append(result)
         if not self.over:
@@ -226,6 +260,7 @@ class Match:
             hands=tuple(self.hands),
             result=self.table.result().to_json(),
             seat_draw=self.seat_draw,
+            room=self.room,
         )
 
 

@@ -17,6 +17,7 @@ The format is described in ``docs/records.md``; :data:`VERSION` changes whenever
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from caishen.engine.game import Game
 from caishen.errors import CaishenError
 from caishen.notation import NotationError, parse_tile
 from caishen.ruleset import RulesetError
-from caishen.table import strict_json
+from caishen.table import movesig, strict_json
 from caishen.table.seating import SeatDraw
 from caishen.table.signing import Signature, SignatureError, signature_from_json
 from caishen.table.strict_json import StrictJSONError
@@ -39,7 +40,11 @@ from caishen.variants.base import VariantRules
 
 FORMAT: Final = "caishen-record"
 V1_VARIANT: Final = "longgang"  # version 1 records are all Longgang
-VERSION: Final = 2  # 2: names its variant; version 1 records (Longgang) are still read
+# 2: names its variant; 3: each hand names its fair algorithm (docs/fairness.md), and
+# caishen-fair-2 hands hold the chain, the players' contributions and the order of events.
+# Versions 1 (Longgang) and 2 are still read: their hands are caishen-fair-1.
+VERSION: Final = 3
+_TIMELINE_WORDS: Final = ("commit", "deal", "reveal")
 
 
 
@@ -108,6 +113,37 @@ def parse_action(text: str, where: str = "action") -> Action:
 
 
 @dataclass(frozen=True, slots=True)
+class Mix:
+    """What the players mixed into a hand's wall (``caishen-fair-2``): by seat (0 = East) a
+    32-byte contribution or the word that says why there is none (:data:`fair.NO_CONTRIBUTION`),
+    and the events up to the deal in the order they happened: ``commit`` (the commitment was
+    published), ``contribute S`` (seat S's contribution arrived), ``deal``."""
+
+    contributions: tuple[bytes | str, ...]
+    timeline: tuple[str, ...]
+
+    @classmethod
+    def nothing(cls, why: Sequence[str] = ("bot", "bot", "bot", "bot")) -> Mix:
+        """Nobody contributed (a table of bots: every seat ``bot``)."""
+        return cls(tuple(why), ("commit", "deal"))
+
+    @property
+    def values(self) -> tuple[bytes | None, ...]:
+        """The contributions by seat, ``None`` where there is none."""
+        return tuple(c if isinstance(c, bytes) else None for c in self.contributions)
+
+
+def _contribution_json(c: bytes | str) -> str:
+    return c.hex() if isinstance(c, bytes) else c
+
+
+def canonical_json(data: Any) -> bytes:
+    """JSON with sorted keys and no spaces, characters as themselves, as UTF-8: the bytes a
+    hand's digest and a record's signature cover (docs/fairness.md)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """One hand. ``seats[s]``: the player (index into the match's players) in seat ``s``
     (0 = East). ``seed`` is ``None`` while not revealed. ``draws``: ``(seat, wall position,
@@ -123,6 +159,17 @@ class HandRecord:
     actions: tuple[tuple[int, Action], ...]
     draws: tuple[tuple[int, int, int], ...]
     result: dict[str, Any]
+    # The fair algorithm the hand was dealt by (caishen.fair); caishen-fair-2 hands also hold the
+    # digest of the previous hand (``prev``), the players' contributions and the events.
+    algorithm: str = fair.FAIR_1
+    prev: bytes = fair.NO_PREV
+    contributions: tuple[bytes | str, ...] = ()
+    timeline: tuple[str, ...] = ()
+    # A game centre's hands (caishen.table.movesig): by seat, the public key its person signed
+    # with (None: none); for every action, its signature or "server" / "unsigned". Empty: the
+    # moves were not signed (self-play, terminal play, records written before).
+    signers: tuple[str | None, ...] = ()
+    signatures: tuple[str, ...] = ()
     # The hand's JSON text, made once: the game centre writes it when the hand ends and again
     # in the whole match's record.
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
@@ -135,7 +182,24 @@ class HandRecord:
             object.__setattr__(self, "_text", text)
         return text
 
+    def digest(self) -> bytes:
+        """SHA-256 of the hand's canonical JSON (:func:`canonical_json`): what the next hand's
+        ``prev`` holds under ``caishen-fair-2``."""
+        return hashlib.sha256(canonical_json(self.to_json())).digest()
+
     def to_json(self) -> dict[str, Any]:
+        out = self._json()
+        out["algorithm"] = self.algorithm
+        if self.algorithm == fair.FAIR_2:
+            out["prev"] = self.prev.hex()
+            out["contributions"] = [_contribution_json(c) for c in self.contributions]
+            out["timeline"] = list(self.timeline)
+        if self.signatures:
+            out["signers"] = list(self.signers)
+            out["signatures"] = list(self.signatures)
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "index": self.index,
             "dealer": self.dealer,
@@ -150,8 +214,24 @@ class HandRecord:
         }
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "hand") -> HandRecord:
+    def from_json(cls, data: Any, where: str = "hand", version: int = VERSION) -> HandRecord:
         d = _obj(data, where)
+        algorithm = fair.FAIR_1
+        prev = fair.NO_PREV
+        contributions: tuple[bytes | str, ...] = ()
+        timeline: tuple[str, ...] = ()
+        signers: tuple[str | None, ...] = ()
+        signatures: tuple[str, ...] = ()
+        if version >= 3 and ("signatures" in d or "signers" in d):
+            signers, signatures = _signed(d.get("signers"), d.get("signatures"), len(_list(d, "actions", where)), where)
+        if version >= 3:
+            algorithm = d.get("algorithm")  # type: ignore[assignment]
+            if algorithm not in fair.ALGORITHMS:
+                raise RecordError(f"{where}.algorithm: one of {', '.join(fair.ALGORITHMS)}, not {_short(algorithm)}")
+            if algorithm == fair.FAIR_2:
+                prev = _hex(d.get("prev"), 32, f"{where}.prev")
+                contributions = _contributions(d.get("contributions"), f"{where}.contributions")
+                timeline = _timeline(d.get("timeline"), f"{where}.timeline")
         seats = tuple(_int(x, f"{where}.seats[{i}]") for i, x in enumerate(_list(d, "seats", where)))
         if len(seats) != 4:
             raise RecordError(f"{where}.seats: must name 4 players, not {len(seats)}")
@@ -195,7 +275,58 @@ class HandRecord:
             actions=tuple(actions),
             draws=tuple(draws),
             result=result,
+            algorithm=algorithm,
+            prev=prev,
+            contributions=contributions,
+            timeline=timeline,
+            signers=signers,
+            signatures=signatures,
         )
+
+
+def _signed(keys: Any, sigs: Any, actions: int, where: str) -> tuple[tuple[str | None, ...], tuple[str, ...]]:
+    """A hand's ``signers`` (4 public keys or null, by seat) and ``signatures`` (one per action)."""
+    if not isinstance(keys, list) or len(keys) != 4 or not all(k is None or movesig.is_key(k) for k in keys):
+        raise RecordError(f"{where}.signers: 4 public keys (130 hex digits) or null, by seat")
+    if not isinstance(sigs, list) or len(sigs) != actions:
+        raise RecordError(f"{where}.signatures: one for each of the {actions} actions")
+    for i, s in enumerate(sigs):
+        if s not in movesig.MARKS and not movesig.is_signature(s):
+            raise RecordError(f"{where}.signatures[{i}]: 128 hex digits, \"server\" or \"unsigned\", not {_short(s)}")
+    return tuple(keys), tuple(sigs)
+
+
+def _hex(x: Any, size: int, where: str) -> bytes:
+    try:
+        raw = bytes.fromhex(x) if isinstance(x, str) else b""
+    except ValueError:
+        raw = b""
+    if len(raw) != size:
+        raise RecordError(f"{where}: must be {2 * size} hex digits, not {_short(x)}")
+    return raw
+
+
+def _contributions(x: Any, where: str) -> tuple[bytes | str, ...]:
+    if not isinstance(x, list) or len(x) != 4:
+        raise RecordError(f"{where}: must be a list of 4 (by seat)")
+    out: list[bytes | str] = []
+    for i, c in enumerate(x):
+        if c in fair.NO_CONTRIBUTION:
+            out.append(c)
+        else:
+            out.append(_hex(c, fair.CONTRIBUTION_BYTES, f"{where}[{i}]"))
+    return tuple(out)
+
+
+def _timeline(x: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(x, list):
+        raise RecordError(f"{where}: must be a list of events")
+    for i, e in enumerate(x):
+        if not isinstance(e, str) or not (e in _TIMELINE_WORDS or e in ("contribute 0", "contribute 1",
+                                                                        "contribute 2", "contribute 3")):
+            raise RecordError(f"{where}[{i}]: an event is commit, contribute S (S = 0-3), deal or reveal, "
+                              f"not {_short(e)}")
+    return tuple(x)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +343,11 @@ class MatchRecord:
     signature: Signature | None = None
     # The seat draw 校位定莊 that seated the first hand (L2); None: player i in seat i.
     seat_draw: SeatDraw | None = None
+    # Written while the match was still being played (a game centre's mid-match download):
+    # the hands so far, signed as "in play"; the match result is the standings so far.
+    in_play: bool = False
+    # The game centre's room code: part of what each person's move is signed over (movesig).
+    room: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return self._json([h.to_json() for h in self.hands])
@@ -230,6 +366,10 @@ class MatchRecord:
         }
         if self.seat_draw is not None:
             out["seat_draw"] = self.seat_draw.to_json()
+        if self.in_play:
+            out["in_play"] = True
+        if self.room is not None:
+            out["room"] = self.room
         if self.signature is not None:
             out["signature"] = {"algorithm": "ed25519", "key": self.signature.key, "value": self.signature.value}
         return out
@@ -250,8 +390,8 @@ class MatchRecord:
         if d.get("format") != FORMAT:
             raise RecordError(f"record: not a caishen record (format {d.get('format')!r}, expected {FORMAT!r})")
         version = d.get("version")
-        if type(version) is not int or version not in (1, VERSION):
-            raise RecordError(f"record: version {_short(version)} is not supported (this reads versions 1 and {VERSION})")
+        if type(version) is not int or version not in (1, 2, VERSION):
+            raise RecordError(f"record: version {_short(version)} is not supported (this reads versions 1 to {VERSION})")
         name = d.get("variant", V1_VARIANT) if version == 1 else d.get("variant")
         if not isinstance(name, str):
             raise RecordError(f"record.variant: must be a variant's name, not {_short(name)}")
@@ -285,7 +425,7 @@ class MatchRecord:
         except ValueError:
             raise RecordError(f"record.seed: not hex: {seed_text!r}") from None
         hands = tuple(
-            HandRecord.from_json(h, f"hands[{i}]") for i, h in enumerate(_list(d, "hands", "record"))
+            HandRecord.from_json(h, f"hands[{i}]", version) for i, h in enumerate(_list(d, "hands", "record"))
         )
         result = d.get("result")
         if not isinstance(result, dict):
@@ -294,7 +434,14 @@ class MatchRecord:
             signature = None if d.get("signature") is None else signature_from_json(d["signature"])
         except SignatureError as exc:
             raise RecordError(f"record.{exc}") from None
-        return cls(ruleset, tuple(players), seed, hands, result, signature, _seat_draw(d.get("seat_draw"), len(players)))
+        in_play = d.get("in_play", False)
+        if type(in_play) is not bool:
+            raise RecordError(f"record.in_play: must be true or false, not {_short(in_play)}")
+        room = d.get("room")
+        if room is not None and not isinstance(room, str):
+            raise RecordError(f"record.room: a room's code, not {_short(room)}")
+        return cls(ruleset, tuple(players), seed, hands, result, signature, _seat_draw(d.get("seat_draw"), len(players)),
+                   in_play, room)
 
 
 # Switches of version 1 records that 0.2 removed: nothing read them (or, for the Gangci bases,
@@ -395,20 +542,43 @@ def hand_from_game(
     game: Game,
     actions: Sequence[tuple[int, Action]],
     result: dict[str, Any],
+    prev: bytes | None = None,
+    mix: Mix | None = None,
+    marks: Sequence[tuple[str | None, str | None]] | None = None,
 ) -> HandRecord:
-    """The record of a hand played on ``game`` (dealt from ``seed``), seed revealed."""
+    """The record of a hand played on ``game``, seed revealed: dealt from ``seed`` itself
+    (``caishen-fair-1``), or with ``prev`` and ``mix`` from ``fair.wall_seed`` (``caishen-fair-2``:
+    the timeline ends with ``reveal``)."""
     wall = game.wall
+    fair2 = prev is not None and mix is not None
+    signers: list[str | None] = [None] * 4
+    signatures: list[str] = []
+    for (seat, _), (sig, key) in zip(actions, marks or (), strict=False):
+        if sig is not None and key is not None and movesig.is_signature(sig) and signers[seat] in (None, key):
+            signers[seat] = key
+            signatures.append(sig)
+        else:
+            # a move without a mark in a hand of marked ones (stored before the centre marked
+            # them, migration 0007): nobody vouches for it
+            signatures.append(sig if sig in movesig.MARKS else movesig.UNSIGNED)
     return HandRecord(
         index=index,
         dealer=game.dealer,
         seats=tuple(seats),
-        commitment=fair.commitment(seed),
+        commitment=fair.chained_commitment(seed, prev, index) if prev is not None and mix is not None
+        else fair.commitment(seed),
         seed=seed,
         dice=game.dice,
         wall=wall,
         actions=tuple(actions),
         draws=tuple((s, p, wall[p]) for s, p in game.draws),
         result=result,
+        algorithm=fair.FAIR_2 if fair2 else fair.FAIR_1,
+        prev=prev if prev is not None and fair2 else fair.NO_PREV,
+        contributions=mix.contributions if mix is not None and fair2 else (),
+        timeline=(*mix.timeline, "reveal") if mix is not None and fair2 else (),
+        signers=tuple(signers) if marks else (),
+        signatures=tuple(signatures) if marks else (),
     )
 
 
@@ -549,6 +719,8 @@ __all__ = [
     "VERSION",
     "HandRecord",
     "MatchRecord",
+    "Mix",
+    "canonical_json",
     "RecordError",
     "ReplayError",
     "Step",

@@ -11,7 +11,11 @@ from dataclasses import dataclass
 from caishen.engine.outcome import Outcome
 from caishen.notation import format_hand
 from caishen.tiles import tile_name
-from caishen.variants.base import ScoreSheet, Transfer
+from caishen.variants import variant_of
+from caishen.variants.base import ScoreSheet, Transfer, VariantRules
+from caishen.variants.longgang.outcome import score_outcome
+from caishen.variants.longgang.rules import Ruleset
+from caishen.variants.longgang.settlement import settle
 
 # The flags a record lists, in this order (人胡 is scored, not recorded: records v1 had no such flag).
 _RECORD_FLAGS = ("heavenly", "earthly", "after_kong", "sea_floor", "last_live_tile")
@@ -35,6 +39,22 @@ def outcome_json(outcome: Outcome) -> dict[str, object]:
         out["draw_type"] = outcome.draw_type
         out["declared_by"] = outcome.declared_by
     return out
+
+
+def hand_chips(outcome: Outcome, ruleset: VariantRules) -> tuple[int, int, int, int]:
+    """Each seat's chip change for one finished hand on its own (Longgang L24: no match, so no
+    going-broke limits; other variants: their ledger's settlement of the hand, e.g. Gangci's
+    kong and win payments, G2): what the RL environments pay as rewards, and the simulator's
+    single-hand runs."""
+    if not isinstance(ruleset, Ruleset):
+        return variant_of(ruleset).ledger(ruleset, 4).settle((0, 1, 2, 3), outcome).chips
+    hs = score_outcome(outcome, ruleset)
+    if hs is None or outcome.winner is None:
+        return (0, 0, 0, 0)
+    w = hs.winner
+    st = settle(outcome.winner, w.total, w.bonus_tai, hs.loser_totals, outcome.dealer, ruleset,
+                limit=w.limit is not None, pays_all=hs.pays_all)
+    return st.net
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,10 @@ that followed), so a server can store them before it tells anyone.
 
 A session can be rebuilt from its settings and the actions of the unfinished hand
 (:meth:`MatchSession.resume`): the engine is deterministic from the hand seed and the moves.
+
+A *paced* session (``paced=True``) never moves a bot by itself: the caller asks
+:meth:`MatchSession.bot_to_move` and plays the bot's move with :meth:`MatchSession.act` when it
+chooses (the game centre spaces bot moves out in time, one event each).
 """
 
 from __future__ import annotations
@@ -22,23 +26,30 @@ from caishen.engine.observation import Observation
 from caishen.table.match import Match, MatchError
 from caishen.table.play import play
 from caishen.table.players import Player
-from caishen.table.record import HandRecord, MatchRecord
+from caishen.table.record import HandRecord, MatchRecord, Mix
 from caishen.variants.base import VariantRules
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One action applied to the hand in play: the seat (0 = East) and the action."""
+    """One action applied to the hand in play: the seat (0 = East) and the action; at a game
+    centre also who vouches for it (:mod:`caishen.table.movesig`): ``sig`` the person's signature
+    (with their public ``key``), ``"server"`` (a bot or stand-in) or ``"unsigned"``."""
 
     seat: int
     action: Action
+    sig: str | None = None
+    key: str | None = None
 
 
 class MatchSession:
     """A match of 4-6 players where ``players[i]`` is a bot, or ``None`` for a person.
 
-    The session starts the first hand at once. Between hands it waits for
-    :meth:`next_hand`, so a client can show the score of the hand just finished."""
+    The session starts the first hand at once (``deal=False``: when :meth:`start` is called,
+    after the people contributed to its wall). Between hands it waits for :meth:`next_hand`,
+    so a client can show the score of the hand just finished."""
+
+    game: Game
 
     def __init__(
         self,
@@ -48,16 +59,32 @@ class MatchSession:
         seed: bytes | None = None,
         names: Sequence[str] | None = None,
         seat_draw: bool = False,
+        paced: bool = False,
+        deal: bool = True,
     ) -> None:
+        self.paced = paced
         if names is None:
             names = [("player" if p is None else str(getattr(p, "name", type(p).__name__))) for p in players]
         # The Match keeps seating, chips, seeds and hand records; the session plays its hands.
         self.match = Match(ruleset, [p or _PERSON for p in players], seed=seed, names=names, seat_draw=seat_draw)
         self.bots: tuple[Player | None, ...] = tuple(players)
-        self.game: Game = self._deal()
+        self._people = tuple(p is None for p in players)
         self.moves: list[Move] = []
         self._settled = False
-        self._advance()
+        self.dealt = False
+        self._prepare()
+        if deal:
+            self.start()
+
+    def start(self, mix: Mix | None = None) -> list[Move]:
+        """Deal the first hand of a session made with ``deal=False``, mixing in ``mix`` (what the
+        people contributed after its commitment was published: docs/fairness.md); returns the
+        bots' opening moves."""
+        if self.dealt:
+            raise MatchError("the first hand is dealt already")
+        self.game = self._deal(mix)
+        self.dealt = True
+        return self._advance()
 
     # ------------------------------------------------------------------ state
 
@@ -75,9 +102,22 @@ class MatchSession:
         return self._seed
 
     @property
+    def commitment(self) -> str:
+        """The commitment of the hand in play (or just finished), published before its deal."""
+        return self._commitment
+
+    @property
     def seats(self) -> tuple[int, int, int, int]:
         """``seats[s]``: the player index sitting in seat ``s`` in the hand in play."""
         return self._seats
+
+    def is_person(self, player: int) -> bool:
+        """Player ``player`` is a person (no bot of its own; a stand-in may play for it)."""
+        return self._people[player]
+
+    def default_mix(self) -> Mix:
+        """The next hand's mix when nobody contributed: people's seats ``none``, bots' ``bot``."""
+        return Mix.nothing(tuple("none" if self._people[p] else "bot" for p in self.match.seats))
 
     def seat_of(self, player: int) -> int | None:
         """The seat of player ``player`` in the hand in play (``None``: waiting, 替补)."""
@@ -121,25 +161,38 @@ class MatchSession:
 
     # ------------------------------------------------------------------ acting
 
-    def act(self, seat: int, action: Action) -> list[Move]:
+    def act(self, seat: int, action: Action, sig: str | None = None, key: str | None = None) -> list[Move]:
         """A person's move for ``seat``; then the bots play until a person must act or the hand
         ends. Returns every move applied, in order. Raises ``IllegalActionError`` (nothing
-        changes) for a move that is not legal, or :class:`MatchError` for a bot's seat."""
-        if seat in range(4) and self.bots[self._seats[seat]] is not None:
+        changes) for a move that is not legal, or :class:`MatchError` for a bot's seat.
+        A paced session applies this one move only, a bot's as well (:meth:`bot_to_move`)."""
+        if not self.paced and seat in range(4) and self.bots[self._seats[seat]] is not None:
             raise MatchError(f"seat {seat} is played by a bot")
         self.game.step(seat, action)
-        done = [Move(seat, action)]
+        done = [Move(seat, action, sig, key)]
         self.moves.append(done[0])
         done.extend(self._advance())
         return done
 
-    def next_hand(self) -> list[Move]:
-        """Deal the next hand once the last one is over; returns the bots' opening moves."""
+    def bot_to_move(self) -> tuple[int, Player] | None:
+        """The first seat (in the engine's order) that a bot must move now, with its bot;
+        ``None`` when no bot is to move."""
+        g = self.game
+        for s in g.to_move():
+            bot = self.bots[self._seats[s]]
+            if bot is not None and g.legal_actions(s):
+                return s, bot
+        return None
+
+    def next_hand(self, mix: Mix | None = None) -> list[Move]:
+        """Deal the next hand once the last one is over, mixing in ``mix`` (default: nobody
+        contributed); returns the bots' opening moves."""
         if not self._settled:
             raise MatchError("the hand in play is not over")
         if self.match.over:
             raise MatchError("the match is over")
-        self.game = self._deal()
+        self._prepare()
+        self.game = self._deal(mix)
         self.moves = []
         self._settled = False
         return self._advance()
@@ -156,38 +209,56 @@ class MatchSession:
         names: Sequence[str],
         hands: Sequence[Sequence[Move]],
         seat_draw: bool = False,
+        paced: bool = False,
+        mixes: Sequence[Mix | None] = (),
+        room: str | None = None,
     ) -> MatchSession:
         """Rebuild a seeded session from the moves of every hand played so far (the last one
-        may be unfinished): the same seats, chips and state as when the moves were made."""
+        may be unfinished): the same seats, chips and state as when the moves were made.
+        ``mixes[i]``: what was mixed into hand ``i``'s wall (missing or ``None``: nothing)."""
         session = cls.__new__(cls)
+        session.paced = True  # replay first: no bot may move on its own
         session.match = Match(ruleset, [_PERSON for _ in players], seed=seed, names=names, seat_draw=seat_draw)
+        session.match.room = room
         session.bots = tuple(None for _ in players)  # replay first: no bot may move on its own
+        session._people = tuple(p is None for p in players)
         session.moves = []
+        session.dealt = True
         for i, moves in enumerate(hands):
+            mix = mixes[i] if i < len(mixes) else None
             if i:
-                session.next_hand()
+                session.next_hand(mix)
             else:
-                session.game = session._deal()
+                session._prepare()
+                session.game = session._deal(mix)
                 session._settled = False
             for m in moves:
-                session.act(m.seat, m.action)
+                session.act(m.seat, m.action, m.sig, m.key)
         session.bots = tuple(players)
+        session.paced = paced
         if not session.game.is_over:
             session._advance()
         return session
 
     # ------------------------------------------------------------------ internals
 
-    def _deal(self) -> Game:
+    def _prepare(self) -> None:
+        """The next hand's seed, commitment and seats: known (and published) before its deal."""
         self._seed = self.match.hand_seed
+        self._commitment = self.match.next_commitment
         self._seats = self.match.seats
-        return self.match.deal()
+
+    def _deal(self, mix: Mix | None = None) -> Game:
+        if mix is None:  # nothing mixed in: the record says which seats were people's
+            mix = self.default_mix()
+        return self.match.deal(mix)
 
     def _advance(self) -> list[Move]:
-        made = [Move(s, a) for s, a in play(self.game, [self.bots[p] for p in self._seats])]
+        made = [] if self.paced else [Move(s, a) for s, a in play(self.game, [self.bots[p] for p in self._seats])]
         self.moves.extend(made)
         if self.game.is_over and not self._settled:
-            self.match.finish(self.game)
+            marked = any(m.sig is not None for m in self.moves)
+            self.match.finish(self.game, [(m.sig, m.key) for m in self.moves] if marked else None)
             self._settled = True
         return made
 

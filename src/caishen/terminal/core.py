@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 
-from caishen.bots import BOTS, from_observation, make_bot
+from caishen.bots import BOTS, check_player, from_observation, make_bot
+from caishen.bots.advice import good_discards
 from caishen.engine.game import PASS, WIN, Action, ActionKind, IllegalActionError, Observation, Phase
 from caishen.fair import new_seed, seed_from_text
 from caishen.hand import Hand, Meld, MeldKind
@@ -40,7 +41,7 @@ __all__ = [
     "BOTS", "NUM_KINDS", "NUM_NON_FLOWER", "PASS", "PRESETS", "SEAT_LETTERS", "WIN",
     "Action", "ActionKind", "Hand", "HandScore", "IllegalActionError", "Item", "MatchError",
     "MatchRecord", "MatchSession", "Meld", "MeldKind", "Move", "Observation", "Phase", "Player",
-    "RecordError", "Ruleset", "ScoreResult", "action_text", "chinese_name", "format_hand", "glyph", "hint_bot",
+    "RecordError", "Ruleset", "ScoreResult", "action_text", "check_player", "chinese_name", "good_discards", "format_hand", "glyph", "hint_bot",
     "is_flower", "is_honor", "load_or_create_key", "load_ruleset", "make_seat_bot", "new_seed", "parse_action", "seed_from_text", "seat_flower", "sign_record",
     "shanten", "suit_of", "tile_name", "unseen_counts", "variant_names", "verify", "waits",
     "wind_of",

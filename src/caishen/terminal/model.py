@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Final
 
 from caishen.terminal.core import (
-    BOTS,
     NUM_NON_FLOWER,
     SEAT_LETTERS,
     Action,
@@ -34,9 +33,11 @@ from caishen.terminal.core import (
     RecordError,
     Ruleset,
     action_text,
+    check_player,
     chinese_name,
     format_hand,
     glyph,
+    good_discards,
     hint_bot,
     is_flower,
     load_or_create_key,
@@ -51,6 +52,8 @@ from caishen.terminal.core import (
     wind_of,
 )
 
+#: Moves that answer a discard (or an added kong: a win robs it) and may lose to another answer (L10).
+_CLAIMS: Final = frozenset({ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG, ActionKind.WIN})
 PERSON: Final = 0  # the person is player 0: East in the first hand, then seats rotate (L2, L18)
 PLAY_KEY: Final = "play"  # the saved file's extra section (a record readers ignore)
 SEAT_NAMES: Final = ("East 东", "South 南", "West 西", "North 北")
@@ -130,8 +133,10 @@ class Settings:
 
     def __post_init__(self) -> None:
         for name in (*self.bots, self.hint):
-            if name not in BOTS:
-                raise PlayError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
+            try:
+                check_player(name)
+            except ValueError as exc:
+                raise PlayError(str(exc)) from None
         if len(self.bots) != 3:
             raise PlayError(f"--bots needs 3 bots for the other seats, not {len(self.bots)}")
 
@@ -172,6 +177,7 @@ class PlayState:
         self.session = session
         self._hint = hint_bot(settings.hint, settings.seed, settings.ruleset)
         self.log: list[str | Move] = []  # what happened, in order: moves and notes
+        self._window: dict[int, Move] | None = None  # answers to a discard or added kong not yet decided, by seat
 
     # ------------------------------------------------------------------ building
 
@@ -348,7 +354,41 @@ class PlayState:
         self._note_moves(moves)
 
     def _note_moves(self, moves: Sequence[Move]) -> None:
-        self.log.extend(m for m in moves if m.action.kind is not ActionKind.PASS)
+        """Log the moves that happened. A claim (chow, pong, kong, win) chosen on a discard or
+        an added kong is held back until the window closes, and logged only if it was made:
+        a pong that lost to a win, or a chow to a pong, never happened (L10)."""
+        for m in moves:
+            k = m.action.kind
+            if self._window is not None and (k is ActionKind.PASS or k in _CLAIMS) and m.seat not in self._window:
+                self._window[m.seat] = m  # an answer in the window still open
+                continue
+            self._close_window(m.seat)
+            if k is not ActionKind.PASS:
+                self.log.append(m)
+            self._window = {} if k in (ActionKind.DISCARD, ActionKind.ADDED_KONG) else None
+        g = self.session.game
+        if g.is_over:
+            self._close_window(None)
+        elif self._window and g.phase not in (Phase.CLAIM, Phase.ROB):
+            self._close_window(g.current)  # decided: the seat to play now is the one whose claim was made
+
+    def _close_window(self, next_seat: int | None) -> None:
+        """The window's claims that were made: a chow, pong or kong if its seat plays next
+        (``next_seat``), a win if the hand ended (``None``) with that seat the winner."""
+        if not self._window:
+            self._window = None
+            return
+        out = self.session.game.outcome
+        for m in self._window.values():
+            if m.action.kind is ActionKind.PASS:
+                continue
+            if m.action.kind is ActionKind.WIN:
+                made = next_seat is None and out is not None and out.winner == m.seat
+            else:
+                made = next_seat == m.seat
+            if made:
+                self.log.append(m)
+        self._window = None
 
     def log_line(self, entry: str | Move, style: TileStyle = TileStyle.CODE) -> str:
         if isinstance(entry, str):
@@ -385,18 +425,14 @@ class PlayState:
                 if sh == 0:
                     lines.append("waits 听: " + wait_text(*wait_list(hand)))
                 return lines
-            best: list[tuple[int, int]] = []
-            for k in sorted(set(hand.concealed)):
-                best.append((shanten(hand.without_tile(k), self.ruleset, obs.wilds), k))
-            low = min(b[0] for b in best)
-            keep = [k for s, k in best if s == low]
+            good = good_discards(obs, self.ruleset)  # the game centre's help gives the same (caishen.bots.advice)
+            low = good[0].shanten
             lines = [f"after the best discard: shanten 向听 {low}" + (" (ready 听牌)" if low == 0 else "")]
             if low == 0:
-                ranked = sorted(((wait_list(hand.without_tile(k)), k) for k in keep), key=lambda x: -x[0][1])
-                for (ws, total), k in ranked[:2]:  # the two discards leaving the most unseen waits
-                    lines.append(f"discard {t(k)} → waits {wait_text(ws, total)}")
+                for d in good[:2]:  # the two discards leaving the most unseen waits
+                    lines.append(f"discard {t(d.tile)} → waits {wait_text(list(d.improving), d.unseen)}")
             else:
-                lines.append("good discards: " + " ".join(t(k) for k in keep))
+                lines.append("good discards: " + " ".join(t(d.tile) for d in sorted(good, key=lambda d: d.tile)))
             return lines
         except ValueError as exc:  # a hand the analyser does not count (e.g. in 分张)
             return [f"no analysis: {exc}"]

@@ -5,62 +5,82 @@ const POS = ["bottom", "right", "top", "left"];
 
 function windName(seat) { return t("winds")[seat]; }
 
-// A bot's seat as "bot 2" in the page's language (its stored name, "greedy bot 2", has the level)
-function botName(name) { return `${t("bot")} ${(/\d+$/.exec(name) || [""])[0]}`.trim(); }
-
-function meldEl(m) {
-  return h("span", { class: "meld", title: m.kind }, m.tiles.map((x) => tileEl(x, { size: "sm" })));
+function meldEl(m, size = "xs") {
+  return h("span", { class: "meld", title: m.kind }, m.tiles.map((x) => tileEl(x, { size })));
 }
 
+// A seat at the table: who sits there, its flowers and melds beside its hand, its hand (yours
+// face up at the bottom; the others' as backs, or face up from above and at the hand's end).
 function seatEl(view, sv, pos, opts) {
   const turn = view.phase !== "over" && (view.current === sv.seat && (view.phase === "turn" || view.phase === "sea_floor"));
+  const bot = sv.bot || botLevel(sv.name);  // a replay's frames have only the stored name
   const who = h("div", { class: "who" },
     h("span", { class: "pill wind", text: windName(sv.seat) }),
     // a bot's seat: "bot 2" and its level (its stored name, "greedy bot 2", is the tooltip)
-    h("span", { class: "name", text: sv.bot ? botName(sv.name) : sv.name, title: sv.name }),
+    h("span", { class: "name", text: bot ? botName(sv.name) : sv.name, title: sv.name }),
     sv.dealer ? h("span", { class: "pill dealer", text: t("dealer") }) : null,
-    sv.bot ? h("span", { class: "pill", text: t("level_" + sv.bot) }) : null,
+    bot ? h("span", { class: "pill", text: t("level_" + bot) }) : null,
     sv.away ? h("span", { class: "pill away", text: t("away") }) : null,
-    !sv.bot && !sv.connected ? h("span", { class: "pill off", text: t("disconnected") }) : null,
-    view.me === sv.seat ? h("span", { class: "pill", text: t("you") }) : null);
+    !bot && !sv.connected ? h("span", { class: "pill off", text: t("disconnected") }) : null,
+    view.me === sv.seat ? h("span", { class: "pill", text: t("you") }) : null,
+    pos !== "bottom" ? h("span", { class: "pill count", title: t("concealedCount") }, h("span", { class: "miniback" }), String(sv.concealed)) : null);
   const el = h("div", { class: `seat pos-${pos}${turn ? " turn" : ""}`, "data-seat": sv.seat }, who);
-  const lastHere = opts.lastDiscardSeat === sv.seat;
-  if (sv.flowers.length) el.append(h("div", { class: "flowers" }, sv.flowers.map((f) => tileEl(f, { size: "sm", own: f === "f" + (sv.seat + 1) }))));
-  if (sv.melds.length) el.append(h("div", { class: "melds" }, sv.melds.map(meldEl)));
+  const side = h("div", { class: "side" });
+  const own = "f" + ((sv.seat - view.dealer + 4) % 4 + 1);  // 坐花 by wind: 春 for the dealer (L1, L2)
+  if (sv.flowers.length) side.append(h("div", { class: "flowers" }, sv.flowers.map((f) => tileEl(f, { size: "xs", own: f === own }))));
+  if (sv.melds.length) side.append(h("div", { class: "melds" }, sv.melds.map((m) => meldEl(m))));
   if (pos !== "bottom" || view.me === null) {
     const shown = view.all_tiles ? view.all_tiles[sv.seat] : null;
-    // a flower is wild only for its own seat (坐花, L7)
-    const own = "f" + (sv.seat + 1);
-    const wilds = new Set(view.wilds);
-    el.append(h("div", { class: "backs" }, shown ? shown.map((x) => tileEl(x, { size: "sm",
-      wild: wilds.has(x) && (x[0] !== "f" || x === own), own: x === own }))
+    // what is wild for this seat, as the server says (the indicator's kind, 花财神 under a
+    // flower indicator, L5, and the seat's own flower 坐花, L7); an older view: its own flower only
+    const wilds = new Set(view.all_wilds ? view.all_wilds[sv.seat] : view.wilds.filter((x) => x[0] !== "f" || x === own));
+    el.append(h("div", { class: "backs" + (shown ? " open" : "") }, shown ? shown.map((x) => tileEl(x, { size: "xs",
+      wild: wilds.has(x), own: x === own }))
       : Array.from({ length: sv.concealed }, () => tileEl("back", { size: "xs" }))));
   }
-  el.append(h("div", { class: "discards" }, sv.discards.map((d, i) =>
-    tileEl(d, { size: "sm", last: lastHere && i === sv.discards.length - 1 }))));
+  el.append(side);
   return el;
+}
+
+// A seat's discards: a river of rows in front of it, the newest marked.
+function riverEl(sv, pos, opts) {
+  const lastHere = opts.lastDiscardSeat === sv.seat;
+  return h("div", { class: `river river-${pos}`, "data-river": sv.seat }, sv.discards.map((d, i) =>
+    tileEl(d, { size: "river", last: lastHere && i === sv.discards.length - 1 })));
 }
 
 function centerEl(view, opts) {
   const handLabel = view.hands_total ? t("handOf", view.hand + 1, view.hands_total) : t("hand", view.hand + 1);
+  const dealer = view.seats.find((s) => s.dealer);
+  const turnSeat = view.phase === "over" ? null : view.current;
   return h("div", { class: "center" },
-    h("div", { text: handLabel }),
-    h("div", {}, view.variant === "luoyang-gangci" ? t("ciTile") : t("indicator"), " ",
+    h("div", { class: "round", text: handLabel }),
+    h("div", { class: "row-c" }, h("span", { class: "lbl", text: view.variant === "luoyang-gangci" ? t("ciTile") : t("indicator") }),
       view.indicator ? tileEl(view.indicator, { size: "sm" }) : "—"),
-    view.wilds.length ? h("div", {}, t("wilds"), " ", view.wilds.map((w) => tileEl(w, { size: "sm", wild: true }))) : null,
-    h("div", {}, t("wall"), " ", h("span", { class: "big", "data-testid": "wall", text: view.live_tiles }),
+    view.wilds.length ? h("div", { class: "row-c" }, h("span", { class: "lbl", text: t("wilds") }), view.wilds.map((w) => tileEl(w, { size: "sm", wild: true }))) : null,
+    h("div", { class: "row-c" }, h("span", { class: "lbl", text: t("wall") }), h("span", { class: "big", "data-testid": "wall", text: view.live_tiles }),
       view.sea_floor_tiles ? h("span", { class: "muted", text: ` +${view.sea_floor_tiles}` }) : null),
+    h("div", { class: "row-c small" }, dealer ? `${t("dealer")} ${windName(dealer.seat)}` : "",
+      turnSeat === null ? "" : h("span", { class: "turnmark", "data-testid": "turn", text: ` · ${t("turnOf", windName(turnSeat))}` })),
     h("div", { class: "timer", id: "timer" }),
     opts.centerExtra || null);
 }
 
-// Draw ``view`` into ``root``. opts: onDiscard(action) makes hand tiles clickable;
-// lastDiscardSeat highlights that seat's newest discard.
+// Draw ``view`` into ``root`` as a square table seen from your seat: you at the bottom, the
+// others right, top and left; each seat's river in front of it around the centre.
+// opts: onDiscard(action) makes hand tiles clickable; lastDiscardSeat marks that seat's
+// newest discard; drawn: the tile just drawn, set apart; picked: the tile the keyboard points at.
 function renderBoard(root, view, opts = {}) {
   const base = view.me === null ? 0 : view.me;
   const board = h("div", { class: "board" });
-  for (const sv of view.seats) board.append(seatEl(view, sv, POS[(sv.seat - base + 4) % 4], opts));
-  board.append(centerEl(view, opts));
+  const table = h("div", { class: "felt" });
+  for (const sv of view.seats) {
+    const pos = POS[(sv.seat - base + 4) % 4];
+    board.append(seatEl(view, sv, pos, opts));
+    table.append(riverEl(sv, pos, opts));
+  }
+  table.append(centerEl(view, opts));
+  board.append(table);
   const bottom = board.querySelector(".pos-bottom");
   if (view.me !== null && bottom) {
     const wild = new Set(view.wilds);
@@ -71,14 +91,16 @@ function renderBoard(root, view, opts = {}) {
     if (drawnAt >= 0) tiles.push(tiles.splice(drawnAt, 1)[0]);
     const hand = h("div", { class: "myhand", "data-testid": "myhand" }, tiles.map((x, i) => {
       const el = tileEl(x, { wild: wild.has(x), own: x === view.own_flower });
+      el.dataset.index = i;
       if (drawnAt >= 0 && i === tiles.length - 1) { el.classList.add("drawn"); el.dataset.testid = "drawn"; }
+      if (opts.picked === i) el.classList.add("picked");
       if (opts.onDiscard && discards.has(x)) {
         el.classList.add("can");
         el.addEventListener("click", () => opts.onDiscard(discards.get(x)));
       }
       return el;
     }));
-    bottom.insertBefore(hand, bottom.children[1] || null);
+    bottom.insertBefore(hand, bottom.querySelector(".side"));
   }
   root.replaceChildren(board);
 }
@@ -95,15 +117,15 @@ function scoreTableEl(end) {
   box.append(h("h2", { text: `${t("scoreTable")} · ${t("hand", end.index + 1)}` }));
   if (end.winner === null) {
     // a declared draw 叫和局 names its rule and who declared it; any other draw its reason (L17)
-    const why = end.draw_type ? t(end.draw_type) + t("comma") + t("declaredBy", end.lines[end.declared_by].name)
+    const why = end.draw_type ? t(end.draw_type) + t("comma") + t("declaredBy", playerName(end.lines[end.declared_by].name))
       : end.draw ? t("draw_" + end.draw) : "";
     box.append(h("p", { "data-testid": "draw", text: why ? t("drawWhy", why) : t("drawGame") }));
   }
   else {
     const gave = end.discarder === null || end.discarder === undefined ? null : end.lines[end.discarder];
-    box.append(h("p", {}, `${t("winner")}: `, h("b", { text: end.lines[end.winner].name }),
+    box.append(h("p", {}, `${t("winner")}: `, h("b", { text: playerName(end.lines[end.winner].name) }),
       ` · ${end.win_type ? t(end.win_type) : howText(end.how)} `, end.tile ? tileEl(end.tile, { size: "sm" }) : null,
-      gave ? h("span", { "data-testid": "discarder", text: " " + t("fromSeat", `${windName(gave.seat)} ${gave.name}`) }) : null));
+      gave ? h("span", { "data-testid": "discarder", text: " " + t("fromSeat", `${windName(gave.seat)} ${playerName(gave.name)}`) }) : null));
   }
   const payments = end.payments || [];
   if (payments.length) {  // Gangci: every payment of the hand, kongs first (G2)
@@ -112,13 +134,31 @@ function scoreTableEl(end) {
         h("th", { text: t("to") }), h("th", { class: "num", text: t("amount") })),
       payments.map((p) => h("tr", {}, h("td", { text: p.rule }),
         h("td", { text: LANG === "zh" ? p.chinese : `${p.english} ${p.chinese}` }),
-        h("td", { text: windName(p.payer) }), h("td", { text: windName(p.payee) }),
+        h("td", { text: seatName(end, p.payer) }), h("td", { text: seatName(end, p.payee) }),
         h("td", { class: "num", text: `${p.amount} (${p.formula})` })))));
   }
+  if (end.sets && end.sets.length) {  // the winning hand as the sets that were scored
+    box.append(h("p", { class: "sets", "data-testid": "sets" }, `${t("scoredSets")}: `,
+      end.sets.map((g) => h("span", { class: "set", title: g }, handEl(g.replace(/\(.*\)$/, ""))))));
+  }
+  // who paid whom: each seat's chips are what it got less what it paid (Gangci's payments
+  // above are that table already, each with its formula)
+  const transfers = payments.length ? [] : end.transfers || [];
+  if (transfers.length) {
+    box.append(h("table", { class: "transfers", "data-testid": "transfers" },
+      h("tr", {}, h("th", { text: t("from") }), h("th", { text: t("to") }), h("th", { class: "num", text: t("chips") }),
+        h("th", { text: t("rule") }), h("th", { text: t("how") })),
+      transfers.map((x) => h("tr", {}, h("td", { text: seatName(end, x.payer) }), h("td", { text: seatName(end, x.payee) }),
+        h("td", { class: "num", "data-testid": "transfer-chips", text: x.chips }),
+        h("td", { class: "rid", text: x.rule }), h("td", { text: transferText(x) })))));
+  }
+  if (end.fee) {  // the first hand: the chips after it count from what each brought less the fee (L25)
+    box.append(h("p", { class: "muted", "data-testid": "table-fee", text: t("tableFee", end.start_chips, end.fee, end.start_chips - end.fee) }));
+  }
   for (const line of end.lines) {
-    const cls = line.chips > 0 ? "pos" : line.chips < 0 ? "neg" : "";
+    const cls = line.chips > 0 ? "pos" : line.chips < 0 ? "neg" : "zero";
     box.append(h("div", { class: "scoreseat" + (line.winner ? " winner" : "") },
-      h("div", { class: "head" }, h("span", { text: windName(line.seat) }), h("span", { text: line.name }),
+      h("div", { class: "head" }, h("span", { text: windName(line.seat) }), h("span", { text: playerName(line.name), title: line.name }),
         handEl(line.hand),
         // 胡/台 only where a win was counted in them (a draw scores nothing; Gangci pays by G2)
         payments.length || end.winner === null ? null
@@ -132,13 +172,46 @@ function scoreTableEl(end) {
         line.items.map((it) => h("tr", { class: it.note === "note" ? "note" : null }, h("td", { text: it.rule }),
           h("td", { text: LANG === "zh" ? it.chinese : `${it.english} ${it.chinese}` }),
           h("td", { class: "num", text: it.fu || (it.note === "note" ? "0" : "") }),
-          h("td", { class: "num", text: it.tai || (it.note === "limit" ? "★" : "") })))) : null));
+          h("td", { class: "num", text: it.tai || (it.note === "limit" ? "★" : "") })))) : null,
+      line.formula && !payments.length && end.winner !== null
+        ? h("div", { class: "formula", "data-testid": "formula", text: formulaText(line.formula) }) : null));
   }
   return box;
+}
+
+// A payment's rule and how it is made, in the page's language (the settlement's own words).
+function seatName(end, seat) {
+  return `${windName(seat)} ${playerName(end.lines[seat].name)}`;
+}
+
+function transferText(x) {
+  const key = "pay_" + x.rule.replace(".", "_");
+  const rule = t(key) === key ? x.rule : t(key);  // a rule without a name of its own: its ID
+  if (!x.what) return rule;
+  // "total 120 胡 / 10 = 12 x2 dealer + bonus 9 = 33": a chip is 10 胡 (L24.1)
+  const what = x.what.replace(/ \/ (\d+) = /, " ÷ $1 = ").replace(/ x2 /, " ×2 ");
+  return `${rule}: ${LANG === "zh" ? what.replace(/^total /, "合计 ").replace(/ ×2 dealer/, " ×2 庄家").replace(/bonus/, "跟胡")
+    .replace(/^difference/, "差额").replace(/limit 腊子 \((non-)?dealer\)/, (_, n) => n ? "腊子（闲家）" : "腊子（庄家）") : what}`;
+}
+
+// How a total is reached, as the CLI prints it ("total 80 = (18 + 20) x 2^1 = 76, rounded up…").
+function formulaText(f) {
+  const s = f.replace(" x 2^", " × 2^");
+  if (LANG !== "zh") return s;
+  return s.replace(/^total /, "合计 ").replace("rounded up to a multiple of 10", "进到十位").replace(/capped at (\d+)/, "封顶 $1")
+    .replace("limit ", "腊子 ").replace("; bonus counts 3 tai", "；跟胡按三台");
+}
+
+// Why a match is over: every hand played, or who went broke (断筹).
+function matchEndEl(end) {
+  if (!end) return null;
+  const text = end.ended_by === "broke" ? t("endedBroke", end.broke.map(playerName).join(t("comma")), end.hands)
+    : t("endedHands", end.hands);
+  return h("p", { class: "ended", "data-testid": "match-end", text });
 }
 
 function standingsEl(list) {
   return h("table", { class: "list", "data-testid": "standings" },
     h("tr", {}, h("th", { text: t("rank") }), h("th", { text: t("name") }), h("th", { class: "num", text: t("chips") })),
-    list.map((s) => h("tr", {}, h("td", { text: s.rank }), h("td", { text: s.name }), h("td", { class: "num", text: s.chips }))));
+    list.map((s) => h("tr", {}, h("td", { text: s.rank }), h("td", { text: playerName(s.name), title: s.name }), h("td", { class: "num", text: s.chips }))));
 }

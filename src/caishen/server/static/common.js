@@ -4,13 +4,14 @@
 
 const I18N = {
   zh: {
-    title: "财神麻将", lobby: "大厅", name: "昵称", save: "保存", playingAs: "当前昵称：",
+    title: "财神麻将", lobby: "大厅", name: "昵称", save: "保存", playingAs: "当前昵称：", logoutAll: "在所有设备上退出", confirmLogoutAll: "在所有设备上退出？每台设备都要重新取昵称，之前的对局不再归你。",
     pickName: "先取一个昵称", practice: "一键练习（对三个机器人）", createRoom: "创建房间",
     variant: "玩法", hands: "局数", toBreak: "打到断筹", friends: "好友座位", botLevel: "机器人水平",
     timer: "出牌时限（秒，0 为不限）", helpAllowed: "允许新手提示", houseRules: "地方规则（房规）",
     create: "创建", joinByCode: "凭房间号加入", join: "加入", myMatches: "我的对局",
     status: "状态", players: "玩家", chips: "筹码", open: "打开", result: "战绩",
-    waiting: "等待中", playing: "进行中", over: "已结束", roomCode: "房间号", copyLink: "复制链接",
+    waiting: "等待中", playing: "进行中", over: "已结束", damaged: "已损坏", roomCode: "房间号", copyLink: "复制链接",
+    storageLost: "与存储的连接中断，正在重试……", roomDamaged: "这个房间的记录已损坏，无法继续；可以下载到最后一步一致的记录。",
     copied: "已复制", startNow: "现在开始（空位由机器人补上）", waitingFriends: "等待好友加入……",
     seatOpen: "空位", you: "你", bot: "机器人", wall: "牌墙", indicator: "翻牌", dealer: "庄",
     hand: "第{0}局", handOf: "第{0}/{1}局", yourTurn: "轮到你了", waitingFor: "等待其他玩家",
@@ -22,10 +23,12 @@ const I18N = {
     total: "合计", chipsWon: "输赢", chipsAfter: "现有筹码", winner: "赢家", drawGame: "流局",
     matchOver: "比赛结束", standings: "排名", resultPage: "战绩页（可分享）", help: "新手提示",
     speech: "语音", shanten: "向听", waits: "听牌", unseen: "未见", ready: "听牌！",
-    away: "托管中", back: "我回来了", disconnected: "掉线", connecting: "连接中……",
+    away: "托管中", back: "我回来了", takeover: "让机器人替{0}打", disconnected: "掉线", connecting: "连接中……",
     fairness: "公平性", commitment: "承诺（发牌前公布）", seed: "种子（局后公开）", verify: "验证",
     download: "下载牌谱 (JSON)", replay: "回放", fromAbove: "上帝视角", seat: "座位", prev: "上一步",
     next: "下一步", play: "播放", step: "步", verifyOk: "验证通过", verifyFail: "验证失败",
+    tableFee: "头钱（L25）：每人带 {0} 筹码入局，开局各付头钱 {1}，所以从 {2} 算起",
+    browserCheckedAll: "共{0}局、{1}次摸牌：每副牌墙、骰子和摸牌都出自公开的种子和各家随机数，链条完整",
     notSeated: "你不在这张桌子上。", joinTable: "入座", wilds: "财神", timeLeft: "剩余",
     backToLobby: "返回大厅", language: "English", winds: "东南西北", hidden: "暗",
     noMatches: "还没有对局。", selfDraw: "自摸", onDiscard: "点炮", robKong: "抢杠", bulldozer: "推土机",
@@ -35,17 +38,27 @@ const I18N = {
     kongReplacement: "杠上开花", seaFloor: "海底捞月", fromSeat: "{0}打出", secondsLeft: "{0}秒",
     "variant_longgang": "龙港麻将", "variant_luoyang-gangci": "洛阳杠次",
     level_random: "随机", level_greedy: "贪心", level_strong: "强",
-    noSuchRoom: "没有这个房间（请检查房间号或链接）", codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
+    noSuchRoom: "没有这个房间（请检查房间号或链接）", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
+    codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
     yes: "是", no: "否", choice_turn_order: "按出牌顺序", choice_clockwise: "顺时针",
+    keysHelp: "键盘：← → 选牌，或打出牌名（5p、7z、f2）；回车打出；W 胡，P 碰，C 吃，K 杠，D 叫和局，X 或空格 过",
+    sound: "声音",
+    goodDiscards: "建议打：", waitsUnseen: "听{0}张未见", improvingUnseen: "进张{0}张未见",
+    turnOf: "轮到{0}", concealedCount: "手牌张数", scoredSets: "计分的组", how: "怎么算",
+    pay_L24_2: "付赢家", pay_L24_4: "输家之间的差额", pay_L24_6: "腊子", pay_L24_8: "包三家", pay_L25_3: "断筹：付完所剩",
+    presets: "规则方案", customRules: "自定", customRulesDoc: "自己选的房规（见下面的地方规则）。", ruleDetails: "显示规则编号和开关名",
+    endedHands: "{0}局打完，比赛结束", endedBroke: "{0}断筹，比赛在第{1}局后结束",
   },
   en: {
-    title: "caishen mahjong", lobby: "Lobby", name: "Name", save: "Save", playingAs: "Playing as ",
+    presets: "Rules preset", customRules: "Custom", customRulesDoc: "Your own mix of house rules (see House rules below).", ruleDetails: "Show rule IDs and switch names",
+    title: "caishen mahjong", lobby: "Lobby", name: "Name", save: "Save", playingAs: "Playing as ", logoutAll: "Log out everywhere", confirmLogoutAll: "Log out on every device? Each must pick a name again, and your matches so far stay with the old name.",
     pickName: "Pick a display name first", practice: "Practice now (against 3 bots)", createRoom: "Create a room",
     variant: "Variant", hands: "Hands", toBreak: "until 断筹", friends: "Seats for friends", botLevel: "Bot level",
     timer: "Turn timer (seconds, 0 = none)", helpAllowed: "Allow learner help", houseRules: "House rules",
     create: "Create", joinByCode: "Join by code", join: "Join", myMatches: "My matches",
     status: "Status", players: "Players", chips: "Chips", open: "Open", result: "Result",
-    waiting: "waiting", playing: "playing", over: "finished", roomCode: "Room", copyLink: "Copy link",
+    waiting: "waiting", playing: "playing", over: "finished", damaged: "damaged", roomCode: "Room", copyLink: "Copy link",
+    storageLost: "Connection to storage lost, retrying…", roomDamaged: "This room's stored moves are damaged: it cannot go on. Its record up to the last consistent move can be downloaded.",
     copied: "Copied", startNow: "Start now (bots take the open seats)", waitingFriends: "Waiting for friends…",
     seatOpen: "open seat", you: "you", bot: "bot", wall: "Wall", indicator: "Indicator", dealer: "Dealer",
     hand: "Hand {0}", handOf: "Hand {0}/{1}", yourTurn: "Your turn", waitingFor: "Waiting for the others",
@@ -58,10 +71,12 @@ const I18N = {
     total: "Total", chipsWon: "Chips", chipsAfter: "Chips now", winner: "Winner", drawGame: "Draw (流局)",
     matchOver: "Match over", standings: "Standings", resultPage: "Result page (share it)", help: "Learner help",
     speech: "Speak calls", shanten: "Shanten", waits: "Waits", unseen: "unseen", ready: "Ready!",
-    away: "bot playing", back: "I'm back", disconnected: "offline", connecting: "Connecting…",
+    away: "bot playing", back: "I'm back", takeover: "Let a bot play for {0}", disconnected: "offline", connecting: "Connecting…",
     fairness: "Fair play", commitment: "Commitment (published before the hand)", seed: "Seed (revealed after)",
     verify: "Verify", download: "Download record (JSON)", replay: "Replay", fromAbove: "From above",
     seat: "Seat", prev: "Back", next: "Forward", play: "Play", step: "step", verifyOk: "Verified",
+    tableFee: "Table fee 头钱 (L25): each brought {0} chips and paid a fee of {1} at the start, so the chips count from {2}",
+    browserCheckedAll: "{0} hands, {1} draws: every wall, die and draw comes from the revealed seeds and contributions; the chain holds",
     verifyFail: "Verification failed", notSeated: "You do not sit at this table.", joinTable: "Take a seat",
     wilds: "Wilds", timeLeft: "left", backToLobby: "Lobby", language: "中文", winds: "ESWN", hidden: "hidden",
     noMatches: "No matches yet.", selfDraw: "self-drawn", onDiscard: "on a discard", robKong: "robbing a kong",
@@ -74,8 +89,16 @@ const I18N = {
     fromSeat: "from {0}", secondsLeft: "{0} s",
     "variant_longgang": "Longgang 龙港麻将", "variant_luoyang-gangci": "Luoyang Gangci 洛阳杠次",
     level_random: "random", level_greedy: "greedy", level_strong: "strong",
-    noSuchRoom: "No such room (check the code or link)", codeOrLink: "code or link", turnTimer: "turn timer {0} s",
+    noSuchRoom: "No such room (check the code or link)", openElsewhere: "This seat is open in another window", useHere: "Continue here",
+    codeOrLink: "code or link", turnTimer: "turn timer {0} s",
     yes: "yes", no: "no", choice_turn_order: "turn order", choice_clockwise: "clockwise",
+    keysHelp: "Keys: ← → pick a tile, or type its name (5p, 7z, f2); Enter discards it; W win, P pong, C chow, K kong, D declare a draw, X or Space pass",
+    sound: "Sound",
+    goodDiscards: "Good discards:", waitsUnseen: "{0} unseen winning tiles", improvingUnseen: "{0} unseen tiles improve it",
+    turnOf: "{0} to play", concealedCount: "tiles in hand", scoredSets: "Scored sets", how: "How",
+    pay_L24_2: "to the winner", pay_L24_4: "difference between losers", pay_L24_6: "limit 腊子", pay_L24_8: "pays for all 包三家",
+    pay_L25_3: "broke: paid what was left",
+    endedHands: "The match is over: all {0} hands played", endedBroke: "The match ended after hand {1}: {0} went broke (断筹)",
   },
 };
 
@@ -199,4 +222,20 @@ function langButton(onChange) {
   const b = h("button", { class: "lang", type: "button", text: t("language") });
   b.addEventListener("click", () => { setLang(LANG === "zh" ? "en" : "zh"); b.textContent = t("language"); onChange(); });
   return b;
+}
+
+// A bot's seat as "bot 2" in the page's language (its stored name, "greedy bot 2", has the level)
+function botName(name) { return `${t("bot")} ${(/\d+$/.exec(name) || [""])[0]}`.trim(); }
+
+// The level of a bot's stored name ("greedy bot 2" -> "greedy"), null for a person's.
+function botLevel(name) {
+  const m = /^(\w+) bot \d+$/.exec(name || "");
+  return m && I18N.en["level_" + m[1]] ? m[1] : null;
+}
+
+// A player's name as the page shows it: a bot's stored name ("greedy bot 2") in the page's
+// language with its level ("机器人 2（贪心）"); a person's as it is.
+function playerName(name) {
+  const m = /^(\w+) bot (\d+)$/.exec(name);
+  return m && I18N.en["level_" + m[1]] ? `${t("bot")} ${m[2]} (${t("level_" + m[1])})` : name;
 }

@@ -6,8 +6,10 @@ let ME = null;
 
 async function loadMe() {
   ME = await api("/api/me");
-  document.getElementById("name").value = ME.name || "";
+  const input = document.getElementById("name");
+  if (ME.name || document.activeElement !== input) input.value = ME.name || "";  // keep what is being typed
   document.getElementById("meline").textContent = ME.name ? t("playingAs") + ME.name : t("pickName");
+  document.getElementById("logoutall").hidden = !ME.name;
 }
 
 async function ensureName() {
@@ -31,8 +33,45 @@ function switchInput(sw, value) {
   return h("input", { id, type: "text", value, disabled: true, "data-kind": "str" });
 }
 
+function currentVariant() {
+  return VARIANTS.find((x) => x.name === document.getElementById("variant").value);
+}
+
+// Show `value` in the switch's input (a preset picked).
+function setSwitch(sw, value) {
+  const el = document.getElementById("sw-" + sw.name);
+  if (!el || !sw.editable) return;
+  if (el.dataset.kind === "bool") el.checked = value;
+  else if (el.dataset.kind === "list") el.value = value.join(",");
+  else el.value = value;
+}
+
+// Set every switch to the preset's value (the variant's default where the preset says nothing).
+function applyPreset(name) {
+  const v = currentVariant();
+  const p = v.presets.find((x) => x.name === name);
+  if (!p) return;
+  for (const sw of v.switches) setSwitch(sw, sw.name in p.switches ? p.switches[sw.name] : sw.value);
+  showPreset();
+}
+
+// The preset the switches now equal ("" when the user has made his own mix), shown in the
+// preset list with its one-line explanation.
+function showPreset() {
+  const v = currentVariant();
+  const sel = document.getElementById("preset");
+  const doc = document.getElementById("presetdoc");
+  if (!v) return;
+  const now = JSON.stringify(changedSwitches());
+  const p = v.presets.find((x) => JSON.stringify(sortedKeys(x.switches)) === now);
+  sel.replaceChildren(...v.presets.map((x) => h("option", { value: x.name }, LANG === "zh" ? x.title_zh : x.title)),
+    h("option", { value: "", disabled: true }, t("customRules")));
+  sel.value = p ? p.name : "";
+  doc.textContent = p ? (LANG === "zh" ? p.doc_zh : p.doc) : t("customRulesDoc");
+}
+
 function renderSwitches() {
-  const v = VARIANTS.find((x) => x.name === document.getElementById("variant").value);
+  const v = currentVariant();
   const box = document.getElementById("switches");
   // a re-render for the other language keeps what the user has set so far
   const kept = v && box.dataset.variant === v.name ? changedSwitches() : {};
@@ -49,21 +88,28 @@ function renderSwitches() {
     if (!groups.has(sw.group)) groups.set(sw.group, []);
     groups.get(sw.group).push(sw);
   }
+  // Each switch: its plain name and one line in the page's language; the rule ID and the
+  // switch's own name only with "details" on (docs/server.md, "House-rule presets").
   for (const [title, list] of groups) {
     box.append(h("fieldset", {}, h("legend", { text: LANG === "zh" ? list[0].group_zh : title }), list.map((sw) =>
       h("label", { class: "switch", for: "sw-" + sw.name },
-        switchInput(sw, sw.name in kept ? kept[sw.name] : sw.value), h("span", { class: "rid", text: sw.rule }),
-        h("span", { class: "doc", title: LANG === "zh" ? sw.doc : sw.doc_zh }, LANG === "zh" ? sw.doc_zh : sw.doc,
-          h("code", { text: sw.allowed ? `${sw.name} · ${sw.allowed}` : sw.name }))))));
+        switchInput(sw, sw.name in kept ? kept[sw.name] : sw.value),
+        h("span", { class: "body" },
+          h("b", { class: "title", text: LANG === "zh" ? sw.title_zh : sw.title }),
+          h("span", { class: "doc", title: LANG === "zh" ? sw.doc : sw.doc_zh, text: LANG === "zh" ? sw.doc_zh : sw.doc }),
+          h("span", { class: "more" }, h("span", { class: "rid", text: sw.rule }), " ",
+            h("code", { text: sw.allowed ? `${sw.name} · ${sw.allowed}` : sw.name })))))));
   }
+  showPreset();
 }
 
 function changedSwitches() {
-  const v = VARIANTS.find((x) => x.name === document.getElementById("variant").value);
+  const v = currentVariant();
   const out = {};
   for (const sw of v.switches) {
     if (!sw.editable) continue;
     const el = document.getElementById("sw-" + sw.name);
+    if (!el) continue;
     let val;
     if (el.dataset.kind === "bool") val = el.checked;
     else if (el.dataset.kind === "int") val = Number(el.value);
@@ -72,7 +118,12 @@ function changedSwitches() {
     else continue;
     if (JSON.stringify(val) !== JSON.stringify(sw.value)) out[sw.name] = val;
   }
-  return out;
+  return sortedKeys(out);
+}
+
+// The same switches with their names in order (two sets compare equal as JSON text).
+function sortedKeys(o) {
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
 }
 
 async function loadMatches() {
@@ -84,8 +135,9 @@ async function loadMatches() {
       h("th", { class: "num", text: t("handsPlayed") }), h("th", { text: t("chips") }), h("th", {})),
     list.map((m) => h("tr", {},
       h("td", { class: "nowrap", text: m.created.slice(5, 16).replace("T", " ") }), h("td", { class: "nowrap", text: t(m.status) }),
-      h("td", { text: m.players.join(", ") }),
-      h("td", { class: "num", text: m.hands_played }), h("td", { text: m.chips.join(" / ") }),
+      // bots as "bot 2" in the page's language (their level is the room's, shown at the table)
+      h("td", { text: m.players.map((n) => (botLevel(n) ? botName(n) : n)).join(LANG === "zh" ? "、" : ", ") }),
+      h("td", { class: "num", text: m.hands_played }), h("td", { text: m.chips.join("/") }),
       h("td", { class: "links" }, m.status !== "over" ? h("a", { href: "/r/" + m.code, text: t("open") }) : null,
         h("a", { href: "/m/" + m.code, text: t("result") }))))));
 }
@@ -94,19 +146,25 @@ async function main() {
   setLang(LANG);
   document.getElementById("langslot").append(langButton(() => { renderSwitches(); loadMe(); loadMatches(); }));
   VARIANTS = await api("/api/variants");
+  const LEVELS = await api("/api/bot-levels");  // random, greedy, strong and the operator's own
   const sel = document.getElementById("variant");
   const bot = document.getElementById("bot");
   const fillChoices = () => {  // the variants' and bot levels' names in the page's language
     const keep = [sel.value, bot.value];
     sel.replaceChildren(...VARIANTS.map((v) => h("option", { value: v.name, disabled: !v.playable },
       t("variant_" + v.name) + (v.playable ? "" : ` (${t("notPlayable")})`))));
-    bot.replaceChildren(...["random", "greedy", "strong"].map((b) => h("option", { value: b }, t("level_" + b))));
+    bot.replaceChildren(...LEVELS.map((b) => h("option", { value: b }, t("level_" + b) === "level_" + b ? b : t("level_" + b))));
     sel.value = keep[0] || VARIANTS[0].name;
     bot.value = keep[1] || "greedy";
     document.getElementById("joincode").placeholder = t("codeOrLink");
   };
   fillChoices();
   sel.addEventListener("change", renderSwitches);
+  document.getElementById("preset").addEventListener("change", (e) => applyPreset(e.target.value));
+  document.getElementById("switches").addEventListener("change", showPreset);
+  document.getElementById("ruledetails").addEventListener("change", (e) => {
+    document.getElementById("switches").classList.toggle("details", e.target.checked);
+  });
   document.getElementById("langslot").firstChild.addEventListener("click", fillChoices);
   renderSwitches();
   await loadMe();
@@ -118,6 +176,14 @@ async function main() {
       ME = await api("/api/me", { method: "POST", body: { name: document.getElementById("name").value } });
       document.getElementById("nameerr").textContent = "";
       await loadMe();
+    } catch (err) { document.getElementById("nameerr").textContent = err.message; }
+  });
+  document.getElementById("logoutall").addEventListener("click", async () => {
+    if (!confirm(t("confirmLogoutAll"))) return;
+    try {
+      await api("/api/logout-everywhere", { method: "POST" });
+      await loadMe();
+      loadMatches();
     } catch (err) { document.getElementById("nameerr").textContent = err.message; }
   });
   document.getElementById("practice").addEventListener("click", async () => {
@@ -150,6 +216,10 @@ async function main() {
       location.href = "/r/" + room.code;
     } catch (err) { document.getElementById("roomerr").textContent = err.message; }
   });
+  document.body.dataset.ready = "1";  // every form has its handler (tests wait for this)
 }
 
+// Until main() has put in its handlers, a form sent on a slow line would reload the page and
+// lose what was typed: hold it instead (the click can be made again a moment later).
+document.addEventListener("submit", (e) => { if (!document.body.dataset.ready) e.preventDefault(); }, true);
 main();

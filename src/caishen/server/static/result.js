@@ -14,6 +14,22 @@ async function runVerify(out) {
   } catch (err) { out.textContent = err.message; }
 }
 
+// The record checked by fair.js, here, without asking the server anything but the file.
+async function runBrowserCheck(out) {
+  out.textContent = t("browserChecking");
+  try {
+    const text = await (await fetch(`/api/matches/${CODE}/record`)).text();
+    const r = await FairCheck.verifyRecord(text);
+    // the checker's message is English: a Chinese page says what was checked in its own words
+    // and keeps the message as the tooltip (a failure's message is shown: it says where)
+    const said = LANG === "zh" && r.ok ? t("browserCheckedAll", r.hands, r.draws) : r.message;
+    out.textContent = `${r.ok ? "✔ " + t("verifiedBrowser") : "✘ " + t("browserFail")}: ${said} (${r.ms.toFixed(0)} ms)`;
+    out.title = r.message;
+    out.className = r.ok ? "pos" : "neg";
+    out.dataset.ok = String(r.ok);
+  } catch (err) { out.textContent = err.message; }
+}
+
 async function render() {
   const main = document.getElementById("main");
   let res;
@@ -21,19 +37,25 @@ async function render() {
   const parts = [];
   parts.push(h("section", { class: "card" }, h("h2", { text: `${t("standings")} · ${t(res.status)}` }),
     res.standings.length ? standingsEl(res.standings) : h("p", { class: "muted", text: t("waiting") }),
+    matchEndEl(res.match_end),
     h("p", { class: "row" }, h("a", { href: `/api/matches/${CODE}/record`, download: `caishen-${CODE}.json`, text: t("download") }),
       res.status !== "over" ? h("a", { href: `/r/${CODE}`, text: t("open") }) : null)));
   const out = h("span", { "data-testid": "verify-result" });
+  const local = h("span", { "data-testid": "browser-verify" });
+  const mixed = (f) => (f.contributions || []).map((c) => (/^[0-9a-f]{64}$/.test(c) ? c.slice(0, 8) + "…" : c)).join(" ");
   parts.push(h("section", { class: "card", id: "fairness" }, h("h2", { text: t("fairness") }),
-    h("table", { class: "list" }, h("tr", {}, h("th", { text: "#" }), h("th", { text: t("commitment") }), h("th", { text: t("seed") })),
+    h("p", { class: "row" }, local),
+    h("table", { class: "list" }, h("tr", {}, h("th", { text: "#" }), h("th", { text: t("commitment") }), h("th", { text: t("seed") }),
+      h("th", { text: t("contributions") })),
       res.fairness.map((f) => h("tr", {}, h("td", { text: f.index + 1 }), h("td", { class: "fair", text: f.commitment }),
-        h("td", { class: "fair", text: f.seed || "—" })))),
-    h("p", { class: "row" }, h("button", { class: "primary", type: "button", "data-testid": "verify", text: t("verify"), onclick: () => runVerify(out) }), out)));
+        h("td", { class: "fair", text: f.seed || "—" }), h("td", { class: "fair", text: mixed(f) })))),
+    h("p", { class: "row" }, h("button", { type: "button", "data-testid": "verify", text: t("serverOpinion"), onclick: () => runVerify(out) }), out)));
   for (const end of res.hands) {
     parts.push(h("section", { class: "card" }, scoreTableEl(end),
       h("p", {}, h("a", { href: `/replay/${CODE}/${end.index}`, "data-testid": `replay-${end.index}`, text: `${t("replay")} ${t("hand", end.index + 1)}` }))));
   }
   main.replaceChildren(...parts);
+  if (res.hands.length) runBrowserCheck(local);
 }
 
 setLang(LANG);

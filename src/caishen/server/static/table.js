@@ -10,47 +10,39 @@ let sentNext = -1;
 let retry = 500;
 let drawn = null;  // the tile this seat just drew, shown apart
 
-// The tile drawn between two views of one hand: the one tile more in hand, on this seat's
-// turn to discard; null otherwise (a claim, a kong, the first view after a reload).
-function drawnTile(before, now) {
-  if (!before || !now.choices.some((c) => c.kind === "discard")) return null;
-  if (now.tiles.length !== before.tiles.length + 1) return null;
-  const left = before.tiles.slice();
-  let extra = null;
-  for (const x of now.tiles) {
-    const i = left.indexOf(x);
-    if (i >= 0) left.splice(i, 1);
-    else if (extra === null) extra = x;
-    else return null;
-  }
-  return extra;
+function send(msg) { if (WS && WS.readyState === 1) WS.send(JSON.stringify(msg)); }
+// the state a move was sent for: its buttons go until the next state (a claim answered waits
+// out the claim pause, and a second click would only be refused)
+let answered = null;
+function stateKey(v) { return `${v.hand}:${v.step}:${v.phase}:${v.current}`; }
+async function act(action) {
+  if (!VIEW || answered === stateKey(VIEW)) return;
+  answered = stateKey(VIEW);
+  render();
+  // signed by this browser's key once the connection has it (fair.js, MoveSigner); else unsigned
+  const ws = WS, hand = VIEW.hand, step = VIEW.step;
+  const keyed = ws && ws.keyed ? await ws.keyed : false;
+  const sig = keyed ? await MoveSigner.sign(CODE, hand, step, action).catch(() => null) : null;
+  if (ws !== WS) { unanswer(); return; }  // reconnected meanwhile: asked again on the new connection
+  send(sig ? { type: "act", action, hand, step, sig } : { type: "act", action, hand, step });
 }
 
-function send(msg) { if (WS && WS.readyState === 1) WS.send(JSON.stringify(msg)); }
-function act(action) { send({ type: "act", action, hand: VIEW.hand, step: VIEW.step }); }
+// The key this page signs its moves with, registered with each new connection before any move.
+function registerKey(ws) {
+  ws.keyed = MoveSigner.key(CODE).then((k) => {
+    const line = document.getElementById("keyline");
+    if (line) line.textContent = k ? t("moveKey", k.pub.slice(0, 16)) : t("moveKeyNone");
+    document.body.dataset.movekey = k ? k.pub : "none";
+    if (!k || ws.readyState !== 1) return false;
+    ws.send(JSON.stringify({ type: "key", key: k.pub }));
+    return true;
+  });
+}
 
 function toast(text) {
   const el = h("div", { class: "toast", text });
   document.body.append(el);
   setTimeout(() => el.remove(), 2500);
-}
-
-const CALLS = { chow: "吃", pong: "碰", exposed_kong: "杠", added_kong: "杠", concealed_kong: "杠", win: "胡", declare_draw: "和局" };
-
-function announce(events) {
-  for (const ev of events) {
-    if (ev.kind === "discard") lastDiscardSeat = ev.seat;
-    const word = CALLS[ev.kind];
-    if (!word) continue;
-    const el = h("div", { class: "call", text: word });
-    document.body.append(el);
-    setTimeout(() => el.remove(), 900);
-    if (document.getElementById("speechbox").checked && window.speechSynthesis) {
-      const u = new SpeechSynthesisUtterance(word);
-      u.lang = "zh-CN";
-      speechSynthesis.speak(u);
-    }
-  }
 }
 
 function renderActions() {
@@ -61,9 +53,16 @@ function renderActions() {
   if (v.away) {
     box.append(h("span", { class: "prompt", text: t("away") }), h("button", { type: "button", onclick: () => send({ type: "back" }), text: t("back") }));
   }
-  const claims = v.choices.filter((c) => c.kind !== "discard");
-  const canDiscard = v.choices.some((c) => c.kind === "discard");
-  if (!v.choices.length) {
+  // a room without a timer: a person away for 3 minutes; the others may let a bot play for them
+  for (const s of v.takeover || []) {
+    const seat = v.seats.find((x) => x.seat === s);
+    box.append(h("button", { type: "button", "data-testid": "takeover", onclick: () => send({ type: "takeover", seat: s }),
+      text: t("takeover", seat ? seat.name : String(s + 1)) }));
+  }
+  const choices = answered === stateKey(v) ? [] : v.choices;
+  const claims = choices.filter((c) => c.kind !== "discard");
+  const canDiscard = choices.some((c) => c.kind === "discard");
+  if (!choices.length) {
     box.append(h("span", { class: "muted", text: t("waitingFor") }));
     return;
   }
@@ -71,7 +70,7 @@ function renderActions() {
   if (deadline !== null) box.append(h("span", { class: "prompt", id: "claimtimer" }));
   if (v.last_discard && !canDiscard) box.append(tileEl(v.last_discard, { size: "sm", last: true }));
   for (const c of claims) {
-    box.append(h("button", { type: "button", class: c.kind === "win" ? "win" : "", "data-action": c.action,
+    box.append(h("button", { type: "button", class: c.kind === "win" ? "win" : "", "data-action": c.action, "data-kind": c.kind,
       onclick: () => act(c.action) }, t(c.kind), c.tiles.map((x) => tileEl(x, { size: "xs" }))));
   }
 }
@@ -81,9 +80,18 @@ function renderHelp() {
   box.replaceChildren();
   const help = VIEW && VIEW.help;
   if (!help) return;
-  box.append(h("div", { class: "help" },
+  const row = h("div", { class: "help", "data-testid": "help" },
     h("span", { text: help.shanten === 0 ? t("ready") : `${t("shanten")}: ${help.shanten}` }),
-    help.waits.length ? h("span", {}, t("waits"), " ", help.waits.map((w) => h("span", {}, tileEl(w.tile, { size: "sm" }), `×${w.unseen} `))) : null));
+    help.waits.length ? h("span", {}, t("waits"), " ", help.waits.map((w) => h("span", {}, tileEl(w.tile, { size: "sm" }), `×${w.unseen} `))) : null);
+  box.append(row);
+  if (help.discards && help.discards.length) {
+    // on my turn: the sensible discards, the shanten after each and the unseen tiles that
+    // would then improve the hand (its waits when ready) — the terminal's "good discards"
+    box.append(h("div", { class: "help advice", "data-testid": "advice" }, h("b", { text: t("goodDiscards") }),
+      help.discards.map((d) => h("span", { class: "adv", "data-tile": d.tile }, t("discard"), " ", tileEl(d.tile, { size: "sm" }),
+        ` → ${d.shanten === 0 ? t("ready") : `${t("shanten")} ${d.shanten}`}, ${t(d.shanten === 0 ? "waitsUnseen" : "improvingUnseen", d.unseen)}`,
+        h("span", { class: "imp" }, d.improving.slice(0, 8).map((x) => tileEl(x, { size: "xs" })))))));
+  }
 }
 
 function renderOverlay() {
@@ -91,15 +99,21 @@ function renderOverlay() {
   box.replaceChildren();
   const v = VIEW;
   if (!v || !v.hand_end) return;
-  const panel = h("div", { class: "panel" }, scoreTableEl(v.hand_end));
+  const panel = h("div", { class: "panel" });
   if (v.match_over) {
-    panel.append(h("h2", { text: t("matchOver") }), standingsEl(v.standings),
-      h("p", {}, h("a", { href: "/m/" + v.code, text: t("resultPage") })));
+    // the end of the match first: why it ended and the standings, then the last hand's score
+    panel.append(h("h2", { text: t("matchOver") }), matchEndEl(v.match_end), standingsEl(v.standings),
+      h("p", {}, h("a", { href: "/m/" + v.code, text: t("resultPage") })), scoreTableEl(v.hand_end));
   } else {
-    panel.append(h("h3", { text: t("standings") }), standingsEl(v.standings));
+    // "Next hand" stays in sight at the top of the panel, however long the score table is
     const btn = h("button", { class: "primary big", type: "button", "data-testid": "next-hand", text: t("nextHand"),
-      disabled: sentNext === v.hand, onclick: () => { sentNext = v.hand; send({ type: "next", hand: v.hand }); btn.disabled = true; } });
-    panel.append(h("div", { class: "row" }, btn, h("a", { href: "/m/" + v.code, text: t("resultPage") })));
+      disabled: sentNext === v.hand, onclick: () => {
+        // sent only on an open connection; else the button stays for a click after the reconnect
+        if (!WS || WS.readyState !== 1) return;
+        sentNext = v.hand; send({ type: "next", hand: v.hand }); btn.disabled = true;
+      } });
+    panel.append(h("div", { class: "row nextrow" }, btn, h("a", { href: "/m/" + v.code, text: t("resultPage") })),
+      scoreTableEl(v.hand_end), h("h3", { text: t("standings") }), standingsEl(v.standings));
   }
   box.append(h("div", { class: "overlay" }, panel));
 }
@@ -107,8 +121,8 @@ function renderOverlay() {
 function render() {
   if (!VIEW) return;
   document.getElementById("lobbybox").replaceChildren();
-  renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: act, drawn,
-    lastDiscardSeat: VIEW.phase === "claim" ? VIEW.current : lastDiscardSeat });
+  renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: answered === stateKey(VIEW) ? null : act, drawn, lastDiscardSeat,
+    picked: KEY.picked });
   renderActions();
   renderHelp();
   renderOverlay();
@@ -129,37 +143,74 @@ function tick() {
 }
 setInterval(tick, 250);
 
+function unanswer() {
+  if (answered === null) return;
+  answered = null;
+  if (VIEW) render();
+}
+
+// The database could not be written: the table is paused at its last stored move and
+// retries by itself (docs/server.md, "Faults"); the banner stays until it says it is back.
+function storageBanner(lost) {
+  let el = document.getElementById("storage");
+  if (!lost) { if (el) el.remove(); return; }
+  if (!el) {
+    el = h("div", { id: "storage", class: "storage", role: "status", "data-testid": "storage-lost", text: t("storageLost") });
+    document.body.append(el);
+  }
+}
+
+// A state from the server: the table as it is now (after the events before it were played).
+function applyState(msg) {
+  if (VIEW && msg.hand !== VIEW.hand) lastDiscardSeat = null;
+  const before = VIEW;
+  if (!before || before.hand !== msg.hand || before.step !== msg.step) KEY.picked = null;
+  VIEW = msg;
+  drawn = msg.drawn;  // the server says which tile I just drew (my own view only)
+  // (a pass is no step: the phase and whose turn it is tell the states of one step apart)
+  document.body.dataset.state = `${msg.hand}:${msg.step}:${msg.phase}:${msg.current}:${msg.hand_end ? "end" : msg.choices.length}`;
+  deadline = msg.deadline_ms === null ? null : Date.now() + msg.deadline_ms;
+  if (msg.phase === "claim" && msg.choices.length) lastDiscardSeat = msg.current;
+  if (window.SOUND) SOUND.onState(before, msg);
+  render();
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  WS = new WebSocket(`${proto}://${location.host}/ws/${CODE}`);
+  // ?contribute=1: this page sends its own randomness to every wall (fair.js, docs/fairness.md)
+  WS = new WebSocket(`${proto}://${location.host}/ws/${CODE}?contribute=1`);
   WS.onopen = () => {
     retry = 500;
+    registerKey(WS);
+    // a "next" sent as the last connection dropped may never have arrived: say it again (the
+    // table takes a repeated "next" for a hand that is over as the same answer)
+    if (sentNext >= 0 && VIEW && VIEW.hand_end && VIEW.hand === sentNext) send({ type: "next", hand: sentNext });
+    storageBanner(false);  // a fresh connection: the table says so again if it is still paused
     if (document.getElementById("helpbox").checked) send({ type: "help", on: true });
   };
   WS.onmessage = (e) => {
     const msg = JSON.parse(e.data);
-    if (msg.type === "error") { toast(msg.message); return; }
-    if (msg.type !== "state") return;
-    if (VIEW && msg.hand !== VIEW.hand) lastDiscardSeat = null;
-    // the drawn tile is kept for its state (sent again on a join or a reconnect) and across a
-    // reload of the page, so the hand shows as it was
-    const key = "caishen.drawn." + CODE;
-    if (VIEW === null) {
-      const kept = JSON.parse(sessionStorage.getItem(key) || "null");
-      drawn = kept && kept.hand === msg.hand && kept.step === msg.step ? kept.tile : null;
-    } else if (VIEW.hand !== msg.hand || VIEW.step !== msg.step) {
-      drawn = drawnTile(VIEW.hand === msg.hand ? VIEW : null, msg);
-    }
-    sessionStorage.setItem(key, JSON.stringify({ hand: msg.hand, step: msg.step, tile: drawn }));
-    VIEW = msg;
-    document.body.dataset.state = `${msg.hand}:${msg.step}:${msg.hand_end ? "end" : msg.choices.length}`;
-    deadline = msg.deadline_ms === null ? null : Date.now() + msg.deadline_ms;
-    announce(msg.events);
-    render();
+    // A move refused (the database away, or any error) was not made: its buttons come back,
+    // so it can be sent again once the table resumes (the state that follows may be the same).
+    if (msg.type === "storage") { storageBanner(!msg.ok); unanswer(); return; }
+    if (msg.type === "error" && msg.code === "storage_unavailable") { storageBanner(true); unanswer(); return; }
+    if (msg.type === "error") { toast(msg.message); unanswer(); return; }
+    if (msg.type === "fair") { FairPage.onMessage(msg, send, CODE); return; }
+    if (msg.type === "event" || msg.type === "state") enqueue(msg, applyState);
   };
+  // Close codes (caishen/server/conns.py): 1008 not a player here, 4002 signed out: the room's
+  // page; 4001 the seat was opened in more windows than allowed, this the oldest: ask first;
+  // 4000 this page fell behind: reconnect at once (the present state follows); others retry.
   WS.onclose = (e) => {
-    if (e.code === 1008) { showLobby(); return; }
-    setTimeout(connect, retry);
+    if (e.code === 1008 || e.code === 4002) { showLobby(); return; }
+    if (e.code === 4001) {
+      const again = h("button", { text: t("useHere") });
+      again.onclick = () => { box.remove(); connect(); };
+      const box = h("div", { class: "toast", "data-testid": "elsewhere" }, t("openElsewhere") + " ", again);
+      document.body.append(box);
+      return;
+    }
+    setTimeout(connect, e.code === 4000 ? 0 : retry);
     retry = Math.min(retry * 2, 8000);
   };
 }
@@ -178,6 +229,10 @@ async function showLobby() {
   if (room.status === "playing" && seated) { connect(); return; }
   const card = h("section", { class: "card", style: "color:#000;margin:.8rem" });
   card.append(h("h2", { text: `${t("roomCode")} ${room.code}` }), h("p", {}, h("a", { href: room.link, text: room.link })));
+  if (room.status === "damaged") {  // its stored moves do not replay (docs/server.md, "Faults")
+    card.append(h("p", { class: "damaged", "data-testid": "damaged", text: t("roomDamaged") }),
+      h("p", {}, h("a", { href: "/m/" + room.code, text: t("resultPage") })));
+  }
   // what everyone who joins agrees to play: the variant, the match, the house rules changed
   card.append(h("p", { "data-testid": "room-rules" }, h("b", { text: t("variant_" + room.variant) }),
     ` · ${t("hands")} ${room.hands ? room.hands : t("toBreak")}` + (room.turn_seconds ? ` · ${t("turnTimer", room.turn_seconds)}` : "")));
@@ -222,9 +277,7 @@ function main() {
   const hb = document.getElementById("helpbox");
   hb.checked = localStorage.getItem("caishen.help") === "1";
   hb.addEventListener("change", () => { localStorage.setItem("caishen.help", hb.checked ? "1" : "0"); send({ type: "help", on: hb.checked }); });
-  const sb = document.getElementById("speechbox");
-  sb.checked = localStorage.getItem("caishen.speech") === "1";
-  sb.addEventListener("change", () => localStorage.setItem("caishen.speech", sb.checked ? "1" : "0"));
+  document.getElementById("soundslot").append(...SOUND.controls());
   showLobby();
 }
 

@@ -30,6 +30,10 @@ MAX_FU: Final = 10_000
 MAX_CHIPS: Final = 100_000
 
 
+def _fu_list(values: tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """All rule switches of one regional variant (规则). Frozen; build variants with
@@ -49,9 +53,9 @@ class Ruleset:
     flower_indicator_wilds: bool = _switch(True, "L5", "If the indicator is a flower, every other flower is wild 花财神")
     own_flower_wild: bool = _switch(True, "L7", "A player's own-seat flower 坐花 is wild for him and stays in the hand")
     bulldozer: bool = _switch(True, "L8", "Holding enough 正财神 wins at once 推土机 (limit)")
-    bulldozer_wilds: int = _switch(3, "L8", "正财神 needed for 推土机 (金乡灵溪: 4)", choices=(3, 4))
+    bulldozer_wilds: int = _switch(3, "L8", "正财神 needed for 推土机 (金乡灵溪: 4, the own flower 坐花 counting as the fourth)", choices=(3, 4))
     wild_single_wait_any_tile: bool = _switch(True, "L16", "A hand left with a single wild may win on any tile (财神单吊; some places forbid)")
-    rob_kong_with_wild_pair: bool = _switch(True, "L10", "A wild single wait may rob a kong (some places forbid 单吊抢杠 with a wild)")
+    rob_kong_with_wild_pair: bool = _switch(True, "L10", "A wild may pair with the robbed tile when robbing a kong (some places forbid it)")
 
     # Winning shapes
     eight_and_half_pairs: bool = _switch(True, "L14", "八对半: 7 pairs + 1 triplet, concealed, no concealed kong")
@@ -133,6 +137,17 @@ class Ruleset:
             k for k in range(NUM_KINDS)
             if (self.has_white or k != WHITE) and (self.has_flowers or not is_flower(k))
         ))
+        walls = 2 * 4  # L4: four walls of 2-tile stacks
+        if self.wall_size % walls:
+            raise RulesetError(
+                f"has_flowers = {str(self.has_flowers).lower()} with has_white = {str(self.has_white).lower()} "
+                f"leaves {self.wall_size} tiles, which do not build four walls of 2-tile stacks (L4): "
+                "play without flowers only with has_white = true (136 tiles), or with flowers without White")
+        if self.bulldozer and self.bulldozer_wilds > 3 and not (self.has_flowers and self.own_flower_wild):
+            raise RulesetError(
+                f"bulldozer_wilds = {self.bulldozer_wilds} counts the own flower 坐花 as the fourth wild (L8: a hand "
+                "never holds four 正财神), so it needs has_flowers = true and own_flower_wild = true "
+                "(or bulldozer_wilds = 3, or bulldozer = false)")
         if self.seven_pairs and self.hand_size != 13:
             raise RulesetError("seven_pairs needs hand_size 13")
         if self.eight_and_half_pairs and self.hand_size != 16:
@@ -144,11 +159,23 @@ class Ruleset:
         for name in ("base_fu", "max_total"):
             if getattr(self, name) % self.fu_per_chip:
                 raise RulesetError(f"{name} = {getattr(self, name)} is not a multiple of fu_per_chip = {self.fu_per_chip}")
+        for name in ("bonus_fu", "bonus_fu_after_broke"):  # L24: paid in whole chips
+            bad = [v for v in getattr(self, name) if v % self.fu_per_chip]
+            if bad:
+                raise RulesetError(f"{name} = {_fu_list(getattr(self, name))} holds {bad[0]}, not a multiple of "
+                                   f"fu_per_chip = {self.fu_per_chip} (L24: bonuses are paid in whole chips)")
 
     @property
     def sets_needed(self) -> int:
         """Sets in a complete hand besides the pair: 5 for 16-tile, 4 for 13-tile (L13)."""
         return (self.hand_size - 1) // 3
+
+    @property
+    def bulldozer_own_flower(self) -> bool:
+        """L8 金乡灵溪 ("辣子要4個財神", "坐花可當財神用"): a hand never holds four 正财神 (the
+        turned indicator is the fourth copy), so with ``bulldozer_wilds = 4`` the fourth is the
+        seat's own flower 坐花: three 正财神 plus 坐花. With 3 only 正财神 count (L8)."""
+        return self.bulldozer_wilds > 3
 
     @property
     def wall_size(self) -> int:
@@ -229,12 +256,21 @@ class Ruleset:
 
 
 LONGGANG: Final = Ruleset()
+#: The simplified copy's rules (docs/rules/longgang.md, "The simplified copy against the main
+#: text"): the main text's, but for 四喜 with a wild, "现在习惯上不作此限制" (S20, D13).
+SIMPLIFIED_COPY: Final = LONGGANG.replace(name="longgang-simplified-copy", four_winds_wild_rule=False)
+#: Common house rules: where the sources say what is played now (现在习惯上): 四喜 with a wild
+#: unrestricted (the simplified copy, S20, and the summary, which states no restriction), and a
+#: self-drawn single wait on Red, Green or the seat wind adding the self-draw 2 (the main text
+#: and the simplified copy, "現習慣上來法單吊自摸也計2胡的", twice; the summary "自摸当将算4胡").
+COMMON: Final = LONGGANG.replace(name="longgang-common", four_winds_wild_rule=False,
+                                 single_honor_pair_self_draw_fu=True)
 
-PRESETS: Final[dict[str, Ruleset]] = {LONGGANG.name: LONGGANG}
+PRESETS: Final[dict[str, Ruleset]] = {r.name: r for r in (LONGGANG, SIMPLIFIED_COPY, COMMON)}
 
 
 def get_ruleset(name: str) -> Ruleset:
-    """A preset by name (``longgang``)."""
+    """A preset by name (``longgang``, ``longgang-simplified-copy``, ``longgang-common``)."""
     try:
         return PRESETS[name]
     except KeyError:

@@ -115,7 +115,9 @@ def _to_winner(
             rule = "L24.6"
         else:
             amount = base * (2 if dealer_side else 1) + bonus
-            what = f"total {winner_total}{' x2 dealer' if dealer_side else ''} + bonus {bonus * ruleset.fu_per_chip}"
+            # the chips from the 胡 (L24.1: a chip is fu_per_chip 胡), then the doubling and the bonus
+            what = (f"total {winner_total} 胡 / {ruleset.fu_per_chip} = {base}{' x2 dealer' if dealer_side else ''}"
+                    + (f" + bonus {bonus}" if bonus else "") + f" = {amount}")
             rule = "L24.2"
         if pays_all is not None and s != pays_all:
             out.append(Transfer(pays_all, winner, amount, "L24.8", f"包三家 for {SEAT_LETTERS[s]}: {what}"))
@@ -142,7 +144,8 @@ def _between_losers(
             out.append(
                 Transfer(
                     payer, payee, diff // ruleset.fu_per_chip * (2 if double else 1), "L24.4",
-                    f"difference {diff}{' x2 dealer' if double else ''}",
+                    f"difference {diff} 胡 / {ruleset.fu_per_chip} = {diff // ruleset.fu_per_chip}"
+                    + (f" x2 dealer = {diff // ruleset.fu_per_chip * 2}" if double else ""),
                 )
             )
     return out

@@ -76,6 +76,7 @@ class GangciRules:
     seven_pairs: ClassVar[bool] = False
     bulldozer: ClassVar[bool] = False
     bulldozer_wilds: ClassVar[int] = 0
+    bulldozer_own_flower: ClassVar[bool] = False
     pass_bans: ClassVar[bool] = False               # G6.3: no 过水, passing forbids nothing
     decides_wins: ClassVar[bool] = True             # G5: the win types below, 直次 the only discard win
 

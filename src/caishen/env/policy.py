@@ -1,0 +1,121 @@
+"""A small policy network that plays with numpy alone (docs/env.md, "A learned bot"): the
+inference side of ``training/train_policy.py``. Torch, or whatever trains the weights, is never
+needed to play.
+
+The network: the v1 observation (595 floats) → ``Linear`` → ReLU → ``Linear`` → ReLU →
+``Linear`` → 236 logits (plus a value head used only in training), the illegal actions masked
+out, the best legal action played (or one drawn from the softmax with ``sample=True``). The
+weights are one ``.npz`` file: ``w0 b0 w1 b1 w2 b2`` (``w`` as ``(in, out)``), float32.
+
+:class:`PolicyPlayer` is a :class:`~caishen.table.players.Player`, so it sits wherever a bot
+does by the name ``caishen.env.policy:PolicyPlayer`` (simulate, arena, play, the single-seat
+env, the game centre), its weights read from ``$CAISHEN_POLICY`` (a path to the ``.npz``).
+**No trained weights ship yet**: there is no ``learned`` level.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from caishen.engine.actions import Action, ActionKind
+from caishen.engine.observation import Observation
+from caishen.env.encoding import ACTIONS, NUM_ACTIONS, OBS_SIZE, encode_into, mask_into
+from caishen.variants.base import VariantRules
+
+POLICY_ENV: Final = "CAISHEN_POLICY"
+LAYERS: Final = ("w0", "b0", "w1", "b1", "w2", "b2")
+
+
+class Policy:
+    """The network's weights and its forward pass in numpy."""
+
+    def __init__(self, weights: dict[str, np.ndarray[Any, Any]]) -> None:
+        missing = [k for k in LAYERS if k not in weights]
+        if missing:
+            raise ValueError(f"policy weights lack {', '.join(missing)}")
+        self.w = [np.ascontiguousarray(weights[k], dtype=np.float32) for k in LAYERS]
+        if self.w[0].shape[0] != OBS_SIZE or self.w[4].shape[1] != NUM_ACTIONS:
+            raise ValueError(f"policy weights are for {self.w[0].shape[0]} inputs and {self.w[4].shape[1]} actions, "
+                             f"not {OBS_SIZE} and {NUM_ACTIONS} (observation v1)")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Policy:
+        with np.load(str(path)) as z:
+            return cls({k: z[k] for k in z.files})
+
+    def save(self, path: str | Path) -> None:
+        arrays: dict[str, Any] = dict(zip(LAYERS, self.w, strict=True))
+        np.savez(str(path), **arrays)
+
+    def logits(self, obs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """Logits for one observation (or a batch of rows)."""
+        w0, b0, w1, b1, w2, b2 = self.w
+        h = np.maximum(obs @ w0 + b0, 0.0)
+        h = np.maximum(h @ w1 + b1, 0.0)
+        out: np.ndarray[Any, Any] = h @ w2 + b2
+        return out
+
+    def size(self) -> int:
+        """Bytes of the weights (float32)."""
+        return int(sum(w.nbytes for w in self.w))
+
+
+_LOADED: dict[str, Policy] = {}
+
+
+def policy_from_env() -> Policy:
+    """The policy ``$CAISHEN_POLICY`` names (loaded once per process)."""
+    path = os.environ.get(POLICY_ENV, "")
+    if not path:
+        raise ValueError(f"set ${POLICY_ENV} to a policy's weights (.npz) to play caishen.env.policy:PolicyPlayer")
+    policy = _LOADED.get(path)
+    if policy is None:
+        try:
+            policy = _LOADED[path] = Policy.load(path)
+        except OSError as exc:
+            raise ValueError(f"${POLICY_ENV}={path}: {exc}") from None
+    return policy
+
+
+class PolicyPlayer:
+    """Plays the policy of ``$CAISHEN_POLICY`` (or ``policy``): the best legal action by its
+    logits; a win is always taken, as every bot takes it. ``sample=True`` draws from the
+    masked softmax with ``rng`` instead."""
+
+    name = "policy"
+    observes = True
+
+    def __init__(self, rng: random.Random | None = None, ruleset: VariantRules | None = None,
+                 policy: Policy | None = None, sample: bool = False) -> None:
+        self.policy = policy if policy is not None else policy_from_env()
+        self.rng = rng or random.Random(0)
+        self.sample = sample
+        self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        for a in legal:
+            if a.kind is ActionKind.WIN:
+                return a
+        if len(legal) == 1:
+            return legal[0]
+        encode_into(observation, self._obs.data)
+        mask_into(legal, self._mask.data)
+        logits = self.policy.logits(self._obs)
+        logits = np.where(self._mask == 1, logits, -np.inf)
+        if self.sample:
+            p = np.exp(logits - logits.max())
+            p /= p.sum()
+            index = int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum()))
+            index = min(index, NUM_ACTIONS - 1)
+            if not self._mask[index]:
+                index = int(np.argmax(logits))
+        else:
+            index = int(np.argmax(logits))
+        return ACTIONS[index]

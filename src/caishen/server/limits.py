@@ -1,0 +1,81 @@
+"""Limits on what HTTP requests can make the centre do: per person and per address, for each
+kind of write (room creation, joins and starts, names, verifying a record), and a cap on the
+rooms one person has open. A request past a limit is answered ``429`` with ``Retry-After``
+(the seconds until it would be allowed) and changes nothing. docs/server.md, "Faults".
+
+The address is the peer's, or the first of ``X-Forwarded-For`` when the peer is a proxy
+uvicorn trusts (``--forwarded-allow-ips``, loopback by default; docs/server.md's nginx example).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from fastapi import HTTPException
+
+from caishen.server import metrics
+from caishen.server.conns import Bucket, Rate, now_seconds
+
+BUCKETS_KEPT = 20_000  # past this many, the buckets that are full again are forgotten
+
+
+@dataclass(frozen=True, slots=True)
+class HttpLimits:
+    """For each kind of request, the rate of one person's and of one address's (an address
+    may be a household or a school behind one router: more)."""
+
+    rates: dict[str, tuple[Rate, Rate]] = field(default_factory=lambda: {
+        "rooms": (Rate(0.2, 10.0), Rate(1.0, 60.0)),     # a room or a practice table
+        "joins": (Rate(1.0, 20.0), Rate(5.0, 100.0)),    # take a seat, start now
+        "names": (Rate(1.0, 10.0), Rate(1.0, 30.0)),     # a new person, a new name
+        "verify": (Rate(1.0, 5.0), Rate(2.0, 20.0)),     # caishen verify on the server's CPU
+        "sessions": (Rate(0.2, 5.0), Rate(1.0, 30.0)),   # log out everywhere
+    })
+    open_rooms: int = 20  # rooms a person owns that wait or play, created in the last day
+
+
+class Gate:
+    """The token buckets of every (kind, person) and (kind, address) seen lately."""
+
+    def __init__(self, limits: HttpLimits | None = None) -> None:
+        self.limits = limits or HttpLimits()
+        self._buckets: dict[tuple[str, str], Bucket] = {}
+
+    def check(self, kind: str, uid: str | None, address: str | None) -> None:
+        """Take one request of ``kind`` from the person's and the address's budgets, or raise
+        429 (nothing taken)."""
+        person_rate, address_rate = self.limits.rates[kind]
+        t = now_seconds()
+        wanted = [(b, who) for b, who in ((self._bucket(kind, "u:" + uid, person_rate, t) if uid else None, "user"),
+                                          (self._bucket(kind, "a:" + address, address_rate, t) if address else None,
+                                           "ip")) if b is not None]
+        for b, who in wanted:
+            wait = b.wait(t)
+            if wait > 0:
+                metrics.rate_limited.labels(limit=f"http_{who}").inc()
+                raise HTTPException(429, f"too many requests ({kind}): try again in {math.ceil(wait)} s",
+                                    headers={"Retry-After": str(max(1, math.ceil(wait)))})
+        for b, _ in wanted:
+            b.take(t)
+
+    def _bucket(self, kind: str, who: str, rate: Rate, t: float) -> Bucket:
+        key = (kind, who)
+        b = self._buckets.get(key)
+        if b is None:
+            if len(self._buckets) >= BUCKETS_KEPT:
+                self._forget(t)
+            b = self._buckets[key] = Bucket(rate, rate.burst, t)
+        return b
+
+    def sweep(self) -> None:
+        """Forget the buckets that are full again (every sweep of the tables): a bucket is
+        kept for each person and each address seen, and a new person and a new bucket for
+        every visitor kept some 1 kB a visitor until BUCKETS_KEPT (issue 26: memory)."""
+        self._forget(now_seconds())
+
+    def _forget(self, t: float) -> None:
+        """Drop the buckets that have filled up again (they would start full anyway)."""
+        for key in [k for k, b in self._buckets.items() if b.wait(t) == 0 and
+                    b.tokens + (t - b.last) * b.rate.per_second >= b.rate.burst]:
+            del self._buckets[key]

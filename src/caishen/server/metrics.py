@@ -1,0 +1,66 @@
+"""Every metric the game centre exports at ``/metrics`` (Prometheus text format, through
+``prometheus-client``): one module, so each part of the server counts into the same objects
+and the operator's dashboard has one list to read (docs/server.md, "Health").
+
+Each process (each worker of ``caishen serve --workers N``) counts its own share: a scrape
+of ``/metrics`` is answered by whichever worker takes the connection. The figures that are
+per table (live tables, connections) are that worker's; the counters add up across scrapes
+of all workers when Prometheus scrapes each worker's port (or use the totals in the database).
+
+How to count:
+
+- ``moves.inc(n)``: moves committed (the rate is "moves per second": ``rate(caishen_moves_total[1m])``).
+- ``commit_seconds.observe(s)``: one group commit's wall time, failures included.
+- ``commit_failures.inc()``: group commits that raised (the tables paused, docs/server.md "Faults").
+- ``send_queue_drops.labels(reason="superseded" | "overflow" | "timeout").inc()``: messages a
+  connection's outgoing queue let go of.
+- ``rate_limited.labels(limit="ws_connection" | "ws_user" | "http" | ...).inc()``: requests and
+  messages refused by a rate limit or a cap.
+- ``live_tables``, ``connections``, ``damaged_rooms``, ``storage_ok``: gauges, set where they change.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+
+__all__ = [
+    "CONTENT_TYPE",
+    "commit_failures",
+    "commit_seconds",
+    "connections",
+    "damaged_rooms",
+    "live_tables",
+    "moves",
+    "rate_limited",
+    "render",
+    "send_queue_drops",
+    "storage_ok",
+    "tables_paused",
+]
+
+CONTENT_TYPE: Final = CONTENT_TYPE_LATEST
+
+live_tables: Final = Gauge("caishen_live_tables", "Tables this process runs in memory")
+connections: Final = Gauge("caishen_connections", "Table WebSocket connections open in this process")
+moves: Final = Counter("caishen_moves", "Moves committed to the database (rate: moves per second)")
+commit_seconds: Final = Histogram(
+    "caishen_commit_seconds", "Wall time of one group commit of moves (failed ones included)",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+commit_failures: Final = Counter("caishen_commit_failures", "Group commits that failed (the tables paused)")
+tables_paused: Final = Gauge("caishen_tables_paused", "Tables paused because the database cannot be written")
+storage_ok: Final = Gauge("caishen_storage_ok", "1 while the last write or probe of the database succeeded, else 0")
+damaged_rooms: Final = Gauge("caishen_damaged_rooms", "Rooms whose stored moves cannot be replayed")
+send_queue_drops: Final = Counter(
+    "caishen_send_queue_drops", "Messages dropped from a connection's outgoing queue", ["reason"])
+rate_limited: Final = Counter(
+    "caishen_rate_limited", "Messages and requests refused by a rate limit or a cap", ["limit"])
+
+storage_ok.set(1)
+
+
+def render() -> bytes:
+    """The exposition text of every metric of this process (and the process's own: CPU, memory, files)."""
+    return generate_latest()

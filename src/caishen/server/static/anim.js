@@ -1,0 +1,78 @@
+// Paced play on the page: the server sends each move as its own event, then the states; the
+// page plays them in the order they came (a discard slides into its river, a claim, kong or
+// win flashes its word), one after the other. A reload or reconnect gets the present state.
+"use strict";
+
+const PLAY = { queue: [], busy: false, played: 0, arrived: [] };
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+// Messages are played in order; ``onState`` applies a state (table.js).
+function enqueue(msg, onState) {
+  if (msg.type === "event") PLAY.arrived.push([performance.now(), msg.kind]);  // when each event came (tests read it)
+  PLAY.queue.push([msg, onState]);
+  pump();
+}
+
+async function pump() {
+  if (PLAY.busy) return;
+  PLAY.busy = true;
+  try {
+    while (PLAY.queue.length) {
+      const [msg, onState] = PLAY.queue.shift();
+      // far behind (a tab in the background): catch up without the animations
+      const hurry = PLAY.queue.length > 12 || document.hidden;
+      if (msg.type === "event") await playEvent(msg, hurry);
+      else onState(msg);
+    }
+  } finally {
+    PLAY.busy = false;
+  }
+}
+
+const CALLS = { chow: "吃", pong: "碰", exposed_kong: "杠", added_kong: "杠", concealed_kong: "杠", win: "胡", declare_draw: "和局" };
+
+function countAnimation(kind) {
+  PLAY.played += 1;
+  document.body.dataset.animations = String(PLAY.played);
+  document.body.dataset.lastAnimation = kind;
+}
+
+// One move: shown on the table we have, before the state that follows it arrives.
+async function playEvent(ev, hurry) {
+  const v = VIEW;
+  if (!v || v.hand !== ev.hand || v.hand_end) return;
+  if (ev.kind === "discard") {
+    const sv = v.seats[ev.seat];
+    sv.discards = sv.discards.concat([ev.tile]);
+    if (ev.seat === v.me) {
+      const i = v.tiles.lastIndexOf(ev.tile);
+      if (i >= 0) v.tiles = v.tiles.slice(0, i).concat(v.tiles.slice(i + 1));
+      v.choices = [];
+      drawn = null;
+    }
+    sv.concealed = Math.max(0, sv.concealed - 1);
+    lastDiscardSeat = ev.seat;
+    v.current = ev.seat;
+    render();
+    if (window.SOUND) SOUND.play("clack");
+    const river = document.querySelector(`[data-river="${ev.seat}"]`);
+    const tile = river && river.lastElementChild;
+    if (tile) {
+      const pos = (ev.seat - (v.me === null ? 0 : v.me) + 4) % 4;
+      tile.style.setProperty("--from", ["3rem", "0", "-3rem", "0"][pos]);
+      tile.classList.add("slide");
+    }
+    countAnimation("discard");
+    if (!hurry) await sleep(350);
+    return;
+  }
+  const word = CALLS[ev.kind];
+  if (!word) return;
+  const el = h("div", { class: "call", "data-testid": "call", text: word });
+  document.body.append(el);
+  setTimeout(() => el.remove(), 900);
+  if (window.SOUND) SOUND.call(ev.kind);
+  countAnimation(ev.kind);
+  if (!hurry) await sleep(ev.kind === "win" ? 900 : 600);
+}

@@ -1,0 +1,99 @@
+"""Moves signed by the person who made them (docs/fairness.md, "Signed moves").
+
+When a person sits at a game centre's table, their page makes an ECDSA P-256 key pair with
+WebCrypto (the private key cannot leave the browser) and registers the public key with the
+seat; each move it sends carries a signature over the move's **canonical bytes**
+(:func:`move_message`)::
+
+    caishen-move-1 LF room LF hand LF step LF action
+
+(UTF-8; ``room`` the room's code, ``hand`` the hand's index and ``step`` the number of moves
+of the hand before this one that are not passes, both in decimal; ``action`` the move's record
+text, e.g. ``discard 5p``). A record's hand keeps, by seat, the public key its person signed
+with (``signers``) and, for every action, its signature or a word (``signatures``):
+
+* 128 hex digits: the ECDSA signature (``r || s``, 32 bytes each, as WebCrypto makes it) by
+  the seat's key, over the canonical bytes;
+* ``"server"``: the centre moved (a bot's seat, or a stand-in bot playing for a person);
+* ``"unsigned"``: a person's move that came without a signature (an older page, a script).
+
+Public keys are the uncompressed P-256 point (65 bytes, ``04 || x || y``) as 130 hex digits:
+what ``crypto.subtle.exportKey("raw", key)`` gives.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+
+MOVE_LABEL: Final = "caishen-move-1"
+SERVER: Final = "server"
+UNSIGNED: Final = "unsigned"
+MARKS: Final = (SERVER, UNSIGNED)
+KEY_HEX: Final = 130
+SIGNATURE_HEX: Final = 128
+
+
+def move_message(room: str, hand: int, step: int, action: str) -> bytes:
+    """The canonical bytes a person's move is signed over."""
+    return f"{MOVE_LABEL}\n{room}\n{hand}\n{step}\n{action}".encode()
+
+
+def is_key(text: object) -> bool:
+    """A public key as a record and the wire hold it: 130 lowercase hex digits, ``04`` first."""
+    return isinstance(text, str) and len(text) == KEY_HEX and text.startswith("04") and _hex(text)
+
+
+def is_signature(text: object) -> bool:
+    return isinstance(text, str) and len(text) == SIGNATURE_HEX and _hex(text)
+
+
+def _hex(text: str) -> bool:
+    return all(c in "0123456789abcdef" for c in text)
+
+
+def public_key(key_hex: str) -> ec.EllipticCurvePublicKey:
+    """The P-256 public key of 130 hex digits; ``ValueError`` if it is not a point on the curve."""
+    if not is_key(key_hex):
+        raise ValueError("a public key is 130 lowercase hex digits (an uncompressed P-256 point)")
+    return ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(key_hex))
+
+
+def verify_move(key_hex: str, signature_hex: str, message: bytes) -> bool:
+    """Whether ``signature_hex`` (``r || s``) is ``key_hex``'s ECDSA P-256 / SHA-256 signature
+    over ``message``."""
+    if not is_signature(signature_hex):
+        return False
+    try:
+        key = public_key(key_hex)
+    except ValueError:
+        return False
+    raw = bytes.fromhex(signature_hex)
+    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    try:
+        key.verify(der, message, ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature:
+        return False
+    return True
+
+
+def sign_move(key: ec.EllipticCurvePrivateKey, message: bytes) -> str:
+    """A signature as a page makes it (``r || s``, hex): for tests and scripted players."""
+    r, s = decode_dss_signature(key.sign(message, ec.ECDSA(hashes.SHA256())))
+    return (r.to_bytes(32, "big") + s.to_bytes(32, "big")).hex()
+
+
+def key_hex(key: ec.EllipticCurvePrivateKey) -> str:
+    """The public half of ``key`` as a record holds it."""
+    from cryptography.hazmat.primitives import serialization  # noqa: PLC0415
+
+    return key.public_key().public_bytes(serialization.Encoding.X962,
+                                         serialization.PublicFormat.UncompressedPoint).hex()
+
+
+__all__ = ["MARKS", "SERVER", "UNSIGNED", "is_key", "is_signature", "key_hex", "move_message", "public_key",
+           "sign_move", "verify_move"]

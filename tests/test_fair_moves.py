@@ -1,0 +1,148 @@
+"""Issue 29 item 5: moves signed by the person who made them (docs/fairness.md, "Signed
+moves"). A record's person moves carry ECDSA P-256 signatures by the seat's own key over
+(room, hand, step, action); ``caishen verify`` checks each. A move the server signed in a
+person's name fails; bots' and stand-ins' moves say ``server``; an unsigned person's move is
+accepted and counted as unsigned."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from caishen.cli import main as cli_main
+from caishen.engine.actions import ActionKind
+from caishen.table.match import Match
+from caishen.table.movesig import key_hex, move_message, sign_move, verify_move
+from caishen.table.play import play
+from caishen.table.players import RandomPlayer, player_rng
+from caishen.table.record import MatchRecord, Mix, VerifyError, loads
+from caishen.table.replay import verify
+from caishen.variants.longgang.rules import LONGGANG
+
+ROOM = "K7Q2M9XW4PZT"
+ANN = ec.generate_private_key(ec.SECP256R1())      # player 0, who signs her moves
+SERVER = ec.generate_private_key(ec.SECP256R1())   # a key the server holds
+MINE = bytes(range(32))
+
+
+def _signed_match(hands: int = 3) -> MatchRecord:
+    """Player 0 signs every move; player 2 is a person on a client that does not sign; players
+    1 and 3 are bots."""
+    m = Match(LONGGANG.replace(hands_per_match=hands), [RandomPlayer(player_rng(b"sig", i)) for i in range(4)],
+              seed=b"sig")
+    m.room = ROOM
+    while not m.over:
+        seats = m.seats
+        values = tuple(MINE if seats[s] == 0 else "none" if seats[s] == 2 else "bot" for s in range(4))
+        ann = seats.index(0)
+        game = m.deal(Mix(values, ("commit", f"contribute {ann}", "deal")))
+        play(game, [m.players[p] for p in seats])
+        marks: list[tuple[str | None, str | None]] = []
+        step = 0
+        for seat, a in game.move_stack:
+            if seats[seat] == 0:
+                marks.append((sign_move(ANN, move_message(ROOM, len(m.hands), step, a.text())), key_hex(ANN)))
+            else:
+                marks.append(("unsigned" if seats[seat] == 2 else "server", None))
+            step += a.kind is not ActionKind.PASS
+        m.finish(game, marks)
+    return m.record()
+
+
+@pytest.fixture(scope="module")
+def rec() -> MatchRecord:
+    return _signed_match()
+
+
+def _edited(rec: MatchRecord, change: Callable[[dict[str, Any]], object]) -> MatchRecord:
+    d = copy.deepcopy(rec.to_json())
+    change(d)
+    return loads(json.dumps(d))
+
+
+def _ann_move(rec: MatchRecord, hand: int = 1) -> int:
+    """The index of a move of Ann's in ``hand`` (its 3rd)."""
+    h = rec.hands[hand]
+    mine = [i for i, (seat, _) in enumerate(h.actions) if h.seats[seat] == 0]
+    return mine[2]
+
+
+def test_a_signed_record_verifies_and_counts_the_moves(rec: MatchRecord) -> None:
+    s = verify(rec)
+    h = rec.hands[0]
+    ann = h.seats.index(0)
+    assert h.signers == tuple(key_hex(ANN) if seat == ann else None for seat in range(4))
+    ours = sum(sum(1 for seat, _ in x.actions if x.seats[seat] == 0) for x in rec.hands)
+    theirs = sum(sum(1 for seat, _ in x.actions if x.seats[seat] == 2) for x in rec.hands)
+    assert (s.signed, s.unsigned, s.by_server) == (ours, theirs, s.actions - ours - theirs)
+    assert s.signed > 20 and s.unsigned > 10
+    data = rec.to_json()
+    assert data["room"] == ROOM and len(data["hands"][0]["signatures"]) == len(data["hands"][0]["actions"])
+    # the bytes signed are the documented ones (docs/fairness.md)
+    assert move_message("ROOM", 3, 17, "discard 5p") == b"caishen-move-1\nROOM\n3\n17\ndiscard 5p"
+    i = _ann_move(rec, 0)
+    step = sum(1 for _, a in h.actions[:i] if a.kind is not ActionKind.PASS)
+    assert verify_move(key_hex(ANN), data["hands"][0]["signatures"][i],
+                       move_message(ROOM, 0, step, h.actions[i][1].text()))
+
+
+def test_a_move_the_server_signed_in_a_persons_name_fails(rec: MatchRecord) -> None:
+    i = _ann_move(rec)
+    h = rec.hands[1]
+    step = sum(1 for _, a in h.actions[:i] if a.kind is not ActionKind.PASS)
+    forged = sign_move(SERVER, move_message(ROOM, 1, step, h.actions[i][1].text()))
+    bad = _edited(rec, lambda d: d["hands"][1]["signatures"].__setitem__(i, forged))
+    with pytest.raises(VerifyError, match=f"hand 1: move {i} .* is not signed by the seat's own key: a move put in "
+                                          "the person's name"):
+        verify(bad)
+
+
+def test_a_signature_moved_to_another_move_or_room_fails(rec: MatchRecord) -> None:
+    h = rec.hands[1]
+    mine = [i for i, (seat, _) in enumerate(h.actions) if h.seats[seat] == 0]
+    a, b = mine[2], mine[3]
+    swapped = _edited(rec, lambda d: d["hands"][1]["signatures"].__setitem__(a, d["hands"][1]["signatures"][b]))
+    with pytest.raises(VerifyError, match=f"hand 1: move {a} "):
+        verify(swapped)
+    with pytest.raises(VerifyError, match="hand 0: move"):
+        verify(_edited(rec, lambda d: d.__setitem__("room", "ANOTHERROOM1")))
+
+
+def test_a_bots_move_with_a_signature_fails_and_a_persons_move_marked_server_is_counted(rec: MatchRecord) -> None:
+    h = rec.hands[0]
+    bot = next(i for i, (seat, _) in enumerate(h.actions) if h.seats[seat] == 1)
+    forged = sign_move(SERVER, b"anything")
+    with pytest.raises(VerifyError, match=f"hand 0: move {bot} .*by no key"):
+        verify(_edited(rec, lambda d: d["hands"][0]["signatures"].__setitem__(bot, forged)))
+    # the server saying a stand-in made Ann's move (in the last hand: an earlier one's change
+    # breaks the chain): it verifies, and is counted as the server's
+    i = _ann_move(rec, 2)
+    s = verify(_edited(rec, lambda d: d["hands"][2]["signatures"].__setitem__(i, "server")))
+    assert s.by_server == verify(rec).by_server + 1
+
+
+def test_the_persons_key_replaced_by_the_servers_fails(rec: MatchRecord) -> None:
+    ann = rec.hands[2].seats.index(0)
+    with pytest.raises(VerifyError, match="hand 2: move"):
+        verify(_edited(rec, lambda d: d["hands"][2]["signers"].__setitem__(ann, key_hex(SERVER))))
+
+
+def test_caishen_verify_reports_the_signed_moves(rec: MatchRecord, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "signed.json"
+    path.write_text(rec.dumps(), encoding="utf-8")
+    assert cli_main(["verify", str(path)]) == 0
+    s = verify(rec)
+    assert (f"moves: {s.signed} signed by the person's own key, {s.by_server} by the server (bots, stand-ins), "
+            f"{s.unsigned} unsigned") in capsys.readouterr().out
+
+
+def test_records_without_signatures_still_verify() -> None:
+    for path in sorted((Path(__file__).parent / "data" / "records-v1").glob("*.json")):
+        assert verify(loads(path.read_text(encoding="utf-8"))).signed == 0

@@ -1,0 +1,93 @@
+"""Issue 29 item 5 in the browser: the table page makes an ECDSA P-256 key pair with WebCrypto
+(private key not extractable, kept in IndexedDB for the room: a reload signs with the same
+key), registers its public key and signs every move; the downloaded record holds that seat's
+key and a signature on each of its moves, and verifies with ``caishen verify --key`` and in the
+page (docs/fairness.md, "Signed moves")."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from caishen.cli import main as cli_main
+from helpers_server import ServerProcess
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+from helpers_browser import bots_room, play_hand, play_one  # noqa: E402 - needs Playwright
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("movepage") / "centre.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}", env={"CAISHEN_PACE_SCALE": "0"}).start()
+    yield s
+    s.stop()
+
+
+MOVABLE = "() => document.querySelector('.actions button.win, .actions button[data-action=\"pass\"], .myhand .tile.can')"
+
+
+def test_the_page_signs_its_moves_and_the_record_verifies(server: ServerProcess, browser: Any, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    ctx = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    code = bots_room(page, server.base)
+    page.goto(server.base + f"/r/{code}")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    page.wait_for_function("(document.body.dataset.movekey || '').length > 4")
+    key = page.evaluate("document.body.dataset.movekey")
+    assert re.fullmatch("04[0-9a-f]{128}", key)
+    # a move or two, then a reload: the page signs on with the same key (kept in IndexedDB)
+    for _ in range(2):
+        page.wait_for_function(MOVABLE, timeout=20000)
+        play_one(page)
+    page.reload()
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    page.wait_for_function("(document.body.dataset.movekey || '').length > 4")
+    assert page.evaluate("document.body.dataset.movekey") == key
+    play_hand(page)
+
+    text = httpx.get(server.base + f"/api/matches/{code}/record").text
+    h = json.loads(text)["hands"][0]
+    seat = h["seats"].index(0)
+    mine = [i for i, (s, _) in enumerate(h["actions"]) if s == seat]
+    assert len(mine) >= 3
+    assert h["signers"] == [key if s == seat else None for s in range(4)]
+    assert all(re.fullmatch("[0-9a-f]{128}", h["signatures"][i]) for i in mine)
+    assert all(sig == "server" for i, sig in enumerate(h["signatures"]) if i not in mine)
+    # in the page's own verifier, and with caishen verify and the centre's key
+    got = page.evaluate("(t) => FairCheck.verifyRecord(t)", text)
+    assert got["ok"] and f"moves: {len(mine)} signed by the person's own key" in got["message"], got
+    path = tmp_path / "record.json"
+    path.write_text(text, encoding="utf-8")
+    assert cli_main(["verify", "--key", json.loads(text)["signature"]["key"], str(path)]) == 0
+    assert f"moves: {len(mine)} signed by the person's own key" in capsys.readouterr().out
+    ctx.close()
+
+
+def test_without_webcrypto_the_page_plays_unsigned(server: ServerProcess, browser: Any) -> None:
+    """Where the browser gives no ``crypto.subtle`` (http from an address other than localhost),
+    the page says it cannot sign, sends no key and its moves go without ``sig``."""
+    ctx = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
+    ctx.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', {get() { return undefined; }})")
+    page = ctx.new_page()
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    code = bots_room(page, server.base)
+    page.goto(server.base + f"/r/{code}")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    page.wait_for_function("document.body.dataset.movekey === 'none'")
+    assert page.locator("[data-testid=keyline]").inner_text() == "This browser cannot sign moves: yours are recorded unsigned"
+    page.wait_for_function(MOVABLE, timeout=20000)
+    play_one(page)
+    acts = [m for m in sent if m.get("type") == "act"]
+    assert acts and all("sig" not in m for m in acts)
+    assert not [m for m in sent if m.get("type") == "key"]
+    ctx.close()

@@ -1,0 +1,207 @@
+"""Database faults in the middle of a hand (issue 26), on SQLite and PostgreSQL: the database
+unreachable (PostgreSQL: a proxy that refuses every connection) or busy past the busy timeout
+(SQLite: another writer holding the lock), for 3 s and (slow) 30 s.
+
+In each case: the move sent during the outage is refused with ``storage_unavailable`` and
+nobody is told of it; the tables pause, with a storage notice; the server's event loop goes on
+(another table answers, ``/healthz`` answers, ``/readyz`` says 503); when the database is back
+the tables resume by themselves at their last stored state and the move can be sent again;
+no move anyone was told of is lost, no hand has a gap; a restart afterwards resumes the same
+state, and every record verifies."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from starlette.websockets import WebSocketDisconnect
+
+from caishen.cli import main as cli_main
+from caishen.server.app import create_app
+from helpers_faults import BOUND, Proxy, Seat, SqliteLock, cookie, stored_moves, wait_for
+from helpers_server import PG_BASE, ServerProcess, act_json, asked, choose, database
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@contextmanager
+def _faulty(kind: str, tmp: Path) -> Iterator[tuple[str, str, Proxy | SqliteLock]]:
+    """(the database's own URL, the URL the server gets, the fault to cut and heal)."""
+    with database(kind, tmp) as db:
+        if kind == "sqlite":
+            yield db, db, SqliteLock(db.removeprefix("sqlite:///"))
+            return
+        host, port = PG_BASE.split("@")[1].split("/")[0].split(":")
+        proxy = Proxy(host, int(port))
+        try:
+            yield db, proxy.url(db), proxy
+        finally:
+            proxy.close()
+
+
+def _room(base: str, cookies: dict[str, str]) -> str:
+    r = httpx.post(base + "/api/rooms", cookies=cookies, timeout=BOUND,
+                   json={"friends": 0, "turn_seconds": 0, "hands": 8, "bot": "random", "pace": "instant"})
+    r.raise_for_status()
+    code: str = r.json()["code"]
+    return code
+
+
+def _outage(kind: str, tmp: Path, seconds: float) -> None:
+    with _faulty(kind, tmp) as (db, url, fault):
+        server = ServerProcess(url).start()
+        seats: list[Seat] = []
+        try:
+            base = server.base
+            people = [cookie(base, "Ann"), cookie(base, "Bo")]
+            codes = [_room(base, c) for c in people]
+            a, b = seats[:] = [Seat(base, code, c) for code, c in zip(codes, people, strict=True)]
+            for _ in range(3):
+                a.move()
+                b.move()
+            view, bview = a.my_turn(), b.my_turn()
+            assert httpx.get(base + "/readyz", timeout=BOUND).status_code == 200
+
+            cut = time.monotonic()
+            fault.cut()
+            a.ws.send(act_json(view, choose(view)))
+            assert a.until(lambda m: m["type"] == "error")["code"] == "storage_unavailable"
+            assert a.storage is False  # told before the refusal: "connection to storage lost, retrying"
+            assert a.told == (view["hand"], view["step"])  # nobody was told of the move
+            # the server goes on: another table answers, then pauses too when it must write
+            b.ping()
+            b.ws.send(act_json(bview, choose(bview)))
+            assert b.until(lambda m: m["type"] == "error")["code"] == "storage_unavailable"
+            assert b.told == (bview["hand"], bview["step"])
+            assert httpx.get(base + "/healthz", timeout=BOUND).status_code == 200
+            assert httpx.get(base + "/readyz", timeout=BOUND).status_code == 503
+            assert httpx.get(base + f"/api/rooms/{codes[1]}", timeout=BOUND).status_code in (200, 503)  # never 500
+            # sent again while paused: refused at once, nothing changes
+            a.ws.send(act_json(view, choose(view)))
+            assert a.until(lambda m: m["type"] == "error")["code"] == "storage_unavailable"
+            rest = seconds - (time.monotonic() - cut)
+            if rest > 0:
+                time.sleep(rest)  # the outage's length (the fault itself), not a wait for a state
+            fault.heal()
+
+            # both tables resume by themselves, at their last stored state
+            for seat, was in ((a, view), (b, bview)):
+                seat.until(lambda m: m["type"] == "storage" and m["ok"])
+                back = seat.state()
+                assert (back["hand"], back["step"]) == (was["hand"], was["step"])
+                assert back["choices"] == was["choices"]
+            wait_for(lambda: httpx.get(base + "/readyz", timeout=BOUND).status_code == 200, "/readyz after the outage")
+            # the move sent again is stored and told; play goes on at both tables
+            for seat in (a, b):
+                for _ in range(3):
+                    seat.move()
+            last = a.my_turn()
+
+            stored = stored_moves(db)
+            for (room, hand), seqs in stored.items():
+                assert seqs == list(range(len(seqs))), f"gap in room {room} hand {hand}: {seqs}"
+            for seat in (a, b):
+                hand, step = seat.told
+                assert len(stored.get((seat.code, hand), [])) >= step  # every move told is stored
+            for seat in seats:
+                seat.close()
+            seats.clear()
+
+            server.stop()
+            server.start()
+            again = Seat(base, codes[0], people[0])
+            seats.append(again)
+            resumed = again.state()
+            assert (resumed["hand"], resumed["step"], resumed["tiles"]) == (last["hand"], last["step"], last["tiles"])
+            again.move()
+            for code in codes:
+                assert httpx.get(base + f"/api/matches/{code}/verify", timeout=BOUND).json()["ok"]
+        finally:
+            for seat in seats:
+                seat.close()
+            server.stop()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_database_away_for_3_seconds_mid_hand(kind: str, tmp_path: Path) -> None:
+    _outage(kind, tmp_path, 3.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_database_away_for_30_seconds_mid_hand(kind: str, tmp_path: Path) -> None:
+    _outage(kind, tmp_path, 30.0)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_damaged_room_never_stops_the_centre(kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A room whose stored moves are made inconsistent on purpose (a move no rule allows): the
+    centre starts all the same, the room shows as damaged (room, my matches, metrics), its
+    record is served up to its last consistent move, the other room plays, and
+    ``caishen serve --check`` lists it (exit 1)."""
+    with database(kind, tmp_path) as url:
+        with TestClient(create_app(url)) as c:
+            assert c.post("/api/me", json={"name": "Max"}).status_code == 200
+            codes = [c.post("/api/practice?pace=instant").json()["code"] for _ in range(2)]
+            for code in codes:
+                with c.websocket_connect(f"/ws/{code}") as ws:
+                    for _ in range(3):
+                        view = asked(ws)
+                        ws.send_text(act_json(view, choose(view)))
+            kept_cookies = dict(c.cookies)
+        bad = codes[0]
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            n = conn.execute(text("SELECT count(*) FROM moves WHERE room = :r AND hand = 0"), {"r": bad}).scalar_one()
+            assert n >= 3
+            k = n // 2
+            kept = conn.execute(text("SELECT seat, action FROM moves WHERE room = :r AND hand = 0 AND seq < :k "
+                                     "ORDER BY seq"), {"r": bad, "k": k}).all()
+            # 叫和局 is not offered in a practice room (九么九和 is off): no replay gets past it
+            conn.execute(text("UPDATE moves SET action = 'declare_draw' WHERE room = :r AND hand = 0 AND seq = :k"),
+                         {"r": bad, "k": k})
+        engine.dispose()
+
+        with TestClient(create_app(url), cookies=kept_cookies) as c:  # the restart: the centre starts
+            room = c.get(f"/api/rooms/{bad}").json()
+            assert room["status"] == "damaged", room
+            assert room["damage"].startswith(f"hand 0 move {k} ('declare_draw'") and "IllegalActionError" in room["damage"]
+            mine = {m["code"]: m["status"] for m in c.get("/api/my/matches").json()}
+            assert mine[bad] == "damaged"
+            assert c.get(f"/api/matches/{bad}").json()["status"] == "damaged"
+            assert c.get(f"/api/matches/{bad}/record").status_code == 200
+            assert c.get(f"/api/matches/{bad}/verify").json()["ok"]
+            consistent = c.app.state.tables.consistent(c.app.state.store.room(bad))  # type: ignore[attr-defined]
+            assert [(m.seat, m.action.text()) for m in consistent.moves[:k]] == [tuple(r) for r in kept]
+            assert len(consistent.moves) < k + 1 or consistent.moves[k].action.text() != "declare_draw"
+            with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect(f"/ws/{bad}") as ws:
+                ws.receive_json()
+            assert closed.value.code == 1008
+            metrics = c.get("/metrics").text
+            assert "caishen_damaged_rooms 1.0" in metrics
+            with c.websocket_connect(f"/ws/{codes[1]}") as ws:  # the other room plays on
+                view = asked(ws)
+                ws.send_text(act_json(view, choose(view)))
+                # the move's event and states come in the room's order; read up to the first
+                # state past the move (at most a hand's worth of messages): a later step, the
+                # hand's end, or another phase or turn at the same step (a pass is no step: passing
+                # a chow, the person may draw next and be asked to discard at the pass's step)
+                for _ in range(500):
+                    nxt = ws.receive_json()
+                    assert nxt["type"] != "error", (view, nxt)  # refused: nothing more would come
+                    if nxt["type"] == "state" and ((nxt["hand"], nxt["step"]) > (view["hand"], view["step"])
+                                                   or nxt["hand_end"] is not None
+                                                   or (nxt["phase"], nxt["current"]) != (view["phase"], view["current"])):
+                        break
+                else:
+                    raise AssertionError("no state past the move within 500 messages")
+        capsys.readouterr()
+        assert cli_main(["serve", "--check", "--db", url]) == 1
+        out = capsys.readouterr().out
+        assert f"{bad}\tdamaged\t" in out and codes[1] not in out and "1 damaged room" in out

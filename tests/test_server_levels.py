@@ -1,0 +1,65 @@
+"""The game centre offers the bot levels its operator lists (issue 32, item 1):
+``caishen serve --players`` / ``$CAISHEN_PLAYERS`` add ``level=module:Class`` players."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from caishen.cli import main
+from caishen.server import core
+from caishen.server.app import create_app
+from caishen.variants.longgang.rules import LONGGANG
+from helpers_server import database
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+TSUMO = "helpers_players:Tsumogiri"
+
+
+@pytest.fixture
+def levels(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv(core.PLAYERS_ENV, f"tsumo={TSUMO}")
+    yield
+
+
+def test_parse_levels() -> None:
+    assert core.parse_levels(f" tsumo={TSUMO} , ,") == {"tsumo": TSUMO}
+    for spec, message in [
+        ("greedy=helpers_players:Tsumogiri", "bot level 'greedy' is listed twice or is built in"),
+        (f"a={TSUMO},a={TSUMO}", "bot level 'a' is listed twice"),
+        ("x y=helpers_players:Tsumogiri", "bot level 'x y': 1-20 letters"),
+        ("ppo", "bot level 'ppo': unknown bot 'ppo'"),
+        ("p=helpers_players:Nope", "bot level 'p': player 'helpers_players:Nope': 'helpers_players' has no 'Nope'"),
+    ]:
+        with pytest.raises(core.RoomError) as exc:
+            core.parse_levels(spec)
+        assert str(exc.value).startswith(message)
+
+
+def test_operator_levels_seat_their_players(levels: None) -> None:
+    assert core.bot_levels() == ("random", "greedy", "strong", "tsumo")
+    core.check_bot("tsumo")
+    with pytest.raises(core.RoomError, match="unknown bot level 'ppo' .levels: random, greedy, strong, tsumo."):
+        core.check_bot("ppo")
+    session = core.new_session(LONGGANG, [None, "tsumo", "greedy", "tsumo"], b"s" * 32, ["me", "t1", "g", "t2"])
+    kinds = [type(p).__name__ for p in session.bots]
+    assert kinds == ["NoneType", "Tsumogiri", "GreedyBot", "Tsumogiri"]
+
+
+def test_lobby_lists_and_accepts_the_operator_levels(levels: None, tmp_path: Path) -> None:
+    with database("sqlite", tmp_path) as url, TestClient(create_app(url)) as c:
+        assert c.get("/api/bot-levels").json() == ["random", "greedy", "strong", "tsumo"]
+        assert c.post("/api/me", json={"name": "Op"}).status_code == 200
+        assert c.post("/api/rooms", json={"variant": "longgang", "bot": "tsumo"}).status_code == 200
+        bad = c.post("/api/rooms", json={"variant": "longgang", "bot": "ppo"})
+        assert bad.status_code == 422 and "unknown bot level 'ppo'" in bad.text
+
+
+def test_serve_refuses_a_bad_level_in_one_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(core.PLAYERS_ENV, "")  # restored after the test: serve sets it
+    assert main(["serve", "--players", "ppo=nowhere_x:P", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bot level 'ppo': player 'nowhere_x:P': cannot import 'nowhere_x'" in err

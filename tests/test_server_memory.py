@@ -1,0 +1,92 @@
+"""Bounded memory (issue 26): a room whose table nobody opens costs no memory and expires (24 h
+by default), and is not loaded at the next start; a table nobody is connected to leaves memory
+and is rebuilt, the same, when opened again. The clocks are injected: nothing here waits."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from caishen.server import core
+from caishen.server.app import create_app
+from caishen.server.db import now
+from helpers_server import asked, next_state, url_fixture
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+url = url_fixture("sqlite", "postgresql")
+
+
+def test_unopened_rooms_expire_and_are_not_reloaded(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as ann:
+        assert ann.post("/api/me", json={"name": "Ann"}).status_code == 200
+        waiting = ann.post("/api/rooms", json={"friends": 1}).json()["code"]
+        unopened = ann.post("/api/practice").json()["code"]
+        opened = ann.post("/api/practice").json()["code"]
+        tables = app.state.tables
+        assert tables.live == {}  # a room costs no memory until its table is opened
+        with ann.websocket_connect(f"/ws/{opened}") as ws:
+            next_state(ws)
+        assert set(tables.live) == {opened}
+        assert tables.sweep() == (0, 0)  # a day has not passed
+        tables.wall = lambda: now() + timedelta(hours=24, minutes=1)
+        assert tables.sweep()[1] == 2
+        statuses = {c: ann.get(f"/api/rooms/{c}").json()["status"] for c in (waiting, unopened, opened)}
+        assert statuses == {waiting: "expired", unopened: "expired", opened: "playing"}
+        cookies = dict(ann.cookies)
+    again = create_app(url)
+    with TestClient(again, cookies=cookies) as ann2:
+        assert set(again.state.tables.live) == {opened}  # the expired rooms were not loaded
+        with pytest.raises(WebSocketDisconnect) as refused, ann2.websocket_connect(f"/ws/{unopened}") as ws:
+            ws.receive_json()
+        assert refused.value.code == 1008
+    with TestClient(again) as bob:
+        assert bob.post("/api/me", json={"name": "Bob"}).status_code == 200
+        assert bob.post(f"/api/rooms/{waiting}/join").status_code == 409  # no seat in an expired room
+        assert set(again.state.tables.live) == {opened}
+
+
+def test_a_table_nobody_is_connected_to_leaves_memory_and_comes_back_the_same(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as bo:
+        assert bo.post("/api/me", json={"name": "Bo"}).status_code == 200
+        # the instant pace: once Bo is asked, nothing moves until he acts (at the normal pace
+        # the bots' moves would still be coming when the table leaves memory)
+        code = bo.post("/api/practice?pace=instant").json()["code"]
+        tables = app.state.tables
+        t = [1000.0]
+        tables.clock = lambda: t[0]
+        with bo.websocket_connect(f"/ws/{code}") as ws:
+            v = asked(ws)
+            tables.sweep()
+            t[0] += 10 * tables.evict_after
+            assert tables.sweep()[0] == 0  # someone is connected
+        assert tables.sweep()[0] == 0  # idle from now on
+        t[0] += tables.evict_after - 1
+        assert tables.sweep()[0] == 0 and code in tables.live
+        t[0] += 1
+        assert tables.sweep()[0] == 1 and tables.live == {}
+        # reads of a table out of memory come from the database and do not bring it back
+        assert bo.get(f"/api/matches/{code}").json()["status"] == "playing"
+        assert [m["code"] for m in bo.get("/api/my/matches").json()] == [code]
+        assert tables.live == {}
+        with bo.websocket_connect(f"/ws/{code}") as ws:
+            back = next_state(ws)
+        assert (back["hand"], back["step"], back["tiles"], back["choices"]) == (
+            v["hand"], v["step"], v["tiles"], v["choices"])
+        assert code in tables.live
+
+
+def test_rooms_with_the_same_rules_share_one_ruleset() -> None:
+    """The rules code remembers rulesets by identity (with their counting tables): a new but
+    equal ruleset for every room kept one for good per match."""
+    a = core.ruleset_json(core.build_ruleset("longgang", {}, 8))
+    b = core.ruleset_json(core.build_ruleset("longgang", {"bulldozer": False}, 8))
+    assert core.ruleset_from_json(a) is core.ruleset_from_json(a)
+    assert core.ruleset_from_json(b) is not core.ruleset_from_json(a)
+    assert core.ruleset_from_json(b) == core.build_ruleset("longgang", {"bulldozer": False}, 8)

@@ -1,0 +1,232 @@
+"""Train a policy for caishen (issue 32, item 8): behaviour cloning of ``strong``, then PPO
+against a pool of earlier policies and the rule bots, as Mahjax's recipe does; export weights
+that play with numpy alone (:mod:`caishen.env.policy`); judge them with ``caishen arena``.
+
+**Not trained yet.** A run long enough to beat ``greedy`` needs about two hours of both cores
+(the estimate of issue 32); the session that wrote this could not spare them, so no weights
+ship and there is no ``learned`` bot level. ``--smoke`` runs every stage for a few seconds
+(``tests/test_train_policy.py``, slow suite).
+
+    pip install torch==2.13.0            # the CPU build; then: pip install 'caishen[train]'
+    python training/train_policy.py --out policy.npz --seed 1 \
+        --bc-matches 400 --bc-epochs 4 --ppo-iters 300 --tables 32 --steps 128 --eval-deals 2000
+    CAISHEN_POLICY=policy.npz caishen arena caishen.env.policy:PolicyPlayer greedy strong --deals 2000
+
+Stages:
+
+1. **Data**: ``--bc-matches`` matches of four ``strong`` bots (:class:`caishen.table.match.Match`,
+   seeded), every decision as a row (:func:`caishen.env.dataset.rows`, observation v1).
+2. **Behaviour cloning**: the network (595 → hidden → hidden → 236 logits, and a value head)
+   learns ``strong``'s choices by cross-entropy over the legal actions only.
+3. **PPO** (clipped, GAE, masked logits): ``--tables`` tables of
+   :class:`caishen.env.batch.BotBatch`, the agent in a random seat with a random dealer; every
+   ``--pool-every`` iterations the current weights join the pool, and each iteration's opponents
+   are drawn from the pool and the rule bots (``greedy``, ``strong``). The reward is the hand's
+   chips / 10 at its end.
+4. **Export** (``--out``): the weights as ``.npz`` for :class:`caishen.env.policy.Policy`, and
+   **evaluation**: ``caishen arena`` of the policy against ``greedy`` over ``--eval-deals``.
+
+Everything is seeded by ``--seed`` (torch, numpy, the deals); torch uses one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from caishen import fair
+from caishen.arena import arena
+from caishen.bots import make_bot
+from caishen.env.batch import BotBatch
+from caishen.env.dataset import rows
+from caishen.env.encoding import NUM_ACTIONS, OBS_SIZE
+from caishen.env.policy import POLICY_ENV, Policy
+from caishen.table.match import Match
+from caishen.table.players import player_rng
+from caishen.variants.longgang.rules import LONGGANG
+
+PLAYER = "caishen.env.policy:PolicyPlayer"
+
+
+class Net(nn.Module):  # type: ignore[misc]
+    """The trunk of :class:`caishen.env.policy.Policy` with a value head for PPO."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__()
+        self.l0 = nn.Linear(OBS_SIZE, hidden)
+        self.l1 = nn.Linear(hidden, hidden)
+        self.pi = nn.Linear(hidden, NUM_ACTIONS)
+        self.v = nn.Linear(hidden, 1)
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = torch.relu(self.l1(torch.relu(self.l0(obs))))
+        logits = self.pi(h).masked_fill(mask == 0, -1e9)
+        return logits, self.v(h).squeeze(-1)
+
+    def export(self) -> Policy:
+        def arr(t: torch.Tensor) -> np.ndarray[Any, Any]:
+            return t.detach().cpu().numpy().astype(np.float32)
+
+        return Policy({"w0": arr(self.l0.weight.T), "b0": arr(self.l0.bias), "w1": arr(self.l1.weight.T),
+                       "b1": arr(self.l1.bias), "w2": arr(self.pi.weight.T), "b2": arr(self.pi.bias)})
+
+
+def bc_data(matches: int, seed: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``strong``'s decisions in ``matches`` seeded matches of four ``strong`` bots."""
+    records = []
+    for m in range(matches):
+        mseed = fair.seed_from_text(f"{seed}:bc:{m}")
+        players = [make_bot("strong", player_rng(mseed, i), LONGGANG) for i in range(4)]
+        records.append(Match(LONGGANG, players, seed=mseed, names=[f"strong-{i}" for i in range(4)]).play())
+    data = rows(records, "v1")
+    return data.obs, data.mask, data.action.astype(np.int64)
+
+
+def behaviour_cloning(net: Net, data: tuple[Any, Any, Any], epochs: int, batch: int, lr: float) -> float:
+    obs, mask, action = (torch.as_tensor(x) for x in data)
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    n = len(action)
+    acc = 0.0
+    for _ in range(epochs):
+        perm = torch.randperm(n)
+        for i in range(0, n, batch):
+            idx = perm[i:i + batch]
+            logits, _ = net(obs[idx], mask[idx])
+            loss = nn.functional.cross_entropy(logits, action[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    with torch.no_grad():
+        logits, _ = net(obs, mask)
+        acc = float((logits.argmax(-1) == action).float().mean())
+    return acc
+
+
+def ppo(net: Net, iters: int, tables: int, steps: int, pool_every: int, seed: int, workdir: Path,
+        lr: float = 3e-4, clip: float = 0.2, epochs: int = 4, lam: float = 0.95) -> list[float]:
+    """PPO against the pool (see the module docstring); the mean reward per finished hand of
+    each iteration."""
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    rng = np.random.default_rng(seed)
+    pool: list[str] = []
+    history: list[float] = []
+    for it in range(iters):
+        if it % pool_every == 0:
+            path = workdir / f"pool-{it}.npz"
+            net.export().save(path)
+            pool.append(str(path))
+        names = []
+        for _ in range(3):
+            choice = rng.integers(0, len(pool) + 2)
+            names.append(("greedy", "strong")[choice] if choice < 2 else PLAYER)
+        if PLAYER in names:
+            os.environ[POLICY_ENV] = pool[int(rng.integers(0, len(pool)))]
+        batch = BotBatch(tables, tuple(names), LONGGANG, seat="random", dealer="random")
+        obs_np, mask_np = batch.reset(seed=seed * 100_003 + it)
+        buf: dict[str, list[Any]] = {k: [] for k in ("obs", "mask", "act", "logp", "val", "rew", "done")}
+        finished: list[float] = []
+        for _ in range(steps):
+            obs_t = torch.as_tensor(obs_np.copy())
+            mask_t = torch.as_tensor(mask_np.copy())
+            with torch.no_grad():
+                logits, value = net(obs_t, mask_t)
+                dist = torch.distributions.Categorical(logits=logits)
+                act = dist.sample()
+            _, _, rew, done = batch.step(act.numpy())
+            buf["obs"].append(obs_t)
+            buf["mask"].append(mask_t)
+            buf["act"].append(act)
+            buf["logp"].append(dist.log_prob(act))
+            buf["val"].append(value)
+            r = torch.as_tensor(rew.copy() + batch.skipped) / 10.0
+            buf["rew"].append(r)
+            buf["done"].append(torch.as_tensor(done.copy()))
+            finished += [float(x) for x in rew[done]]
+            obs_np, mask_np = batch.obs, batch.masks
+        with torch.no_grad():
+            _, last = net(torch.as_tensor(obs_np.copy()), torch.as_tensor(mask_np.copy()))
+        adv = torch.zeros(steps, tables)
+        gae = torch.zeros(tables)
+        for t in reversed(range(steps)):
+            nxt = last if t == steps - 1 else buf["val"][t + 1]
+            alive = 1.0 - buf["done"][t].float()
+            delta = buf["rew"][t] + alive * nxt - buf["val"][t]
+            gae = delta + alive * lam * gae
+            adv[t] = gae
+        ret = adv + torch.stack(buf["val"])
+        o, m, a = torch.cat(buf["obs"]), torch.cat(buf["mask"]), torch.cat(buf["act"])
+        lp, A, R = torch.cat(buf["logp"]), adv.reshape(-1), ret.reshape(-1)
+        A = (A - A.mean()) / (A.std() + 1e-8)
+        n = len(a)
+        for _ in range(epochs):
+            perm = torch.randperm(n)
+            for i in range(0, n, 256):
+                idx = perm[i:i + 256]
+                logits, v = net(o[idx], m[idx])
+                dist = torch.distributions.Categorical(logits=logits)
+                ratio = torch.exp(dist.log_prob(a[idx]) - lp[idx])
+                pg = -torch.min(ratio * A[idx], torch.clamp(ratio, 1 - clip, 1 + clip) * A[idx]).mean()
+                loss = pg + 0.5 * ((v - R[idx]) ** 2).mean() - 0.01 * dist.entropy().mean()
+                opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+                opt.step()
+        history.append(float(np.mean(finished)) if finished else 0.0)
+    return history
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", required=True, help="weights file to write (.npz)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hidden", type=int, default=256, help="hidden units (256: 0.9 MB of weights)")
+    p.add_argument("--bc-matches", type=int, default=400)
+    p.add_argument("--bc-epochs", type=int, default=4)
+    p.add_argument("--ppo-iters", type=int, default=300)
+    p.add_argument("--tables", type=int, default=32)
+    p.add_argument("--steps", type=int, default=128)
+    p.add_argument("--pool-every", type=int, default=20)
+    p.add_argument("--eval-deals", type=int, default=2000)
+    p.add_argument("--smoke", action="store_true", help="every stage for a few seconds (a check, not training)")
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.hidden, args.bc_matches, args.bc_epochs = 32, 1, 1
+        args.ppo_iters, args.tables, args.steps, args.pool_every, args.eval_deals = 2, 4, 8, 1, 2
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(1)
+    np.random.seed(args.seed)
+    report: dict[str, Any] = {"seed": args.seed, "smoke": args.smoke}
+    start = time.perf_counter()
+    net = Net(args.hidden)
+    data = bc_data(args.bc_matches, str(args.seed))
+    report["bc_decisions"] = int(len(data[2]))
+    report["bc_accuracy"] = round(behaviour_cloning(net, data, args.bc_epochs, 512, 1e-3), 4)
+    report["bc_seconds"] = round(time.perf_counter() - start, 1)
+    with tempfile.TemporaryDirectory() as work:
+        report["ppo_reward_per_hand"] = [round(x, 2) for x in
+                                         ppo(net, args.ppo_iters, args.tables, args.steps, args.pool_every,
+                                             args.seed, Path(work))]
+    policy = net.export()
+    policy.save(args.out)
+    report["weights_bytes"] = policy.size()
+    report["train_seconds"] = round(time.perf_counter() - start, 1)
+    os.environ[POLICY_ENV] = str(Path(args.out).resolve())
+    result = arena(PLAYER, "greedy", args.eval_deals, LONGGANG, f"eval-{args.seed}").summary(f"eval-{args.seed}", 1.0)
+    report["arena_vs_greedy"] = {"hands": result["hands"], "diff": result["diff"]}
+    report["seconds"] = round(time.perf_counter() - start, 1)
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
