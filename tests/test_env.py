@@ -91,6 +91,68 @@ def test_pettingzoo_seed_gives_same_hand() -> None:
     assert first_obs(7) != first_obs(8)
 
 
+@pytest.mark.parametrize("name", ["longgang_v0", "luoyang_gangci_v0"])
+def test_pettingzoo_seed_test_one_hand(name: str) -> None:
+    import importlib
+
+    from pettingzoo.test import seed_test
+
+    mod = importlib.import_module(f"caishen.env.{name}")
+    seed_test(mod.env, num_cycles=300)
+    seed_test(lambda: mod.env(dealer="random"), num_cycles=300)
+
+
+def test_pettingzoo_hand_seed_is_the_generators_integers_draw() -> None:
+    """``reset(seed=s)`` reads the hand seed as raw 64-bit outputs (issue 31): the same bytes as
+    ``integers(0, 256, size=32, dtype=uint8)`` on the freshly seeded generator, and the same
+    stream after it (the next hands, a random dealer)."""
+    from gymnasium.utils import seeding
+
+    from caishen.env import longgang_v0
+
+    e = longgang_v0.raw_env(dealer="random")
+    for seed in [*range(40), 2**40 + 3, 10**30]:
+        e.reset(seed=seed)
+        rng, _ = seeding.np_random(seed)
+        expected = []
+        for _ in range(3):
+            expected.append((bytes(rng.integers(0, 256, size=32, dtype=np.uint8).tolist()), int(rng.integers(0, 4))))
+        got = [(e.hand_seed, e.dealer)]
+        e.reset()
+        got.append((e.hand_seed, e.dealer))
+        e.reset()
+        got.append((e.hand_seed, e.dealer))
+        assert got == expected
+
+
+def test_pettingzoo_last_is_aecenv_last() -> None:
+    """The env's own ``last`` (one call less per step) gives what ``AECEnv.last`` gives, at
+    every step of a hand and after it, and the rewards add up as PettingZoo's do."""
+    from pettingzoo import AECEnv
+
+    from caishen.env import longgang_v0
+
+    e = longgang_v0.raw_env()
+    for seed in range(3):
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in e.agent_iter():
+            mine, standard = e.last(), AECEnv.last(e)
+            assert mine[1:] == standard[1:]
+            assert mine[0].keys() == standard[0].keys()
+            for key in mine[0]:
+                assert np.array_equal(mine[0][key], standard[0][key])
+                assert mine[0][key].dtype == standard[0][key].dtype
+            assert e.last(observe=False) == (None, *standard[1:])
+            _, _, term, trunc, _ = mine
+            if term or trunc:
+                assert mine[0]["action_mask"].tolist() == [int(i == PASS_INDEX) for i in range(NUM_ACTIONS)]
+                e.step(None)
+                continue
+            assert all(r == 0 for r in e._cumulative_rewards.values())
+            e.step(int(rng.choice(np.flatnonzero(mine[0]["action_mask"]))))
+
+
 def test_pettingzoo_rewards_are_chips_and_sum_to_zero_l24() -> None:
     from caishen.env import longgang_v0
 
