@@ -30,6 +30,7 @@ Needs the ``rl`` extra: ``pip install 'caishen[rl]'``.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -61,8 +62,8 @@ _PASS_ONLY = (ACTIONS[PASS_INDEX],)
 #: instead of 4-5 µs. Checked in ``tests/test_env.py``; big-endian hosts take the long way.
 _RAW_SEED_BYTES = sys.byteorder == "little"
 _empty = np.empty
-_float32 = np.float32
-_int8 = np.int8
+_float32 = np.dtype(np.float32)  # dtype instances: np.empty skips converting a scalar type
+_int8 = np.dtype(np.int8)
 
 
 def wrap(e: Any) -> Any:
@@ -90,6 +91,16 @@ class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
 
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        # Once reset (for good), ``last`` has nothing left to check: the environment's own; and
+        # ``step`` is the same checks on a helper that holds the environment. Each read of the
+        # wrapper's own attributes goes through its ``__getattr__`` hook, several times the cost
+        # of a plain one: this saves four such reads and a call per step (issue 31).
+        env = self.env
+        self.last = env.last  # type: ignore[method-assign]
+        self.step = _ResetStep(self, env).step  # type: ignore[method-assign]
+
     def step(self, action: Any) -> None:
         env = self.env
         if self._has_reset and env.agents:
@@ -112,6 +123,31 @@ class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         return str(self.env)
 
 
+class _ResetStep:
+    """:meth:`Checked.step` once the wrapper has been reset: the same checks and errors."""
+
+    __slots__ = ("env", "wrapper")
+
+    def __init__(self, wrapper: Checked, env: Any) -> None:
+        self.wrapper = wrapper
+        self.env = env
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if env.agents:
+            if type(action) is int:
+                assert 0 <= action < NUM_ACTIONS, "action is not in action space"
+            else:
+                agent = env.agent_selection
+                assert action is None and (env.terminations[agent] or env.truncations[agent]) or (
+                    action is not None and env.action_space(agent).contains(action)), "action is not in action space"
+            self.wrapper._has_updated = True
+            env.step(action)
+        else:
+            self.wrapper._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+
+
 class _CheckedIterable:
     """``agent_iter`` of :class:`Checked`: PettingZoo's ``AECOrderEnforcingIterable`` (the
     agent in turn while agents remain, at most ``max_iter`` times, asserting that ``step`` or
@@ -121,29 +157,20 @@ class _CheckedIterable:
         self.wrapper = wrapper
         self.max_iter = max_iter
 
-    def __iter__(self) -> _CheckedIterator:
-        return _CheckedIterator(self.wrapper, self.max_iter)
+    def __iter__(self) -> Iterator[str]:
+        return _checked_agents(self.wrapper, self.max_iter)
 
 
-class _CheckedIterator:
-    def __init__(self, wrapper: Checked, max_iter: int) -> None:
-        self.wrapper = wrapper
-        self.env = wrapper.env
-        self.left = max_iter
-
-    def __iter__(self) -> _CheckedIterator:
-        return self
-
-    def __next__(self) -> str:
-        env = self.env
-        if not env.agents or self.left <= 0:
-            raise StopIteration
-        self.left -= 1
-        w = self.wrapper
-        assert w._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        w._has_updated = False
+def _checked_agents(wrapper: Checked, left: int) -> Iterator[str]:
+    """The iterator of :class:`_CheckedIterable`: a generator, which resumes for less than a
+    ``__next__`` method costs a call (the same agents, checks and errors)."""
+    env = wrapper.env
+    while env.agents and left > 0:
+        left -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
         agent = env.agent_selection
-        return agent if type(agent) is str else str(agent)
+        yield agent if type(agent) is str else str(agent)
 
 
 class TableEnv(AECEnv):  # type: ignore[misc]
@@ -291,15 +318,23 @@ class HandEnv(TableEnv):
         self._select()
 
     def last(self, observe: bool = True) -> Any:
-        """``AECEnv.last``, observing the agent in turn directly (one call less per step)."""
+        """``AECEnv.last``, observing the agent in turn directly: a v1 observation of a hand in
+        play is written here, without the calls of ``observe`` (``_observe_seat`` does the same)."""
         agent = self.agent_selection
-        return (
-            self._observe_seat(SEAT_OF[agent], True) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        if not observe:
+            obs = None
+        else:
+            g = self.game
+            if self._plain and g is not None and not g.is_over:
+                seat = SEAT_OF[agent]
+                vector = _empty(self.obs_size, _float32)
+                encode_into(g.observation(seat), vector.data)
+                mask = _empty(NUM_ACTIONS, _int8)
+                mask_into(g.legal_actions(seat), mask.data)
+                obs = {"observation": vector, "action_mask": mask}
+            else:
+                obs = self._observe_seat(SEAT_OF[agent], True)
+        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
