@@ -30,7 +30,11 @@ the overall value and the spread of the rounds' ratios. The build (compiled or p
 the time of a plain Python loop of 10^6 additions on this machine are printed beside them.
 Usage::
 
-    python benchmarks/bench_selfplay.py [--hands N] [--anchor-hands M] [--rounds R] [--seed S]
+    python benchmarks/bench_selfplay.py [--hands N] [--anchor-hands M] [--rounds R] [--seed S] [--cpu]
+
+``--cpu`` times every loop in CPU time of its thread (``time.thread_time``) instead of wall-clock:
+every loop here runs in the calling thread (rlcard, pymahjong's C++ engine too), so on a loaded
+host the ratios then compare the work and not the scheduler's share of it.
 
 ``--json`` prints one JSON object instead (short by default: 200 caishen hands, 100 anchor hands):
 ``obs_vs_rlcard_loop_per_decision``, ``obs_vs_rlcard_loop_per_hand``,
@@ -89,13 +93,15 @@ from host import build, loop_ms
 
 #: (hands, decisions, seconds) of one measurement
 Run = tuple[int, int, float]
+#: what every loop is timed with: wall-clock, or with ``--cpu`` the CPU time of the thread
+clock: Callable[[], float] = time.perf_counter
 
 
 def bench_bare(hands: int, seed: bytes) -> Run:
     """Our engine with random legal players, each hand scored; no observation."""
     players = [RandomPlayer(player_rng(seed, i)) for i in range(4)]
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for h in range(hands):
         game = Game.from_seed(fair.hand_seed(seed, h), LONGGANG)
         decisions += len(play(game, players))
@@ -103,14 +109,14 @@ def bench_bare(hands: int, seed: bytes) -> Run:
         assert out is not None
         if out.winner is not None:
             score_outcome(out, LONGGANG)
-    return hands, decisions, time.perf_counter() - start
+    return hands, decisions, clock() - start
 
 
 def bench_observed(hands: int, seed: bytes) -> Run:
     """Our engine building the deciding seat's observation vector and action mask every decision."""
     choice = random.Random(seed).choice
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     obs_view, mask_view = obs.data, mask.data  # memoryviews: encode_into writes through them
@@ -127,7 +133,7 @@ def bench_observed(hands: int, seed: bytes) -> Run:
             # mask's non-zero entries), as the rlcard loop picks among its legal actions
             game.step(seat, legal[0] if legal[0] is WIN else choice(legal))
             decisions += 1
-    return hands, decisions, time.perf_counter() - start
+    return hands, decisions, clock() - start
 
 
 def batch_loop(decisions: int, tables: int, seed: int) -> tuple[int, float]:
@@ -139,13 +145,13 @@ def batch_loop(decisions: int, tables: int, seed: int) -> tuple[int, float]:
     rng = np.random.default_rng(seed)
     _, masks, _ = batch.reset(seed=seed)
     done = 0
-    start = time.perf_counter()
+    start = clock()
     while done < decisions:
         pick = np.argmax(masks * rng.random(masks.shape, dtype=np.float32), axis=1)
         actions = np.where(masks[:, WIN_INDEX] == 1, WIN_INDEX, pick)
         _, masks, _, _, _ = batch.step(actions)
         done += tables
-    return done, time.perf_counter() - start
+    return done, clock() - start
 
 
 def batch_figures(hands: int, rounds: int, seed: bytes, tables: int = 64) -> dict[str, object]:
@@ -174,7 +180,7 @@ def bench_pettingzoo(hands: int, seed: int, raw: bool = False) -> Run:
     e = longgang_v0.raw_env() if raw else longgang_v0.env()
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for h in range(hands):
         # seeded once, then reset() for each next hand, as Gymnasium and PettingZoo advise: the
         # plain loop re-seeds no generator per hand either (it derives each hand's seed with
@@ -193,7 +199,7 @@ def bench_pettingzoo(hands: int, seed: int, raw: bool = False) -> Run:
             # more than a decision's encoding: docs/performance.md, issue 31)
             e.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
             steps += 1
-    return hands, steps, time.perf_counter() - start
+    return hands, steps, clock() - start
 
 
 def bench_rlcard_loop(hands: int, seed: int) -> Run:
@@ -203,13 +209,13 @@ def bench_rlcard_loop(hands: int, seed: int) -> Run:
     env = rlcard.make("mahjong", config={"seed": seed})
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(hands):
         state, _ = env.reset()
         while not env.is_over():
             state, _ = env.step(rng.choice(list(state["legal_actions"])))
             steps += 1
-    return hands, steps, time.perf_counter() - start
+    return hands, steps, clock() - start
 
 
 def bench_rlcard_game(hands: int, seed: int) -> Run:
@@ -220,13 +226,13 @@ def bench_rlcard_game(hands: int, seed: int) -> Run:
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(hands):
         state, _ = game.init_game()
         while not game.is_over():
             state, _ = game.step(rng.choice(game.get_legal_actions(state)))
             steps += 1
-    return hands, steps, time.perf_counter() - start
+    return hands, steps, clock() - start
 
 
 def bench_rlcard_run(hands: int, seed: int) -> Run:
@@ -238,11 +244,11 @@ def bench_rlcard_run(hands: int, seed: int) -> Run:
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
     np.random.seed(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(hands):
         trajectories, _ = env.run(is_training=False)
         steps += sum(len(t) // 2 for t in trajectories)
-    return hands, steps, time.perf_counter() - start
+    return hands, steps, clock() - start
 
 
 def bench_pymahjong(hands: int, seed: int) -> Run:
@@ -254,7 +260,7 @@ def bench_pymahjong(hands: int, seed: int) -> Run:
     rng = random.Random(seed)
     wins = {env.RON, env.TSUMO}
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for h in range(hands):
         # no seed: pymahjong 1.1.2's reset(seed=...) fails ('Table' object has no attribute 'seed')
         env.reset(oya=h % 4, game_wind="east")
@@ -265,7 +271,7 @@ def bench_pymahjong(hands: int, seed: int) -> Run:
             won = [a for a in valid if a in wins]
             env.step(pid, won[0] if won else rng.choice(valid))
             steps += 1
-    return hands, steps, time.perf_counter() - start
+    return hands, steps, clock() - start
 
 
 def _have(module: str) -> bool:
@@ -445,7 +451,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=64, help="tables of the batch (default 64)")
     p.add_argument("--pieces", action="store_true",
                    help="print the CPU µs per call of each piece of an observed decision (JSON)")
+    p.add_argument("--cpu", action="store_true",
+                   help="time every loop in CPU time of the thread (time.thread_time), not wall-clock: "
+                        "on a loaded host the ratios then measure the work, not the scheduler")
     args = p.parse_args(argv)
+    global clock
+    clock = time.thread_time if args.cpu else time.perf_counter
     seed = fair.seed_from_text(args.seed)
     if args.pieces:
         print(json.dumps(pieces(args.hands if args.hands is not None else 12, seed)))
