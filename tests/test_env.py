@@ -110,19 +110,29 @@ def test_pettingzoo_hand_seed_is_the_generators_integers_draw() -> None:
 
     from caishen.env import longgang_v0
 
-    e = longgang_v0.raw_env(dealer="random")
-    for seed in [*range(40), 2**40 + 3, 10**30]:
-        e.reset(seed=seed)
-        rng, _ = seeding.np_random(seed)
-        expected = []
-        for _ in range(3):
-            expected.append((bytes(rng.integers(0, 256, size=32, dtype=np.uint8).tolist()), int(rng.integers(0, 4))))
-        got = [(e.hand_seed, e.dealer)]
-        e.reset()
-        got.append((e.hand_seed, e.dealer))
-        e.reset()
-        got.append((e.hand_seed, e.dealer))
-        assert got == expected
+    for dealer in ("random", 0):
+        e = longgang_v0.raw_env(dealer=dealer)
+        for seed in [*range(40), 2**40 + 3, 10**30]:
+            e.reset(seed=seed)
+            rng, _ = seeding.np_random(seed)
+            expected = []
+            for _ in range(4):
+                hand_seed = bytes(rng.integers(0, 256, size=32, dtype=np.uint8).tolist())
+                expected.append((hand_seed, int(rng.integers(0, 4)) if dealer == "random" else 0))
+            got = [(e.hand_seed, e.dealer)]
+            for _ in range(3):
+                e.reset()
+                got.append((e.hand_seed, e.dealer))
+            assert got == expected
+    # a caller's own 32-bit draw between hands leaves half an output: the long way, same bytes
+    e = longgang_v0.raw_env()
+    e.reset(seed=5)
+    rng, _ = seeding.np_random(5)
+    rng.integers(0, 256, size=32, dtype=np.uint8)
+    e.np_random.integers(0, 7)
+    rng.integers(0, 7)
+    e.reset()
+    assert e.hand_seed == bytes(rng.integers(0, 256, size=32, dtype=np.uint8).tolist())
 
 
 def test_pettingzoo_last_is_aecenv_last() -> None:

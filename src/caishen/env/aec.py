@@ -55,11 +55,11 @@ OBSERVATION_MODES = ("normal", "oracle")
 #: the legal actions behind a finished hand's mask: *pass* only (``mask_into`` writes it in
 #: one compiled call; ``terminal_mask`` of :mod:`caishen.env.single` writes the same mask)
 _PASS_ONLY = (ACTIONS[PASS_INDEX],)
-#: the 32 bytes of ``Generator.integers(0, 256, size=32, dtype=np.uint8)`` on a freshly seeded
-#: generator are the little-endian bytes of its first four 64-bit outputs (numpy draws a
-#: full-range uint8 from buffered 32-bit draws, two per 64-bit output, low half first, and a
-#: fresh generator has no half left over): ``random_raw(4).tobytes()`` reads them in 0.4 µs
-#: instead of 4-5 µs. Checked in ``tests/test_env.py``; big-endian hosts take the long way.
+#: the 32 bytes of ``Generator.integers(0, 256, size=32, dtype=np.uint8)`` are the little-endian
+#: bytes of the generator's next four 64-bit outputs when it holds no 32-bit half of an output
+#: (numpy draws a full-range uint8 from 32-bit draws, two per 64-bit output, low half first):
+#: ``random_raw(4).tobytes()`` reads them in 5,600 instructions instead of 49,000. Checked in
+#: ``tests/test_env.py``; big-endian hosts take the long way.
 _RAW_SEED_BYTES = sys.byteorder == "little"
 _empty = np.empty
 _float32 = np.dtype(np.float32)  # dtype instances: np.empty skips converting a scalar type
@@ -307,8 +307,11 @@ class HandEnv(TableEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        if seed is not None and _RAW_SEED_BYTES:  # the same bytes, fast (see _RAW_SEED_BYTES)
-            hand_seed = self.np_random.bit_generator.random_raw(4).tobytes()
+        bits = self.np_random.bit_generator
+        # the same bytes, fast (see _RAW_SEED_BYTES), unless half of a 64-bit output is left over
+        # (after an odd number of 32-bit draws: a random dealer's, a caller's own)
+        if _RAW_SEED_BYTES and (seed is not None or not bits.state["has_uint32"]):
+            hand_seed = bits.random_raw(4).tobytes()
         else:
             hand_seed = bytes(self.np_random.integers(0, 256, size=32, dtype=np.uint8).tolist())
         if self.dealer_option == "random":
