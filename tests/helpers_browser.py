@@ -9,6 +9,17 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 #: The two screens the browser tests play on: a desktop and a 390×844 phone in portrait.
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
+#: The bound on a wait for the next state (ms). A bot's move at the instant pace takes
+#: milliseconds; on a busy machine (two cores shared with a CI run) much longer: the bound only
+#: ends a test that would wait for ever.
+WAIT_MS = 60000
+#: The bound on one click of a button or tile that is on the page (ms): Playwright waits for it
+#: to be visible, stable and not covered (a toast, the flash of a claim's word) meanwhile.
+CLICK_MS = 15000
+#: What :func:`play_one` clicks, in this order: a win, else a pass on a claim, else the rightmost
+#: tile that may be discarded.
+MOVES = (".actions button.win", '.actions button[data-action="pass"]', ".myhand .tile.can >> nth=-1")
+
 
 def lobby_page(browser: Browser, base: str, size: str, lang: str) -> Page:
     """The lobby of the centre at ``base`` in a new context of ``size`` (``SIZES``), in ``lang``
@@ -26,7 +37,37 @@ def state(page: Page) -> str:
 
 
 def wait_change(page: Page, old: str) -> None:
-    page.wait_for_function("old => (document.body.dataset.state || '') !== old", arg=old, timeout=20000)
+    page.wait_for_function("old => (document.body.dataset.state || '') !== old", arg=old, timeout=WAIT_MS)
+
+
+def score_shown(page: Page) -> bool:
+    return page.locator("[data-testid=score-table]").count() > 0
+
+
+def next_hand(page: Page) -> None:
+    """On a page showing a hand's score table: start the next hand (with nobody else to wait for)."""
+    page.click("[data-testid=next-hand]")
+    page.wait_for_selector("[data-testid=score-table]", state="detached", timeout=WAIT_MS)
+
+
+def move_when_asked(page: Page, hands: int = 5) -> None:
+    """Make one move (:func:`play_one`) as soon as this page is asked for one; a hand that
+    ends first (a bot may win, or the hand be drawn, before the person's first turn) is
+    followed by the next, for at most ``hands`` hands. A room with one person: nothing
+    else moves while he is asked."""
+    for _ in range(hands):
+        for _attempt in range(400):  # a bound: a hand has fewer than 400 states
+            if score_shown(page):
+                break
+            old = state(page)
+            if play_one(page):
+                return
+            page.wait_for_function("old => (document.body.dataset.state || '') !== old || "
+                                   "document.querySelector('[data-testid=score-table]')", arg=old, timeout=WAIT_MS)
+        else:
+            raise AssertionError("the hand did not end")
+        next_hand(page)
+    raise AssertionError(f"not asked for a move in {hands} hands")
 
 
 def play_one(page: Page, wait: bool = True) -> bool:
@@ -34,17 +75,18 @@ def play_one(page: Page, wait: bool = True) -> bool:
     else discard the rightmost clickable tile. True when a move was clicked; with ``wait``,
     once this page shows the next state (with two people at a table, one who passed on a
     claim is sent nothing until the other has decided: then leave ``wait`` off)."""
-    for sel in (".actions button.win", '.actions button[data-action="pass"]', ".myhand .tile.can >> nth=-1"):
+    old = state(page)  # read before looking for a move: a state that comes meanwhile is a change
+    for sel in MOVES:
         loc = page.locator(sel)
         if loc.count():
-            old = state(page)
             try:
-                loc.first.click(timeout=5000)
+                loc.first.click(timeout=CLICK_MS)
             except PlaywrightTimeout:
                 # The button left with a newer state before the click landed (a bot's win closes
-                # the claim we meant to pass): that state is the change we wait for.
+                # the claim we meant to pass): nothing was clicked, and that state is the change.
                 if state(page) == old:
                     raise
+                return False
             if wait:
                 wait_change(page, old)
             return True
@@ -55,6 +97,7 @@ def bots_room(page: Page, base: str, name: str = "Mei") -> str:
     """On the lobby of the centre at ``base``, take the name ``name`` and make an 8-hand room
     with three bots at the instant pace; its code."""
     page.goto(base + "/")
+    page.wait_for_selector("body[data-ready]", state="attached")  # the lobby's forms have their handlers
     page.fill("#name", name)
     page.click("#nameform button")
     page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
@@ -63,13 +106,14 @@ def bots_room(page: Page, base: str, name: str = "Mei") -> str:
     return str(made["code"])
 
 
-def play_hand(page: Page) -> None:
-    """Click moves (:func:`play_one`) until the hand's score table shows."""
+def play_hand(page: Page) -> int:
+    """Click moves (:func:`play_one`) until the hand's score table shows; how many were made."""
+    moves = 0
     for _ in range(400):
-        if page.locator("[data-testid=score-table]").count():
-            return
+        if score_shown(page):
+            return moves
         old = state(page)
-        play_one(page, wait=False)
+        moves += play_one(page, wait=False)
         page.wait_for_function("old => (document.body.dataset.state || '') !== old || "
-                               "document.querySelector('[data-testid=score-table]')", arg=old, timeout=20000)
+                               "document.querySelector('[data-testid=score-table]')", arg=old, timeout=WAIT_MS)
     raise AssertionError("the hand did not end")

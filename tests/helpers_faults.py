@@ -145,7 +145,7 @@ class Seat:
         self.code = code
         self.ws: ClientConnection = connect(
             base.replace("http://", "ws://") + f"/ws/{code}",
-            additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())})
+            additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}, open_timeout=BOUND)
         self.view: dict[str, Any] = {}
         self.told: tuple[int, int] = (-1, -1)
         self.storage = True

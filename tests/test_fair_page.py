@@ -75,7 +75,7 @@ def test_the_page_contributes_and_says_its_randomness_was_mixed_in(server: Serve
     other.close()
     ctx.close()
 
-    rec = json.loads(httpx.get(server.base + f"/api/matches/{code}/record").text)
+    rec = json.loads(httpx.get(server.base + f"/api/matches/{code}/record", timeout=60).text)
     h = rec["hands"][0]
     seat = h["seats"].index(0)
     assert h["contributions"] == [mine if s == seat else "bot" for s in range(4)]

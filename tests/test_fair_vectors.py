@@ -162,11 +162,11 @@ def test_a_finished_match_in_the_centre_verifies_in_the_result_page(tmp_path: Pa
 
     server = ServerProcess(f"sqlite:///{tmp_path / 'centre.sqlite3'}").start()
     try:
-        r = httpx.post(server.base + "/api/me", json={"name": "Mei"})
-        code = httpx.post(server.base + "/api/rooms", cookies=r.cookies,
+        r = httpx.post(server.base + "/api/me", json={"name": "Mei"}, timeout=60)
+        code = httpx.post(server.base + "/api/rooms", cookies=r.cookies, timeout=60,
                           json={"friends": 0, "turn_seconds": 0, "hands": 8, "bot": "random"}).json()["code"]
         url = server.base.replace("http://", "ws://") + f"/ws/{code}"
-        with connect(url, additional_headers={"Cookie": f"caishen={r.cookies['caishen']}"}) as ws:
+        with connect(url, additional_headers={"Cookie": f"caishen={r.cookies['caishen']}"}, open_timeout=60) as ws:
             view: dict[str, Any] = {"match_over": False, "hand_end": None, "choices": []}
             while not view["match_over"]:
                 msg = json.loads(ws.recv(timeout=30))
@@ -177,7 +177,7 @@ def test_a_finished_match_in_the_centre_verifies_in_the_result_page(tmp_path: Pa
                     ws.send(json.dumps({"type": "next", "hand": view["hand"]}))
                 elif view["choices"] and view["hand_end"] is None:
                     ws.send(act_json(view, choose(view)))
-        record = httpx.get(server.base + f"/api/matches/{code}/record").text
+        record = httpx.get(server.base + f"/api/matches/{code}/record", timeout=60).text
         path = tmp_path / "downloaded.json"
         path.write_text(record, encoding="utf-8")
         assert cli_main(["verify", "--key", public_key_hex(load_or_create_key()), str(path)]) == 0

@@ -30,7 +30,7 @@ def _to_my_discard(page: playwright_api.Page) -> None:
         old = page.evaluate("document.body.dataset.state")
         button = page.locator(claim if page.locator(claim).count() else score).first
         try:
-            button.click(timeout=5000)
+            button.click(timeout=15000)  # a bound for a busy machine
         except playwright_api.TimeoutError:
             if page.evaluate("document.body.dataset.state") == old:  # not gone with a newer state
                 raise

@@ -123,7 +123,7 @@ def test_presets_applied_in_the_lobby(server: ServerProcess, browser: object, si
         page.evaluate("document.querySelector('#roomform').closest('section').scrollIntoView()")
         _shot(page, "lobby-phone.png" if size == "phone" else "lobby-presets.png")
     code = _room(page)
-    room = httpx.get(f"{server.base}/api/rooms/{code}").json()
+    room = httpx.get(f"{server.base}/api/rooms/{code}", timeout=60).json()
     assert {r["name"]: r["value"] for r in room["rules"]} == PRESETS["longgang-common"][0]
 
     # a preset, then one switch by hand: "custom", and the room has both
@@ -137,7 +137,7 @@ def test_presets_applied_in_the_lobby(server: ServerProcess, browser: object, si
     assert page.locator("#presetdoc").inner_text() == (
         "Your own mix of house rules (see House rules below)." if lang == "en" else "自己选的房规（见下面的地方规则）。")
     code = _room(page)
-    room = httpx.get(f"{server.base}/api/rooms/{code}").json()
+    room = httpx.get(f"{server.base}/api/rooms/{code}", timeout=60).json()
     assert {r["name"]: r["value"] for r in room["rules"]} == {"four_winds_wild_rule": False, "kong_replacement_tai": True}
     page.context.close()
 
@@ -153,6 +153,7 @@ def _wait_for(base: str, code: str, ready: Callable[[dict[str, Any]], bool], sec
         time.sleep(0.2)  # polling for a state, not timing a behaviour
 
 
+@pytest.mark.timeout(900)  # 8 hands by clicks, each discard animated: about 2 minutes, more on a busy machine
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "zh"), ("phone", "en")])
 def test_the_result_page_says_why_the_match_ended(server: ServerProcess, browser: object, size: str, lang: str) -> None:
     """A whole match of 8 hands at the instant pace, by clicks; then its result page /m/CODE

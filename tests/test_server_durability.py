@@ -16,14 +16,14 @@ from helpers_server import ServerProcess, act_json, choose, database
 
 
 def _cookie(base: str, name: str) -> dict[str, str]:
-    r = httpx.post(base + "/api/me", json={"name": name})
+    r = httpx.post(base + "/api/me", json={"name": name}, timeout=60)
     r.raise_for_status()
     return {"caishen": r.cookies["caishen"]}
 
 
 def _socket(base: str, code: str, cookies: dict[str, str]) -> ClientConnection:
     url = base.replace("http://", "ws://") + f"/ws/{code}"
-    return connect(url, additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())})
+    return connect(url, additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}, open_timeout=60)
 
 
 def _state(ws: ClientConnection) -> dict[str, Any]:
@@ -75,7 +75,7 @@ def _kill_and_resume(db: str) -> tuple[str, int]:
     server = ServerProcess(db).start()
     try:
         cookies = _cookie(server.base, "Dora")
-        room = httpx.post(server.base + "/api/rooms", cookies=cookies,
+        room = httpx.post(server.base + "/api/rooms", cookies=cookies, timeout=60,
                           json={"friends": 0, "turn_seconds": 0, "hands": 8, "bot": "random", "pace": "instant"}).json()
         code = room["code"]
         with _socket(server.base, code, cookies) as ws:
@@ -86,7 +86,7 @@ def _kill_and_resume(db: str) -> tuple[str, int]:
                 view = _play(ws, view, 1)
             view = _play_in_hand(ws, view, 3)
         before = view
-        finished = httpx.get(server.base + f"/api/matches/{code}").json()["hands"]
+        finished = httpx.get(server.base + f"/api/matches/{code}", timeout=60).json()["hands"]
         # every hand before the one in play is stored (that one too, if our moves ended it)
         assert len(finished) == before["hand"] + (before["hand_end"] is not None) >= 2
         server.kill()
@@ -98,12 +98,12 @@ def _kill_and_resume(db: str) -> tuple[str, int]:
             assert view["choices"] == before["choices"]
             view = _play(ws, view, None)
         assert view["match_over"]
-        result = httpx.get(server.base + f"/api/matches/{code}").json()
+        result = httpx.get(server.base + f"/api/matches/{code}", timeout=60).json()
         assert result["status"] == "over"
         assert [h["index"] for h in result["hands"]] == list(range(len(result["hands"])))
         assert result["hands"][:len(finished)] == finished  # the hands finished before the kill, unchanged
-        record = httpx.get(server.base + f"/api/matches/{code}/record").text
-        assert httpx.get(server.base + f"/api/matches/{code}/verify").json()["ok"]
+        record = httpx.get(server.base + f"/api/matches/{code}/record", timeout=60).text
+        assert httpx.get(server.base + f"/api/matches/{code}/verify", timeout=60).json()["ok"]
     finally:
         server.stop()
     return record, len(result["hands"])

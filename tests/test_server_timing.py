@@ -129,13 +129,13 @@ def _match(tmp: Path, bob_person: bool, scale: str = "0", pace: str = "normal", 
     instant pace a person's turn is told and a bot's is not, which is no secret.)"""
     with _server(tmp, not bob_person, scale) as server:
         ann, bob = _cookie(server.base, "Ann"), _cookie(server.base, "Bob")
-        room = httpx.post(server.base + "/api/rooms", cookies=ann, json={
+        room = httpx.post(server.base + "/api/rooms", cookies=ann, timeout=60, json={
             "friends": 1, "turn_seconds": 0, "hands": 8, "pace": pace}).json()
         code = room["code"]
         if bob_person:
-            r = httpx.post(server.base + f"/api/rooms/{code}/join", cookies=bob).json()
+            r = httpx.post(server.base + f"/api/rooms/{code}/join", cookies=bob, timeout=60).json()
         else:
-            r = httpx.post(server.base + f"/api/rooms/{code}/start", cookies=ann).json()
+            r = httpx.post(server.base + f"/api/rooms/{code}/start", cookies=ann, timeout=60).json()
         assert r["status"] == "playing"
         wb = _socket(server.base, code, bob) if bob_person else None
         try:

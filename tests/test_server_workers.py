@@ -223,7 +223,7 @@ def test_tables_play_through_either_process_and_reads_agree(two_workers: ServerP
                 record = http.get(f"/api/matches/{code}/record")
                 assert record.status_code == 200
         # a stranger is refused by the owner, through either process
-        stranger = httpx.post(server.base + "/api/me", json={"name": "乙"}).cookies["caishen"]
+        stranger = httpx.post(server.base + "/api/me", json={"name": "乙"}, timeout=30).cookies["caishen"]
         refused = 0
         for _ in range(6):
             with pytest.raises(InvalidStatus) as err:
