@@ -45,9 +45,19 @@ def score_shown(page: Page) -> bool:
 
 
 def next_hand(page: Page) -> None:
-    """On a page showing a hand's score table: start the next hand (with nobody else to wait for)."""
-    page.click("[data-testid=next-hand]")
-    page.wait_for_selector("[data-testid=score-table]", state="detached", timeout=WAIT_MS)
+    """On a page showing a hand's score table: press "Next hand" and wait for the next hand
+    (with nobody else to wait for). The page sends "next" only on an open connection: a click
+    while it reconnects leaves the button as it was, for another click (static/table.js)."""
+    button = "[data-testid=next-hand]"
+    page.click(button)
+    for _ in range(WAIT_MS // 5000):
+        try:
+            page.wait_for_selector("[data-testid=score-table]", state="detached", timeout=5000)
+            return
+        except PlaywrightTimeout:
+            if page.locator(button + ":enabled").count():  # not sent (once sent it stays disabled)
+                page.click(button)
+    raise AssertionError("the next hand did not start")
 
 
 def move_when_asked(page: Page, hands: int = 5) -> None:

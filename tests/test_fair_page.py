@@ -21,7 +21,7 @@ from helpers_server import ServerProcess
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
-from helpers_browser import bots_room, play_hand  # noqa: E402 - needs Playwright
+from helpers_browser import bots_room, next_hand, play_hand  # noqa: E402 - needs Playwright
 
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
 
@@ -58,8 +58,9 @@ def test_the_page_contributes_and_says_its_randomness_was_mixed_in(server: Serve
     # hand 2's window opened as hand 1 ended: the page has sent its value for it already
     page.wait_for_function(f"localStorage.getItem('caishen.contribution.{code}.1') !== null")
     second = page.evaluate(f"localStorage.getItem('caishen.contribution.{code}.1')")
-    page.click("[data-testid=next-hand]")
-    page.wait_for_function("document.getElementById('fairline').textContent.startsWith('Hand 2: your randomness was mixed in')")
+    next_hand(page)
+    page.wait_for_function("document.getElementById('fairline').textContent.startsWith('Hand 2: your randomness was mixed in')",
+                           timeout=60000)
     assert line.inner_text() == f"Hand 2: your randomness was mixed in: {second}"
     # the same person in another browser (its own storage): told where the value came from,
     # not that the table holds a value other than its own (a tryout found that alarm)

@@ -18,6 +18,7 @@ from helpers_server import NINE_TERMINALS_SEED, ServerProcess
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 from helpers_browser import SIZES, lobby_page  # noqa: E402
+from helpers_browser import next_hand as _next_hand  # noqa: E402
 from helpers_browser import play_one as _play_one  # noqa: E402 - needs playwright
 from helpers_browser import state as _state  # noqa: E402
 from helpers_browser import wait_change as _wait_change  # noqa: E402
@@ -95,8 +96,7 @@ def _play_until(page: Page, selector: str) -> None:
     """Make moves (and start the next hand when one ends) until ``selector`` is on the page."""
     while not page.locator(selector).count():
         if _score_shown(page):
-            page.click("[data-testid=next-hand]")
-            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            _next_hand(page)
             continue
         old = _state(page)
         if not _play_one(page):
@@ -121,8 +121,7 @@ def test_three_bots_full_hand_reload_replay_and_verify(server: ServerProcess, br
     reloaded = False
     while not _score_shown(page) or not reloaded:
         if _score_shown(page):  # the bots ended the hand before our third move: play the next one
-            page.click("[data-testid=next-hand]")
-            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            _next_hand(page)
             moves = 0
             continue
         old = _state(page)  # read before looking for a move: a state arriving meanwhile is seen
@@ -423,8 +422,7 @@ def test_a_whole_hand_by_clicks_at_the_normal_pace(paced_server: ServerProcess, 
     turns = drawn_turns = advised = discards = 0
     for _hand_no in range(6):  # a bound: hands until we have had 3 turns (a bot may win early)
         if _hand_no:
-            page.click("[data-testid=next-hand]")
-            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            _next_hand(page)
         while not _score_shown(page):
             view = page.evaluate("VIEW && {drawn: VIEW.drawn, discard: VIEW.choices.some(c => c.kind === 'discard'),"
                                  " key: stateKey(VIEW), help: VIEW.help}")
@@ -485,8 +483,7 @@ def test_a_match_played_to_its_end_says_why_it_ended(server: ServerProcess, brow
         if _score_shown(page):
             hands += 1
             _transfers_sum_to_the_chips(page)
-            page.click("[data-testid=next-hand]")
-            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            _next_hand(page)
             continue
         old = _state(page)
         if not _play_one(page):
@@ -515,8 +512,7 @@ def test_a_hand_from_the_keyboard_alone(server: ServerProcess, browser: object, 
         if _score_shown(page):
             hands += 1
             assert hands < 6, f"{hands} hands with only {discards} discards"
-            page.click("[data-testid=next-hand]")  # the score table, not the table
-            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            _next_hand(page)  # the score table, not the table
             continue
         old = _state(page)
         kinds = page.eval_on_selector_all("#actions button[data-kind]", "bs => bs.map(b => b.dataset.kind)")

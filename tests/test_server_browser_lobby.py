@@ -24,6 +24,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
 Page = playwright_api.Page
 from helpers_browser import SIZES, lobby_page  # noqa: E402
+from helpers_browser import next_hand as _next_hand  # noqa: E402
 from helpers_browser import play_one as _play_one  # noqa: E402 - needs playwright
 from helpers_browser import state as _state  # noqa: E402
 from helpers_browser import wait_change as _wait_change  # noqa: E402
@@ -166,8 +167,7 @@ def test_the_result_page_says_why_the_match_ended(server: ServerProcess, browser
     code = page.url.rsplit("/", 1)[1]
     while not page.locator("[data-testid=match-end]").count():
         if page.locator("[data-testid=score-table]").count():
-            page.click("[data-testid=next-hand]")
-            page.wait_for_selector("[data-testid=score-table]", state="detached")
+            _next_hand(page)
             continue
         old = _state(page)
         if not _play_one(page):

@@ -185,6 +185,9 @@ function connect() {
     // a "next" sent as the last connection dropped may never have arrived: say it again (the
     // table takes a repeated "next" for a hand that is over as the same answer)
     if (sentNext >= 0 && VIEW && VIEW.hand_end && VIEW.hand === sentNext) send({ type: "next", hand: sentNext });
+    // a move clicked as the last connection dropped was never sent (send() drops it): its
+    // buttons come back, else a state that did not change would show none for ever
+    unanswer();
     storageBanner(false);  // a fresh connection: the table says so again if it is still paused
     if (document.getElementById("helpbox").checked) send({ type: "help", on: true });
   };
