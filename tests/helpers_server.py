@@ -126,7 +126,7 @@ class ServerProcess:
              *(["--workers", str(self.workers)] if self.workers != 1 else []), *self.args],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=self._limits,
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a bound: a start took 27 s on a machine at load 11
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
