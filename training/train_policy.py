@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import sys
 import tempfile
@@ -49,7 +50,7 @@ from caishen.arena import arena
 from caishen.bots import make_bot
 from caishen.env.batch import BotBatch
 from caishen.env.dataset import rows
-from caishen.env.encoding import NUM_ACTIONS, OBS_SIZE
+from caishen.env.encoding import NUM_ACTIONS, OBS_SIZE, WIN_INDEX
 from caishen.env.policy import POLICY_ENV, Policy
 from caishen.table.match import Match
 from caishen.table.players import player_rng
@@ -81,39 +82,92 @@ class Net(nn.Module):  # type: ignore[misc]
                        "b1": arr(self.l1.bias), "w2": arr(self.pi.weight.T), "b2": arr(self.pi.bias)})
 
 
-def bc_data(matches: int, seed: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """``strong``'s decisions in ``matches`` seeded matches of four ``strong`` bots."""
+def _bc_chunk(job: tuple[str, int, int]) -> tuple[Any, Any, Any, Any]:
+    """``strong``'s decisions in matches ``start .. stop - 1`` of the seed (one worker's share)."""
+    seed, start, stop = job
     records = []
-    for m in range(matches):
+    for m in range(start, stop):
         mseed = fair.seed_from_text(f"{seed}:bc:{m}")
         players = [make_bot("strong", player_rng(mseed, i), LONGGANG) for i in range(4)]
         records.append(Match(LONGGANG, players, seed=mseed, names=[f"strong-{i}" for i in range(4)]).play())
     data = rows(records, "v1")
-    return data.obs, data.mask, data.action.astype(np.int64)
+    # the player takes a win and a lone legal action itself: only real choices are learned
+    legal = data.mask.astype(bool)
+    keep = (legal.sum(axis=1) > 1) & ~legal[:, WIN_INDEX]
+    return (data.obs[keep].astype(np.float16), data.mask[keep], data.action[keep].astype(np.int16),
+            data.reward[keep].astype(np.float32))
 
 
-def behaviour_cloning(net: Net, data: tuple[Any, Any, Any], epochs: int, batch: int, lr: float) -> float:
-    obs, mask, action = (torch.as_tensor(x) for x in data)
-    opt = torch.optim.Adam(net.parameters(), lr=lr)
+def bc_data(matches: int, seed: str, workers: int = 1, cache: str | None = None,
+            ) -> tuple[Any, Any, Any, Any]:
+    """``strong``'s decisions in ``matches`` seeded matches of four ``strong`` bots: observation
+    (float16: every v1 value is exact in it), mask, action and the hand's chips for the seat.
+    The same rows whatever ``workers``; ``cache`` (an ``.npz``) keeps them between runs."""
+    if cache and Path(cache).exists():
+        with np.load(cache) as z:
+            if int(z["matches"]) == matches and str(z["seed"]) == seed:
+                return z["obs"], z["mask"], z["action"], z["reward"]
+    step = 25
+    jobs = [(seed, m, min(m + step, matches)) for m in range(0, matches, step)]
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(_bc_chunk, jobs, chunksize=1)
+    else:
+        parts = [_bc_chunk(j) for j in jobs]
+    out = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+    if cache:
+        np.savez(cache, obs=out[0], mask=out[1], action=out[2], reward=out[3], matches=matches, seed=seed)
+    return out[0], out[1], out[2], out[3]
+
+
+def behaviour_cloning(net: Net, data: tuple[Any, Any, Any, Any], epochs: int, batch: int, lr: float,
+                      log: list[dict[str, float]] | None = None) -> float:
+    """Cross-entropy on ``strong``'s choices (and the value head on the hand's chips / 10), the
+    learning rate decayed to 0 over the epochs (cosine); the last 5% of the rows are held out.
+    Returns the held-out accuracy."""
+    obs, mask, action, reward = data
     n = len(action)
-    acc = 0.0
-    for _ in range(epochs):
-        perm = torch.randperm(n)
-        for i in range(0, n, batch):
-            idx = perm[i:i + batch]
-            logits, _ = net(obs[idx], mask[idx])
-            loss = nn.functional.cross_entropy(logits, action[idx])
+    held = max(1, n // 20)
+    n_train = n - held
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    total = epochs * ((n_train + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda k: 0.5 * (1 + np.cos(np.pi * min(k, total) / total)))
+    act_t = torch.as_tensor(action.astype(np.int64))
+    rew_t = torch.as_tensor(reward / 10.0)
+    gen = torch.Generator().manual_seed(int(torch.initial_seed()))
+
+    def held_out() -> float:
+        correct = 0
+        with torch.no_grad():
+            for i in range(n_train, n, 4096):
+                j = min(i + 4096, n)
+                logits, _ = net(torch.as_tensor(obs[i:j].astype(np.float32)), torch.as_tensor(mask[i:j]))
+                correct += int((logits.argmax(-1) == act_t[i:j]).sum())
+        return correct / held
+
+    for epoch in range(epochs):
+        perm = torch.randperm(n_train, generator=gen).numpy()
+        lsum = 0.0
+        for i in range(0, n_train, batch):
+            idx = np.sort(perm[i:i + batch])
+            logits, value = net(torch.as_tensor(obs[idx].astype(np.float32)), torch.as_tensor(mask[idx]))
+            loss = nn.functional.cross_entropy(logits, act_t[idx])
+            vloss = ((value - rew_t[idx]) ** 2).mean()
             opt.zero_grad()
-            loss.backward()
+            (loss + 0.1 * vloss).backward()
             opt.step()
-    with torch.no_grad():
-        logits, _ = net(obs, mask)
-        acc = float((logits.argmax(-1) == action).float().mean())
-    return acc
+            sched.step()
+            lsum += loss.item() * len(idx)
+        acc = held_out()
+        if log is not None:
+            log.append({"epoch": epoch, "loss": round(lsum / n_train, 4), "held_out_accuracy": round(acc, 4)})
+        print(f"bc epoch {epoch}: loss {lsum / n_train:.4f} held-out accuracy {acc:.4f}", file=sys.stderr, flush=True)
+    return held_out()
 
 
 def ppo(net: Net, iters: int, tables: int, steps: int, pool_every: int, seed: int, workdir: Path,
-        lr: float = 3e-4, clip: float = 0.2, epochs: int = 4, lam: float = 0.95) -> list[float]:
+        lr: float = 3e-4, clip: float = 0.2, epochs: int = 4, lam: float = 0.95, entropy: float = 0.01,
+        checkpoints: str | None = None) -> list[float]:
     """PPO against the pool (see the module docstring); the mean reward per finished hand of
     each iteration."""
     opt = torch.optim.Adam(net.parameters(), lr=lr)
@@ -176,12 +230,16 @@ def ppo(net: Net, iters: int, tables: int, steps: int, pool_every: int, seed: in
                 dist = torch.distributions.Categorical(logits=logits)
                 ratio = torch.exp(dist.log_prob(a[idx]) - lp[idx])
                 pg = -torch.min(ratio * A[idx], torch.clamp(ratio, 1 - clip, 1 + clip) * A[idx]).mean()
-                loss = pg + 0.5 * ((v - R[idx]) ** 2).mean() - 0.01 * dist.entropy().mean()
+                loss = pg + 0.5 * ((v - R[idx]) ** 2).mean() - entropy * dist.entropy().mean()
                 opt.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(net.parameters(), 0.5)
                 opt.step()
         history.append(float(np.mean(finished)) if finished else 0.0)
+        print(f"ppo iter {it}: {len(finished)} hands, {history[-1]:+.2f} chips/hand against {','.join(names)}",
+              file=sys.stderr, flush=True)
+        if checkpoints and (it + 1) % pool_every == 0:
+            net.export().save(f"{checkpoints}-{it + 1}.npz")
     return history
 
 
@@ -192,6 +250,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hidden", type=int, default=256, help="hidden units (256: 0.9 MB of weights)")
     p.add_argument("--bc-matches", type=int, default=400)
     p.add_argument("--bc-epochs", type=int, default=4)
+    p.add_argument("--bc-lr", type=float, default=1e-3)
+    p.add_argument("--bc-cache", help="keep the cloning data in this .npz between runs (same seed and matches)")
+    p.add_argument("--bc-only", action="store_true", help="stop after behaviour cloning (write --out)")
+    p.add_argument("--workers", type=int, default=1, help="processes generating the cloning data")
+    p.add_argument("--ppo-lr", type=float, default=3e-4)
+    p.add_argument("--ppo-entropy", type=float, default=0.01, help="entropy bonus")
+    p.add_argument("--init", help="start from these weights (.npz of a full Net, from --save-net) instead of cloning")
+    p.add_argument("--save-net", help="write the whole network (value head too) after cloning, for --init")
+    p.add_argument("--checkpoints", help="write the policy every --pool-every PPO iterations to PREFIX-ITER.npz")
     p.add_argument("--ppo-iters", type=int, default=300)
     p.add_argument("--tables", type=int, default=32)
     p.add_argument("--steps", type=int, default=128)
@@ -208,14 +275,26 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"seed": args.seed, "smoke": args.smoke}
     start = time.perf_counter()
     net = Net(args.hidden)
-    data = bc_data(args.bc_matches, str(args.seed))
-    report["bc_decisions"] = int(len(data[2]))
-    report["bc_accuracy"] = round(behaviour_cloning(net, data, args.bc_epochs, 512, 1e-3), 4)
-    report["bc_seconds"] = round(time.perf_counter() - start, 1)
-    with tempfile.TemporaryDirectory() as work:
-        report["ppo_reward_per_hand"] = [round(x, 2) for x in
-                                         ppo(net, args.ppo_iters, args.tables, args.steps, args.pool_every,
-                                             args.seed, Path(work))]
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
+    else:
+        data = bc_data(args.bc_matches, str(args.seed), args.workers, args.bc_cache)
+        report["bc_decisions"] = int(len(data[2]))
+        report["bc_data_seconds"] = round(time.perf_counter() - start, 1)
+        print(f"bc data: {len(data[2])} decisions in {report['bc_data_seconds']} s", file=sys.stderr, flush=True)
+        report["bc_epochs"] = []
+        report["bc_accuracy"] = round(behaviour_cloning(net, data, args.bc_epochs, 512, args.bc_lr,
+                                                        report["bc_epochs"]), 4)
+        del data
+        report["bc_seconds"] = round(time.perf_counter() - start, 1)
+        if args.save_net:
+            torch.save(net.state_dict(), args.save_net)
+    if not args.bc_only:
+        with tempfile.TemporaryDirectory() as work:
+            report["ppo_reward_per_hand"] = [round(x, 2) for x in
+                                             ppo(net, args.ppo_iters, args.tables, args.steps, args.pool_every,
+                                                 args.seed, Path(work), lr=args.ppo_lr, entropy=args.ppo_entropy,
+                                                 checkpoints=args.checkpoints)]
     policy = net.export()
     policy.save(args.out)
     report["weights_bytes"] = policy.size()
