@@ -1,26 +1,32 @@
-"""The numpy-only policy player (issue 32, item 8: the inference path; no trained weights ship)
-and, in the slow suite, a smoke run of every stage of training/train_policy.py."""
+"""The numpy-only policy player (issue 32, item 8: the inference path; no trained weights ship:
+the best so far plays even with greedy, docs/env.md), its optional features, and, in the slow
+suite, a smoke run of every stage of training/train_policy.py."""
 
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from caishen import fair
+from caishen.bots import make_bot
+from caishen.engine.actions import ActionKind
+from caishen.engine.game import Game
 from caishen.env.encoding import NUM_ACTIONS, OBS_SIZE
-from caishen.env.policy import POLICY_ENV, Policy, PolicyPlayer
+from caishen.env.policy import FEATURES, POLICY_ENV, Policy, PolicyPlayer, features_into
 from caishen.simulate import simulate
 from caishen.variants.longgang.rules import LONGGANG
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def random_policy(seed: int, hidden: int = 16) -> Policy:
+def random_policy(seed: int, hidden: int = 16, inputs: int = OBS_SIZE) -> Policy:
     rng = np.random.default_rng(seed)
-    shapes = {"w0": (OBS_SIZE, hidden), "b0": (hidden,), "w1": (hidden, hidden), "b1": (hidden,),
+    shapes = {"w0": (inputs, hidden), "b0": (hidden,), "w1": (hidden, hidden), "b1": (hidden,),
               "w2": (hidden, NUM_ACTIONS), "b2": (NUM_ACTIONS,)}
     return Policy({k: rng.normal(size=s).astype(np.float32) for k, s in shapes.items()})
 
@@ -43,6 +49,47 @@ def test_policy_player_plays_legal_moves_in_simulate(tmp_path: Path, monkeypatch
     rows: list[object] = []
     stats = simulate(players, 4, LONGGANG, "pol", single_hand=True, on_batch=rows.extend)
     assert stats.bots["caishen.env.policy:PolicyPlayer"].hands == 4  # every move legal, or the engine raises
+
+
+def test_features_are_what_greedy_weighs() -> None:
+    """On every choice of a few greedy hands: the discard greedy plays keeps the least shanten
+    (its feature is set), exactly one shanten is marked, and claims carry greedy's gain."""
+    f = np.empty(FEATURES, dtype=np.float32)
+    seen = {"discard": 0, "claim": 0}
+    for h in range(3):
+        game = Game.from_seed(fair.hand_seed(b"features", h), LONGGANG, h)
+        bots = [make_bot("greedy", random.Random(s), LONGGANG) for s in range(4)]
+        while not game.is_over:
+            for s in game.to_move():
+                o = game.observation(s)
+                a = bots[s].act(o)
+                if len(o.legal_actions) > 1:
+                    features_into(o, LONGGANG, f)
+                    assert f[68:77].sum() == 1.0
+                    if a.kind is ActionKind.DISCARD:
+                        assert f[a.tile] == 1.0 and f[34 + a.tile] >= 0.0
+                        seen["discard"] += 1
+                    elif a.kind in (ActionKind.PONG, ActionKind.CHOW):
+                        assert f[77:].max() > 0.0  # greedy claims only when the shanten drops
+                        seen["claim"] += 1
+                game.step(s, a)
+                if game.is_over:
+                    break
+    assert seen["discard"] > 20
+
+
+def test_a_network_with_features_plays_and_saves_in_half(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    p = random_policy(3, inputs=OBS_SIZE + FEATURES)
+    assert p.features and not random_policy(3).features
+    path = tmp_path / "f.npz"
+    p.save(path, half=True)
+    back = Policy.load(path)
+    assert back.features and back.w[0].dtype == np.float32
+    assert np.allclose(back.w[0], p.w[0], atol=1e-2) and path.stat().st_size < p.size() * 0.6
+    monkeypatch.setenv(POLICY_ENV, str(path))
+    stats = simulate(["caishen.env.policy:PolicyPlayer", "greedy", "strong", "greedy"], 2, LONGGANG, "feat",
+                     single_hand=True)
+    assert stats.bots["caishen.env.policy:PolicyPlayer"].hands == 2  # every move legal, or the engine raises
 
 
 def test_no_weights_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

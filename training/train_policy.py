@@ -48,10 +48,11 @@ from torch import nn
 from caishen import fair
 from caishen.arena import arena
 from caishen.bots import make_bot
+from caishen.engine.game import Game
 from caishen.env.batch import BotBatch
 from caishen.env.dataset import rows
 from caishen.env.encoding import NUM_ACTIONS, OBS_SIZE, WIN_INDEX
-from caishen.env.policy import POLICY_ENV, Policy
+from caishen.env.policy import FEATURES, POLICY_ENV, Policy, features_into
 from caishen.table.match import Match
 from caishen.table.players import player_rng
 from caishen.variants.longgang.rules import LONGGANG
@@ -62,9 +63,9 @@ PLAYER = "caishen.env.policy:PolicyPlayer"
 class Net(nn.Module):  # type: ignore[misc]
     """The trunk of :class:`caishen.env.policy.Policy` with a value head for PPO."""
 
-    def __init__(self, hidden: int) -> None:
+    def __init__(self, hidden: int, inputs: int = OBS_SIZE) -> None:
         super().__init__()
-        self.l0 = nn.Linear(OBS_SIZE, hidden)
+        self.l0 = nn.Linear(inputs, hidden)
         self.l1 = nn.Linear(hidden, hidden)
         self.pi = nn.Linear(hidden, NUM_ACTIONS)
         self.v = nn.Linear(hidden, 1)
@@ -82,33 +83,50 @@ class Net(nn.Module):  # type: ignore[misc]
                        "b1": arr(self.l1.bias), "w2": arr(self.pi.weight.T), "b2": arr(self.pi.bias)})
 
 
-def _bc_chunk(job: tuple[str, int, int]) -> tuple[Any, Any, Any, Any]:
-    """``strong``'s decisions in matches ``start .. stop - 1`` of the seed (one worker's share)."""
-    seed, start, stop = job
+def _features(records: list[Any]) -> np.ndarray[Any, Any]:
+    """:func:`caishen.env.policy.features_into` of every decision of ``records``, in the order
+    of :func:`caishen.env.dataset.rows`."""
+    out: list[np.ndarray[Any, Any]] = []
+    for rec in records:
+        for hr in rec.hands:
+            game = Game(rec.ruleset, hr.wall, hr.dice, hr.dealer)
+            for seat, action in hr.actions:
+                f = np.empty(FEATURES, dtype=np.float32)
+                features_into(game.observation(seat), rec.ruleset, f)
+                out.append(f)
+                game.step(seat, action)
+    return np.stack(out)
+
+
+def _bc_chunk(job: tuple[str, int, int, bool]) -> tuple[Any, Any, Any, Any]:
+    """``strong``'s decisions in matches ``start .. stop - 1`` of the seed (one worker's share),
+    with the :data:`~caishen.env.policy.FEATURES` after each observation when ``features``."""
+    seed, start, stop, features = job
     records = []
     for m in range(start, stop):
         mseed = fair.seed_from_text(f"{seed}:bc:{m}")
         players = [make_bot("strong", player_rng(mseed, i), LONGGANG) for i in range(4)]
         records.append(Match(LONGGANG, players, seed=mseed, names=[f"strong-{i}" for i in range(4)]).play())
     data = rows(records, "v1")
+    obs = np.concatenate([data.obs, _features(records)], axis=1) if features else data.obs
     # the player takes a win and a lone legal action itself: only real choices are learned
     legal = data.mask.astype(bool)
     keep = (legal.sum(axis=1) > 1) & ~legal[:, WIN_INDEX]
-    return (data.obs[keep].astype(np.float16), data.mask[keep], data.action[keep].astype(np.int16),
+    return (obs[keep].astype(np.float16), data.mask[keep], data.action[keep].astype(np.int16),
             data.reward[keep].astype(np.float32))
 
 
-def bc_data(matches: int, seed: str, workers: int = 1, cache: str | None = None,
+def bc_data(matches: int, seed: str, workers: int = 1, cache: str | None = None, features: bool = False,
             ) -> tuple[Any, Any, Any, Any]:
     """``strong``'s decisions in ``matches`` seeded matches of four ``strong`` bots: observation
     (float16: every v1 value is exact in it), mask, action and the hand's chips for the seat.
     The same rows whatever ``workers``; ``cache`` (an ``.npz``) keeps them between runs."""
     if cache and Path(cache).exists():
         with np.load(cache) as z:
-            if int(z["matches"]) == matches and str(z["seed"]) == seed:
+            if int(z["matches"]) == matches and str(z["seed"]) == seed and bool(z["features"]) == features:
                 return z["obs"], z["mask"], z["action"], z["reward"]
     step = 25
-    jobs = [(seed, m, min(m + step, matches)) for m in range(0, matches, step)]
+    jobs = [(seed, m, min(m + step, matches), features) for m in range(0, matches, step)]
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             parts = pool.map(_bc_chunk, jobs, chunksize=1)
@@ -116,7 +134,8 @@ def bc_data(matches: int, seed: str, workers: int = 1, cache: str | None = None,
         parts = [_bc_chunk(j) for j in jobs]
     out = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
     if cache:
-        np.savez(cache, obs=out[0], mask=out[1], action=out[2], reward=out[3], matches=matches, seed=seed)
+        np.savez(cache, obs=out[0], mask=out[1], action=out[2], reward=out[3], matches=matches, seed=seed,
+                 features=features)
     return out[0], out[1], out[2], out[3]
 
 
@@ -252,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bc-epochs", type=int, default=4)
     p.add_argument("--bc-lr", type=float, default=1e-3)
     p.add_argument("--bc-cache", help="keep the cloning data in this .npz between runs (same seed and matches)")
+    p.add_argument("--features", action="store_true",
+                   help="the network also takes caishen.env.policy.FEATURES (greedy's shanten and improving tiles); "
+                        "cloning only (the batched tables give no observations to compute them from)")
     p.add_argument("--bc-only", action="store_true", help="stop after behaviour cloning (write --out)")
     p.add_argument("--workers", type=int, default=1, help="processes generating the cloning data")
     p.add_argument("--ppo-lr", type=float, default=3e-4)
@@ -274,11 +296,13 @@ def main(argv: list[str] | None = None) -> int:
     np.random.seed(args.seed)
     report: dict[str, Any] = {"seed": args.seed, "smoke": args.smoke}
     start = time.perf_counter()
-    net = Net(args.hidden)
+    net = Net(args.hidden, OBS_SIZE + (FEATURES if args.features else 0))
+    if args.features:
+        args.bc_only = True
     if args.init:
         net.load_state_dict(torch.load(args.init))
     else:
-        data = bc_data(args.bc_matches, str(args.seed), args.workers, args.bc_cache)
+        data = bc_data(args.bc_matches, str(args.seed), args.workers, args.bc_cache, args.features)
         report["bc_decisions"] = int(len(data[2]))
         report["bc_data_seconds"] = round(time.perf_counter() - start, 1)
         print(f"bc data: {len(data[2])} decisions in {report['bc_data_seconds']} s", file=sys.stderr, flush=True)

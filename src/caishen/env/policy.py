@@ -5,12 +5,16 @@ needed to play.
 The network: the v1 observation (595 floats) → ``Linear`` → ReLU → ``Linear`` → ReLU →
 ``Linear`` → 236 logits (plus a value head used only in training), the illegal actions masked
 out, the best legal action played (or one drawn from the softmax with ``sample=True``). The
-weights are one ``.npz`` file: ``w0 b0 w1 b1 w2 b2`` (``w`` as ``(in, out)``), float32.
+weights are one ``.npz`` file: ``w0 b0 w1 b1 w2 b2`` (``w`` as ``(in, out)``), float32 (or
+float16 on disk: :meth:`Policy.save` with ``half``). A network whose first layer is wider by
+:data:`FEATURES` also takes what ``greedy`` weighs (:func:`features_into`: shanten and improving
+tiles per discard, shanten gain per claim) after the observation; the player computes them.
 
 :class:`PolicyPlayer` is a :class:`~caishen.table.players.Player`, so it sits wherever a bot
 does by the name ``caishen.env.policy:PolicyPlayer`` (simulate, arena, play, the single-seat
 env, the game centre), its weights read from ``$CAISHEN_POLICY`` (a path to the ``.npz``).
-**No trained weights ship yet**: there is no ``learned`` level.
+**No trained weights ship**: the best network trained so far plays even with ``greedy``, not
+better (docs/env.md, "A learned bot"), so there is no ``learned`` level.
 """
 
 from __future__ import annotations
@@ -22,13 +26,31 @@ from typing import Any, Final
 
 import numpy as np
 
+from caishen.bots.players import Evaluator, GreedyBot
+from caishen.bots.view import from_observation
 from caishen.engine.actions import Action, ActionKind
 from caishen.engine.observation import Observation
-from caishen.env.encoding import ACTIONS, NUM_ACTIONS, OBS_SIZE, encode_into, mask_into
+from caishen.env.encoding import (
+    ACTIONS,
+    ADDED_KONG_BASE,
+    CHOW_BASE,
+    NUM_ACTIONS,
+    OBS_SIZE,
+    action_index,
+    encode_into,
+    mask_into,
+)
 from caishen.variants.base import VariantRules
+from caishen.variants.longgang.rules import LONGGANG
 
 POLICY_ENV: Final = "CAISHEN_POLICY"
 LAYERS: Final = ("w0", "b0", "w1", "b1", "w2", "b2")
+_KINDS: Final = 34
+_CLAIMS: Final = ADDED_KONG_BASE - CHOW_BASE  # chow, pong, exposed kong: indices 34-164
+FEATURES: Final = 2 * _KINDS + 9 + _CLAIMS
+"""Inputs a network may take after the observation: what ``greedy`` weighs (shanten and
+improving tiles), per action: whether each discard keeps the least shanten (34), its improving
+tiles / 40 (34), the shanten one-hot (-1 .. 7, 9), each claim's shanten gain (131)."""
 
 
 class Policy:
@@ -39,17 +61,21 @@ class Policy:
         if missing:
             raise ValueError(f"policy weights lack {', '.join(missing)}")
         self.w = [np.ascontiguousarray(weights[k], dtype=np.float32) for k in LAYERS]
-        if self.w[0].shape[0] != OBS_SIZE or self.w[4].shape[1] != NUM_ACTIONS:
+        if self.w[0].shape[0] not in (OBS_SIZE, OBS_SIZE + FEATURES) or self.w[4].shape[1] != NUM_ACTIONS:
             raise ValueError(f"policy weights are for {self.w[0].shape[0]} inputs and {self.w[4].shape[1]} actions, "
-                             f"not {OBS_SIZE} and {NUM_ACTIONS} (observation v1)")
+                             f"not {OBS_SIZE} (observation v1, or + {FEATURES} features) and {NUM_ACTIONS}")
+        self.features = self.w[0].shape[0] > OBS_SIZE
+        """Whether the network takes :func:`features_into` after the observation."""
 
     @classmethod
     def load(cls, path: str | Path) -> Policy:
         with np.load(str(path)) as z:
             return cls({k: z[k] for k in z.files})
 
-    def save(self, path: str | Path) -> None:
-        arrays: dict[str, Any] = dict(zip(LAYERS, self.w, strict=True))
+    def save(self, path: str | Path, half: bool = False) -> None:
+        """Write the ``.npz``; ``half``: the weights stored as float16 (half the bytes; loaded
+        back as float32, so the forward pass is the same float32 one)."""
+        arrays: dict[str, Any] = {k: w.astype(np.float16) if half else w for k, w in zip(LAYERS, self.w, strict=True)}
         np.savez(str(path), **arrays)
 
     def logits(self, obs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -66,6 +92,29 @@ class Policy:
 
 
 _LOADED: dict[str, Policy] = {}
+_GREEDY: Final = GreedyBot()
+
+
+def features_into(observation: Observation, ruleset: VariantRules, out: np.ndarray[Any, Any]) -> None:
+    """Write the :data:`FEATURES` of ``observation`` into ``out`` (float32, zeroed first)."""
+    out[:] = 0.0
+    legal = observation.legal_actions
+    ev = Evaluator(from_observation(observation, ruleset))
+    if any(a.kind is ActionKind.DISCARD for a in legal):
+        shanten, keep = ev.discard_shantens()
+        counts = ev.shape.counts
+        for t in range(_KINDS):
+            if counts[t] and keep >> t & 1:
+                out[t] = 1.0
+                out[_KINDS + t] = ev.discard_outs(t) / 40.0
+    else:
+        shanten = ev.shanten_of(ev.lo, ev.hi, ev.shape.melds)
+        for a in legal:
+            if a.kind in (ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG):
+                got = _GREEDY.claim_result(ev, a)
+                if got is not None:
+                    out[2 * _KINDS + 9 + action_index(a) - CHOW_BASE] = (shanten - got) / 2.0
+    out[2 * _KINDS + min(max(shanten, -1), 7) + 1] = 1.0
 
 
 def policy_from_env() -> Policy:
@@ -95,7 +144,9 @@ class PolicyPlayer:
         self.policy = policy if policy is not None else policy_from_env()
         self.rng = rng or random.Random(0)
         self.sample = sample
-        self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.ruleset = ruleset if ruleset is not None else LONGGANG
+        self._obs = np.zeros(OBS_SIZE + (FEATURES if self.policy.features else 0), dtype=np.float32)
+        self._obs_view = self._obs[:OBS_SIZE].data
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
     def act(self, observation: Observation) -> Action:
@@ -105,7 +156,9 @@ class PolicyPlayer:
                 return a
         if len(legal) == 1:
             return legal[0]
-        encode_into(observation, self._obs.data)
+        encode_into(observation, self._obs_view)
+        if self.policy.features:
+            features_into(observation, self.ruleset, self._obs[OBS_SIZE:])
         mask_into(legal, self._mask.data)
         logits = self.policy.logits(self._obs)
         logits = np.where(self._mask == 1, logits, -np.inf)
@@ -119,3 +172,4 @@ class PolicyPlayer:
         else:
             index = int(np.argmax(logits))
         return ACTIONS[index]
+
