@@ -2,27 +2,32 @@
 against a pool of earlier policies and the rule bots, as Mahjax's recipe does; export weights
 that play with numpy alone (:mod:`caishen.env.policy`); judge them with ``caishen arena``.
 
-**Not trained yet.** A run long enough to beat ``greedy`` needs about two hours of both cores
-(the estimate of issue 32); the session that wrote this could not spare them, so no weights
-ship and there is no ``learned`` bot level. ``--smoke`` runs every stage for a few seconds
-(``tests/test_train_policy.py``, slow suite).
+**Trained, not yet better than** ``greedy`` (docs/env.md, "A learned bot": the runs, their
+commands and times, and the arena table). The best so far clones ``strong`` with
+``--features`` and plays even with ``greedy``; no weights ship and there is no ``learned``
+level. ``--smoke`` runs every stage for a few seconds (``tests/test_policy.py``, slow suite).
 
     pip install torch==2.13.0            # the CPU build; then: pip install 'caishen[train]'
-    python training/train_policy.py --out policy.npz --seed 1 \
-        --bc-matches 400 --bc-epochs 4 --ppo-iters 300 --tables 32 --steps 128 --eval-deals 2000
-    CAISHEN_POLICY=policy.npz caishen arena caishen.env.policy:PolicyPlayer greedy strong --deals 2000
+    nice -n 10 python training/train_policy.py --out c.npz --seed 1 --hidden 384 --features \
+        --bc-matches 1000 --workers 2 --bc-cache bcf.npz --bc-epochs 6 --eval-deals 100
+    CAISHEN_POLICY=c.npz caishen arena caishen.env.policy:PolicyPlayer greedy strong --deals 2000
 
 Stages:
 
 1. **Data**: ``--bc-matches`` matches of four ``strong`` bots (:class:`caishen.table.match.Match`,
-   seeded), every decision as a row (:func:`caishen.env.dataset.rows`, observation v1).
-2. **Behaviour cloning**: the network (595 → hidden → hidden → 236 logits, and a value head)
-   learns ``strong``'s choices by cross-entropy over the legal actions only.
+   seeded by ``--seed`` and the match's number), every real choice as a row
+   (:func:`caishen.env.dataset.rows`, observation v1, with
+   :func:`caishen.env.policy.features_into` after it under ``--features``), made by
+   ``--workers`` processes, kept in ``--bc-cache``.
+2. **Behaviour cloning**: the network (595 [+ 208] → hidden → hidden → 236 logits, and a value
+   head) learns ``strong``'s choices by cross-entropy over the legal actions only, and the value
+   head the hand's chips / 10; the last 5% of the rows are held out.
 3. **PPO** (clipped, GAE, masked logits): ``--tables`` tables of
    :class:`caishen.env.batch.BotBatch`, the agent in a random seat with a random dealer; every
    ``--pool-every`` iterations the current weights join the pool, and each iteration's opponents
    are drawn from the pool and the rule bots (``greedy``, ``strong``). The reward is the hand's
    chips / 10 at its end.
+   Skipped with ``--bc-only`` or ``--features``.
 4. **Export** (``--out``): the weights as ``.npz`` for :class:`caishen.env.policy.Policy`, and
    **evaluation**: ``caishen arena`` of the policy against ``greedy`` over ``--eval-deals``.
 
@@ -120,18 +125,26 @@ def bc_data(matches: int, seed: str, workers: int = 1, cache: str | None = None,
             ) -> tuple[Any, Any, Any, Any]:
     """``strong``'s decisions in ``matches`` seeded matches of four ``strong`` bots: observation
     (float16: every v1 value is exact in it), mask, action and the hand's chips for the seat.
-    The same rows whatever ``workers``; ``cache`` (an ``.npz``) keeps them between runs."""
+    The same rows whatever ``workers``; ``cache`` (an ``.npz``) keeps them between runs (a cache
+    of fewer matches of the same seed is extended)."""
+    have: tuple[Any, ...] = ()
+    first = 0
     if cache and Path(cache).exists():
         with np.load(cache) as z:
-            if int(z["matches"]) == matches and str(z["seed"]) == seed and bool(z["features"]) == features:
-                return z["obs"], z["mask"], z["action"], z["reward"]
+            if str(z["seed"]) == seed and bool(z["features"]) == features and int(z["matches"]) <= matches:
+                have, first = (z["obs"], z["mask"], z["action"], z["reward"]), int(z["matches"])
+        if first == matches:
+            return have[0], have[1], have[2], have[3]
     step = 25
-    jobs = [(seed, m, min(m + step, matches), features) for m in range(0, matches, step)]
+    # match m is seeded by (seed, m) alone: a cache of the first matches is a prefix of the rows
+    jobs = [(seed, m, min(m + step, matches), features) for m in range(first, matches, step)]
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             parts = pool.map(_bc_chunk, jobs, chunksize=1)
     else:
         parts = [_bc_chunk(j) for j in jobs]
+    if have:
+        parts.insert(0, have)
     out = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
     if cache:
         np.savez(cache, obs=out[0], mask=out[1], action=out[2], reward=out[3], matches=matches, seed=seed,
