@@ -97,11 +97,14 @@ def via(ws: ClientConnection) -> str:
     return "relayed" if headers.get("x-caishen-relayed") == "1" else "direct"
 
 
+RECV_SECONDS = 90  # a bound: two worker processes on a machine with both cores kept busy (stress-suite.sh)
+
+
 def next_state(ws: ClientConnection, after: dict[str, Any] | None = None) -> dict[str, Any]:
     """The next state, past any that repeat ``after`` (a leaving connection's broadcast may
     still arrive after a move was sent)."""
     while True:
-        msg = json.loads(ws.recv(timeout=30))
+        msg = json.loads(ws.recv(timeout=RECV_SECONDS))
         assert msg["type"] != "error", msg
         if msg["type"] == "state" and (after is None or _at(msg) != _at(after)):
             return msg  # type: ignore[no-any-return]
@@ -164,7 +167,7 @@ def ways(server: ServerProcess, code: str, cookie: str, after_page: bool = False
                 continue
             before = next_state(ws)
             ws.send(json.dumps({"type": "ping"}))
-            while (msg := json.loads(ws.recv(timeout=30))) != {"type": "pong"}:
+            while (msg := json.loads(ws.recv(timeout=RECV_SECONDS))) != {"type": "pong"}:
                 # the last connection's leaving may still be told to this one
                 assert msg["type"] in ("state", "event"), msg
                 if msg["type"] == "event":
