@@ -90,6 +90,9 @@ class Room(Base):
     damage: Mapped[str | None] = mapped_column(Text, nullable=True)
     # how fast the bots move: normal, fast or instant (docs/server.md, "Paced play"); 0005
     pace: Mapped[str] = mapped_column(String(16), default="normal", server_default="normal")
+    # the fencing number (0008): raised by each node that takes the table over; a write of the
+    # table's moves and hands with an older one is refused (docs/server.md, "Nodes")
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Member(Base):

@@ -31,6 +31,8 @@ __all__ = [
     "commit_seconds",
     "connections",
     "damaged_rooms",
+    "fenced_writes",
+    "leases_lost",
     "live_tables",
     "moves",
     "rate_limited",
@@ -52,6 +54,10 @@ commit_seconds: Final = Histogram(
 commit_failures: Final = Counter("caishen_commit_failures", "Group commits that failed (the tables paused)")
 tables_paused: Final = Gauge("caishen_tables_paused", "Tables paused because the database cannot be written")
 storage_ok: Final = Gauge("caishen_storage_ok", "1 while the last write or probe of the database succeeded, else 0")
+fenced_writes: Final = Counter(
+    "caishen_fenced_writes", "Writes refused because another node had taken the table over (a stale epoch)")
+leases_lost: Final = Counter(
+    "caishen_leases_lost", "Tables this node stopped running because it could not renew their lease")
 damaged_rooms: Final = Gauge("caishen_damaged_rooms", "Rooms whose stored moves cannot be replayed")
 send_queue_drops: Final = Counter(
     "caishen_send_queue_drops", "Messages dropped from a connection's outgoing queue", ["reason"])

@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Engine, exists, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
+from caishen.errors import CaishenError
 from caishen.server import contrib, core, metrics
 from caishen.server.db import (
     SQLITE_BUSY_SECONDS,
@@ -139,10 +140,19 @@ class Batch:
     finished: tuple[int, dict[str, object]] | None = None
     over: dict[str, object] | None = None
     stored: Stored = field(default_factory=Stored)  # how much is stored once this batch is
+    # the writer's fencing number (a node's: docs/server.md, "Nodes"); None: one process, no fence
+    epoch: int | None = None
 
 
 class StoreError(RuntimeError):
     """A write that would leave a gap in a room's stored moves (never sent to the database)."""
+
+
+class Fenced(CaishenError):
+    """A write refused because its epoch is no longer the room's: another node has taken the
+    table over since this one did (docs/server.md, "Nodes"). Nothing of the batch is stored."""
+
+    code = "fenced"
 
 
 def _settle(futures: Sequence[asyncio.Future[None]], errors: Sequence[BaseException | None]) -> None:
@@ -475,13 +485,30 @@ class Store:
             r = db.get(Room, code)
             return Stored(len(hands), n, last.record is not None, r is not None and r.status == "over")
 
-    def plan(self, code: str, session: core.Session, st: Stored) -> Batch:
+    def take_over(self, code: str) -> int:
+        """Raise room ``code``'s epoch by one, in a transaction of its own, and return the new
+        epoch: from its commit on, every write of the room's moves with an older epoch is
+        refused (:class:`Fenced`). A node calls this once it holds the room's lease, before it
+        reads the room's moves to rebuild the table (docs/server.md, "Nodes")."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(Room).where(Room.code == code).values(epoch=Room.epoch + 1))
+            if done.rowcount != 1:
+                raise CaishenError(f"no room {code}", code="no_room")
+            return int(conn.execute(select(Room.epoch).where(Room.code == code)).scalar_one())
+
+    def epoch(self, code: str) -> int:
+        """Room ``code``'s epoch now (0: never taken over by a node)."""
+        with Session(self.engine) as db:
+            return int(db.scalar(select(Room.epoch).where(Room.code == code)) or 0)
+
+    def plan(self, code: str, session: core.Session, st: Stored, epoch: int | None = None) -> Batch:
         """What ``session`` did since ``st``, as rows to write; ``batch.stored`` is how much is
         stored once they are. ``st`` itself is left alone: the caller moves it on only when the
         commit has succeeded, so a failed write leaves no gap (issue 26: the write counter was
-        moved before the write, and the next move was stored after a hole)."""
+        moved before the write, and the next move was stored after a hole). ``epoch``: the
+        writer's fencing number, checked in the write's transaction (None: no check)."""
         if not session.dealt:  # the first hand waits for the people's contributions: nothing to write
-            return Batch(code, stored=dataclasses.replace(st))
+            return Batch(code, stored=dataclasses.replace(st), epoch=epoch)
         hi = session.hand_index
         at = now()
         new_hand = st.hands <= hi
@@ -490,7 +517,7 @@ class Store:
         first = 0 if new_hand else st.moves
         if first > len(session.moves):
             raise StoreError(f"room {code}: {len(session.moves)} moves in play, {first} stored")
-        batch = Batch(code)
+        batch = Batch(code, epoch=epoch)
         if new_hand:
             batch.hand = {"room": code, "index": hi, "commitment": core.commitment(session), "started_at": at,
                           "mix": contrib.mix_json(session.match.mix)}
@@ -526,6 +553,10 @@ class Store:
                         self._write(batches, busy_ms)
                     finally:
                         fcntl.flock(self._turns, fcntl.LOCK_UN)
+        except Fenced:
+            metrics.commit_seconds.observe(time.perf_counter() - start)
+            metrics.fenced_writes.inc()
+            raise
         except Exception:
             metrics.commit_seconds.observe(time.perf_counter() - start)
             metrics.commit_failures.inc()
@@ -574,7 +605,28 @@ class Store:
         params = [at(v) if at is not None and isinstance(v, datetime) else v for v in values.values()]
         conn.exec_driver_sql(sql, (*params, *(where or ())))
 
+    def _fence(self, conn: Connection, batches: Sequence[Batch]) -> None:
+        """Refuse the transaction (:class:`Fenced`) if a batch's epoch is not its room's. The
+        check is an UPDATE of the room's row that changes nothing: on PostgreSQL it holds the
+        row's lock until the commit, so a takeover's raise of the epoch (:meth:`take_over`)
+        waits for this commit, or this check waits for the takeover's and then finds the new
+        epoch (READ COMMITTED re-reads the row it waited for); SQLite has one writer at a time."""
+        for b in batches:
+            if b.epoch is None:
+                continue
+            mark = self._mark
+            if mark is None:
+                done = conn.execute(update(Room).where(Room.code == b.code, Room.epoch == b.epoch)
+                                    .values(epoch=Room.epoch))
+            else:
+                done = conn.exec_driver_sql(
+                    f"UPDATE rooms SET epoch = epoch WHERE code = {mark} AND epoch = {mark}", (b.code, b.epoch))
+            if done.rowcount != 1:
+                raise Fenced(f"room {b.code}: epoch {b.epoch} is no longer the room's (another node took the "
+                             "table over): nothing written")
+
     def _rows(self, conn: Connection, batches: Sequence[Batch]) -> None:
+        self._fence(conn, batches)
         for b in batches:
             if b.hand is not None:
                 self._hand_row(conn, b.hand)
@@ -596,10 +648,10 @@ class Store:
             if b.over is not None:
                 conn.execute(update(Room).where(Room.code == b.code).values(**b.over))
 
-    def sync(self, code: str, session: core.Session, st: Stored) -> Batch:
+    def sync(self, code: str, session: core.Session, st: Stored, epoch: int | None = None) -> Batch:
         """Write what ``session`` did since ``st`` now (start-up, new tables); the batch written
-        (``.stored``: what is stored now)."""
-        batch = self.plan(code, session, st)
+        (``.stored``: what is stored now). ``epoch``: as for :meth:`plan`."""
+        batch = self.plan(code, session, st, epoch)
         # from a request's thread: waits for the lock in SQLite, not in the writers' turn
         self.write([batch], WRITE_BUSY_MS if self._sqlite else None, turn=False)
         return batch
