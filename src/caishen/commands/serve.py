@@ -19,6 +19,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default=None, help="SQLAlchemy database URL (default: SQLite file, see above)")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="make this process a game-centre node: tables are leased through this Redis "
+                        "(redis://host:6379/0; default $CAISHEN_REDIS), on a database several nodes share "
+                        "(docs/server.md, \"Nodes\")")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the port, each running its share of the tables (default 1)")
     g = p.add_argument_group("connections and memory (docs/server.md, \"Faults\")")
@@ -63,5 +67,5 @@ def run(args: argparse.Namespace) -> int:
     options = hygiene.ServeOptions(header_timeout=args.header_timeout, keep_alive=args.keep_alive,
                                    max_connections=args.max_connections, evict_after=args.evict_after,
                                    unopened_hours=args.unopened_hours)
-    code: int = server.serve(args.host, args.port, args.db, args.workers, options)
+    code: int = server.serve(args.host, args.port, args.db, args.workers, options, args.redis)
     return code

@@ -27,10 +27,11 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from caishen.bots import shape
 from caishen.server import collector, core, metrics
-from caishen.server.conns import ABORT_KEY, ABORT_SECONDS, Outbox, close_socket
+from caishen.server.conns import ABORT_KEY, ABORT_SECONDS, CLOSE_ELSEWHERE, Outbox, close_socket
 from caishen.server.db import make_engine, now, upgrade
 from caishen.server.hygiene import ServeOptions
 from caishen.server.limits import Gate, HttpLimits
+from caishen.server.nodes import Node, NodeError
 from caishen.server.protocol import (
     MAX_MESSAGE_BYTES,
     LoggedOutOut,
@@ -65,17 +66,20 @@ def clean_name(name: str) -> str:
 
 
 def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOff | None = None,
-               limits: HttpLimits | None = None, options: ServeOptions | None = None) -> FastAPI:
+               limits: HttpLimits | None = None, options: ServeOptions | None = None,
+               redis: str | None = None) -> FastAPI:
     """The app on ``db_url``; ``plan``: which of several server processes this is
     (``caishen serve --workers``), by default the only one; ``handed_off``: the connections
     other processes handed to this one; ``limits``: the HTTP limits (:mod:`caishen.server.limits`);
-    ``options``: ``caishen serve``'s (:class:`caishen.server.hygiene.ServeOptions`)."""
+    ``options``: ``caishen serve``'s (:class:`caishen.server.hygiene.ServeOptions`); ``redis``: a
+    Redis URL, which makes this process a game-centre node (:mod:`caishen.server.nodes`)."""
     engine = make_engine(db_url)
     upgrade(engine)
     store = Store(engine)
     options = options or ServeOptions()
     tables = Tables(store, plan, evict_after=options.evict_after, unopened_hours=options.unopened_hours)
     gate = Gate(limits)
+    node = Node(redis, tables, store) if redis else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -84,10 +88,15 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         # for up to half a second (caishen.server.collector).
         shape.set_cache_share(options.bot_cache_share)  # a peak that does not grow with the matches served
         collector.settle()
-        tables.resume_all()
+        if node is None:
+            tables.resume_all()
+        else:  # a node takes tables over when their connections come (no node may take them all)
+            node.start()
         collecting = asyncio.ensure_future(collector.keep_collecting())
         sweeping = asyncio.ensure_future(tables.keep_sweeping(also=gate.sweep))
         yield
+        if node is not None:
+            await node.stop()  # the leases let go of: other nodes may take the tables at once
         sweeping.cancel()
         collecting.cancel()
         collector.release()
@@ -431,8 +440,16 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         if room is not None and room.status == "damaged":
             await ws.close(code=1008, reason="room damaged")
             return
-        live = tables.open(room) if room is not None else None
         player = room.player_of(uid) if room is not None and isinstance(uid, str) else None
+        try:
+            if node is not None:  # a stranger never makes a node take a table over
+                live = await node.open(room) if room is not None and player is not None else None
+            else:
+                live = tables.open(room) if room is not None else None
+        except NodeError as exc:  # another node runs it: the page tries again (1013)
+            await ws.accept()
+            await ws.close(code=CLOSE_ELSEWHERE, reason=exc.code)
+            return
         if room is None or live is None or player is None:
             await ws.close(code=1008, reason="not a player at this table")
             return

@@ -46,6 +46,9 @@ CLOSE_NOT_A_PLAYER: Final = 1008
 CLOSE_BEHIND: Final = 4000    # fell too far behind: reconnect now, the present state follows
 CLOSE_REPLACED: Final = 4001  # more connections for this seat than allowed: this, the oldest, closed
 CLOSE_SIGNED_OUT: Final = 4002  # the session was revoked ("log out everywhere")
+# game-centre nodes (caishen.server.nodes): both reconnect, the page's default
+CLOSE_MOVED: Final = 1012      # this node stopped running the table (its lease lost): reconnect
+CLOSE_ELSEWHERE: Final = 1013  # another node runs the table (no relay yet): try again later
 # The scope key under which the server's WebSocket protocol leaves a way to drop the
 # connection outright (caishen.server.hygiene): a closing handshake with a peer that does not
 # read never ends, and its socket would stay open.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import uvicorn
@@ -10,6 +11,7 @@ from caishen.server.app import create_app
 from caishen.server.db import default_url, make_engine, upgrade
 from caishen.server.hygiene import ServeOptions
 from caishen.server.logs import setup as setup_logs
+from caishen.server.nodes import REDIS_ENV
 from caishen.server.store import Store
 from caishen.server.tables import Tables
 from caishen.server.workers import prepare, supervise, uvicorn_config
@@ -36,20 +38,29 @@ def check(db: str | None) -> int:
     return 1 if damaged else 0
 
 
-def serve(host: str, port: int, db: str | None, workers: int = 1, options: ServeOptions | None = None) -> int:
+def serve(host: str, port: int, db: str | None, workers: int = 1, options: ServeOptions | None = None,
+          redis: str | None = None) -> int:
+    """``redis`` (else ``$CAISHEN_REDIS``): a Redis URL, which makes this process a game-centre
+    node (:mod:`caishen.server.nodes`) on a database that several nodes share."""
     setup_logs()
     url = db or default_url()
+    redis = redis or os.environ.get(REDIS_ENV) or None
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
+    if redis and workers > 1:
+        raise ValueError("--redis makes this process one node: run more nodes, not --workers")
+    if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"--redis wants a redis://, rediss:// or unix:// URL, not {redis.split('@')[-1]}")
     if workers > 1 and sys.platform == "win32":
         raise ValueError("--workers needs Unix sockets: one process on Windows")
     try:
-        app = create_app(url, options=options) if workers == 1 else None
+        app = create_app(url, options=options, redis=redis) if workers == 1 else None
         if workers > 1:
             prepare(url)
     except Exception as exc:  # noqa: BLE001 - a bad URL or unreachable database: one line, exit 2
         raise ValueError(f"cannot open the database {url.split('@')[-1]}: {str(exc).splitlines()[0]}") from None
-    where = f"database: {url.split('@')[-1]}" + (f", {workers} worker processes" if workers > 1 else "")
+    where = f"database: {url.split('@')[-1]}" + (f", {workers} worker processes" if workers > 1 else "") + (
+        f", node on Redis {redis.split('@')[-1]}" if redis else "")
     print(f"caishen game centre on http://{host}:{port}/  ({where})", flush=True)
     if app is None:
         return supervise(host, port, url, workers, options)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from caishen.server import collector, contrib, core, metrics
 from caishen.server.conns import (
+    CLOSE_MOVED,
     CLOSE_REPLACED,
     CLOSE_SIGNED_OUT,
     CONNECTION_RATES,
@@ -51,7 +52,7 @@ from caishen.server.protocol import (
     TakeoverMessage,
     parse_client_message,
 )
-from caishen.server.store import Batch, RoomInfo, Store, Stored, new_code, unavailable
+from caishen.server.store import Batch, Fenced, RoomInfo, Store, Stored, new_code, unavailable
 from caishen.table.record import Mix
 
 SERVER, UNSIGNED = "server", "unsigned"  # who vouches for a move (caishen.table.movesig)
@@ -81,6 +82,7 @@ class Client:
 
 
 STORAGE_LOST = "connection to storage lost, retrying"
+TABLE_MOVED = "this table moved to another node: reconnecting"
 
 
 # How long a bot takes over a move, by the room's pace (docs/server.md, "Paced play").
@@ -118,8 +120,13 @@ class LiveTable:
     may claim (docs/server.md)."""
 
     def __init__(self, store: Store, room: RoomInfo, session: core.Session, stored: Stored,
-                 log: list[list[core.StoredMove]], mixes: list[Mix | None] | None = None) -> None:
+                 log: list[list[core.StoredMove]], mixes: list[Mix | None] | None = None,
+                 epoch: int | None = None) -> None:
         self.store = store
+        # a node's fencing number for this table (docs/server.md, "Nodes"): every write carries
+        # it; None: one process, no fence
+        self.epoch = epoch
+        self.on_lost: Callable[[str], None] | None = None  # told when a write is fenced off
         self.room = room
         self.session = session
         self.stored = stored
@@ -168,6 +175,27 @@ class LiveTable:
             if timer is not None:
                 timer.cancel()
         self._timer = self._offer = None
+
+    def drop(self) -> None:
+        """Stop acting for this table at once (a node lost its lease, or a write was fenced
+        off): it leaves memory, and every connection is closed with CLOSE_MOVED, which the page
+        answers by connecting again (to whichever node runs the table now)."""
+        if self.paused:
+            self.paused = False
+            metrics.tables_paused.dec()
+        self.evict()
+        self._untold.clear()
+        self._holding = False
+        for c in self.clients:
+            c.outbox.give_up(CLOSE_MOVED, TABLE_MOVED)
+
+    def _fenced(self) -> None:
+        """A write was refused for its epoch: another node runs the table now."""
+        log.warning("write fenced off: another node took the table over", extra=fields(
+            event="fenced", room=self.room.code, epoch=self.epoch))
+        self.drop()
+        if self.on_lost is not None:
+            self.on_lost(self.room.code)
 
     # ------------------------------------------------------------ connections
 
@@ -574,9 +602,14 @@ class LiveTable:
         # The write is made once this turn of the event loop is over, with every other table's
         # of the turn; this table's lock is held, so nothing here moves and nobody hears of
         # it before it is stored.
-        batch = self.store.plan(self.room.code, self.session, self.stored)
+        if self.evicted:  # dropped (another node runs it) or out of memory: writes nothing
+            raise ProtocolError("table_moved", TABLE_MOVED)
+        batch = self.store.plan(self.room.code, self.session, self.stored, self.epoch)
         try:
             await self.store.commit(batch)
+        except Fenced:  # another node took the table over: nothing was stored, nobody is told
+            self._fenced()
+            raise ProtocolError("table_moved", TABLE_MOVED) from None
         except Exception as exc:
             self._rollback()
             self._untold.clear()
@@ -680,7 +713,7 @@ class LiveTable:
         """Wait for the database, rebuild the table from it (a commit whose answer was lost may
         have been stored after all), write what the bots did beyond it, and go on."""
         lost = time.monotonic()
-        while True:
+        while not self.evicted:  # a dropped table (another node took it over) stops trying
             await self.store.until_up()
             code = self.room.code
             try:
@@ -690,6 +723,8 @@ class LiveTable:
             except Exception:  # noqa: BLE001 - away again: wait again
                 continue
             async with self.lock:
+                if self.evicted:
+                    return
                 try:
                     session = Tables.rebuild(self.room, hands, mixes, deal=False)
                 except Exception as exc:  # noqa: BLE001 - the stored moves no longer replay
@@ -699,9 +734,12 @@ class LiveTable:
                     await asyncio.to_thread(self.store.mark_damaged, code, reason)
                     return  # paused for good: the room is served from its consistent moves
                 self.session, self.stored, self.log, self.mixes = session, stored, hands, mixes
-                batch = self.store.plan(code, session, stored)
+                batch = self.store.plan(code, session, stored, self.epoch)
                 try:
                     await self.store.commit(batch)
+                except Fenced:  # another node took the table over meanwhile
+                    self._fenced()
+                    return
                 except Exception:  # noqa: BLE001 - away again
                     self.session = Tables.rebuild(self.room, self.log, self.mixes, deal=False)
                     continue
@@ -893,6 +931,8 @@ class Tables:
         metrics.damaged_rooms.set_function(self._damaged_count)
         # each person's budgets, shared by their connections (and how many they have open)
         self._persons: dict[str, tuple[Budgets, int]] = {}
+        # told the code of each table that leaves memory (a node lets go of its lease)
+        self.on_leave: Callable[[str], None] | None = None
 
     def person(self, uid: str) -> Budgets:
         """The budgets of person ``uid``'s messages, for one more connection of theirs."""
@@ -939,15 +979,16 @@ class Tables:
         opened (:meth:`open`), by the process that owns it: a room nobody opens costs no memory,
         and expires (:meth:`sweep`)."""
 
-    def open(self, room: RoomInfo) -> LiveTable | None:
+    def open(self, room: RoomInfo, epoch: int | None = None) -> LiveTable | None:
         """The live table of a playing room this process owns, rebuilt from the database if it
         is not live (not opened yet, left memory while idle, dealt elsewhere, or after a
-        restart); None otherwise (a room whose moves do not replay is marked damaged)."""
+        restart); None otherwise (a room whose moves do not replay is marked damaged).
+        ``epoch``: a node's fencing number for the table (:mod:`caishen.server.nodes`)."""
         live = self.live.get(room.code)
         if live is None and room.status == "playing" and self.owns(room.code):
             hands = self.store.moves(room.code)
             try:
-                live = self._resume(room, hands)
+                live = self._resume(room, hands, epoch)
             except Exception as exc:
                 if unavailable(exc):
                     raise
@@ -986,6 +1027,8 @@ class Tables:
                 live.evict()
                 del self.live[code]
                 evicted += 1
+                if self.on_leave is not None:
+                    self.on_leave(code)
         if evicted:
             collector.ask_for_sweep()
         expired = self.store.expire_unopened(self.wall() - timedelta(hours=self.unopened_hours))
@@ -1049,7 +1092,8 @@ class Tables:
         log.error("stored moves do not replay: room marked damaged",
                   extra=fields(event="room_damaged", room=room.code, reason=reason))
         self.store.mark_damaged(room.code, reason)
-        self.live.pop(room.code, None)
+        if self.live.pop(room.code, None) is not None and self.on_leave is not None:
+            self.on_leave(room.code)
 
     def _damaged_count(self) -> float:
         """The rooms marked damaged, counted in the database (shared by every process) at
@@ -1080,13 +1124,13 @@ class Tables:
             good, best = mid, session
         return good, best
 
-    def _resume(self, room: RoomInfo, hands: list[list[core.StoredMove]]) -> LiveTable:
+    def _resume(self, room: RoomInfo, hands: list[list[core.StoredMove]], epoch: int | None = None) -> LiveTable:
         # Bots may have moved on from the last stored move (a crash before the write): _live
         # writes what the stored moves lead to.
         # A fresh room's first hand is not dealt yet: the people contribute to its wall first.
         mixes = self.store.mixes(room.code)
         session = self.rebuild(room, hands, mixes, deal=False)
-        return self._live(room, session, self.store.stored_state(room.code), hands, mixes)
+        return self._live(room, session, self.store.stored_state(room.code), hands, mixes, epoch)
 
     def _session(self, room: RoomInfo, hands: list[list[core.StoredMove]]) -> core.Session:
         return self.rebuild(room, hands, self.store.mixes(room.code))
@@ -1105,11 +1149,13 @@ class Tables:
                                    mixes=mixes, room=room.code)
 
     def _live(self, room: RoomInfo, session: core.Session, stored: Stored,
-              hands: list[list[core.StoredMove]] | None = None, mixes: list[Mix | None] | None = None) -> LiveTable:
+              hands: list[list[core.StoredMove]] | None = None, mixes: list[Mix | None] | None = None,
+              epoch: int | None = None) -> LiveTable:
         """Write what ``session`` (rebuilt from ``hands``) did beyond ``stored``, and keep it
-        as a live table."""
-        batch = self.store.sync(room.code, session, stored)
-        t = LiveTable(self.store, room, session, stored, [list(h) for h in hands or []], list(mixes or []))
+        as a live table (with a node's fencing number ``epoch``)."""
+        batch = self.store.sync(room.code, session, stored, epoch)
+        t = LiveTable(self.store, room, session, stored, [list(h) for h in hands or []], list(mixes or []),
+                      epoch)
         t._stored(batch)
         self.live[room.code] = t
         return t
