@@ -1,0 +1,262 @@
+"""Game-centre nodes on PostgreSQL and Redis (issue 28; docs/server.md, "Nodes"): the fencing
+test. Two ``caishen serve --redis`` processes share a PostgreSQL schema and a Redis server. A
+room is played on node A; A is frozen (SIGSTOP) with a move due (the person's turn timer,
+whose stand-in move A makes when it runs again) and its link to Redis cut, until its lease has
+run out; the person connects to node B, which takes the table over (lease, epoch raised,
+rebuilt from the database). A is resumed (SIGCONT): its due move reaches the database with
+A's old epoch and is refused, A drops the table, nobody is told of the move, and the match
+goes on on B to its end; its record verifies (``caishen verify``).
+
+Skipped when PostgreSQL or Redis is not reachable on 127.0.0.1 (``CAISHEN_TEST_PG``,
+``CAISHEN_TEST_REDIS``); CI starts both (.ci/run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from caishen.cli import main as cli_main
+from caishen.server.db import make_engine
+from caishen.server.nodes import KEY_PREFIX
+from caishen.server.store import Store
+from helpers_server import PG_BASE, ServerProcess, act_json, choose, database
+
+pytestmark = [pytest.mark.redis, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+REDIS_URL = os.environ.get("CAISHEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
+BOUND = 90.0  # seconds: every wait for a state is polled up to this (a busy two-core machine)
+TURN_SECONDS = 20  # the person's turn timer: A is frozen before it runs out, and resumed after
+A_LEASE_MS = 12_000  # A's lease; A waits up to a quarter of it (3 s) for Redis before it lets go
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    parts = urlsplit(url.replace("postgresql+psycopg://", "postgresql://"))
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or default_port), timeout=3):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def _services() -> None:
+    pytest.importorskip("redis")
+    if not _reachable(PG_BASE, 5432):
+        pytest.skip("no PostgreSQL reachable (CAISHEN_TEST_PG)")
+    if not _reachable(REDIS_URL, 6379):
+        pytest.skip("no Redis reachable (CAISHEN_TEST_REDIS)")
+
+
+class Proxy:
+    """A TCP relay to Redis that the test can cut: while cut, bytes in either direction are
+    held (not lost), as by a network partition; node A reaches Redis only through it."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.open = threading.Event()
+        self.open.set()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.socks: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            up = socket.create_connection(self.target)
+            self.socks += [conn, up]
+            threading.Thread(target=self._pipe, args=(conn, up), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(up, conn), daemon=True).start()
+
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                self.open.wait()
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.open.set()
+        self.listener.close()
+        for s in self.socks:
+            s.close()
+
+
+def poll(what: Callable[[], Any], seconds: float = BOUND, why: str = "") -> Any:
+    """``what()`` once it is truthy, asked every 0.1 s for up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not (got := what()):
+        assert time.monotonic() < deadline, f"timed out waiting for {why or what}"
+        time.sleep(0.1)  # polling for a state, not timing a behaviour
+    return got
+
+
+def _socket(server: ServerProcess, code: str, cookie: str) -> ClientConnection:
+    # no pings of the client's own: it must not close its connection to the frozen node itself
+    return connect(f"ws://127.0.0.1:{server.port}/ws/{code}", additional_headers={"Cookie": f"caishen={cookie}"},
+                   open_timeout=BOUND, ping_interval=None)
+
+
+def _asked(ws: ClientConnection) -> dict[str, Any]:
+    """The next state that asks the person to act (a hand's end answered with "next")."""
+    while True:
+        msg = json.loads(ws.recv(timeout=BOUND))
+        assert msg["type"] != "error", msg
+        if msg["type"] != "state":
+            continue
+        if msg["choices"]:
+            return msg  # type: ignore[no-any-return]
+        if msg["hand_end"] is not None and not msg["match_over"]:
+            ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
+
+
+def _play_to_the_end(ws: ClientConnection, view: dict[str, Any]) -> dict[str, Any]:
+    """Play every move the person is asked for until the match is over; the last state."""
+    while not view["match_over"]:
+        if view["choices"]:
+            ws.send(act_json(view, choose(view)))
+        elif view["hand_end"] is not None:
+            ws.send(json.dumps({"type": "next", "hand": view["hand"]}))
+        while True:
+            msg = json.loads(ws.recv(timeout=BOUND))
+            if msg["type"] == "error":
+                assert msg["code"] == "stale", msg  # a "next" the table had already acted on
+            if msg["type"] == "state":
+                view = msg
+                break
+    return view
+
+
+def _metric(server: ServerProcess, name: str) -> float:
+    text = httpx.get(server.base + "/metrics", timeout=BOUND).text
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
+def _stored_moves(store: Store, code: str) -> int:
+    return sum(len(h) for h in store.moves(code))
+
+
+@pytest.fixture
+def nodes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess, Proxy, Store]]:
+    redis_parts = urlsplit(REDIS_URL)
+    proxy = Proxy((redis_parts.hostname or "127.0.0.1", redis_parts.port or 6379))
+    with database("postgresql", tmp_path) as db:
+        # one after the other: the first creates the schema
+        a = ServerProcess(db, args=("--redis", proxy.url), env={"CAISHEN_LEASE_MS": str(A_LEASE_MS)}).start()
+        b = None
+        engine = make_engine(db)
+        try:
+            b = ServerProcess(db, args=("--redis", REDIS_URL), env={"CAISHEN_LEASE_MS": "3000"}).start()
+            yield a, b, proxy, Store(engine)
+        finally:
+            if a.proc is not None and a.proc.poll() is None:
+                os.kill(a.proc.pid, signal.SIGCONT)
+            for s in (a, b):
+                if s is not None:
+                    s.stop()
+            engine.dispose()
+            proxy.close()
+        for s in (a, b):
+            assert s is not None and s.proc is not None and s.proc.stderr is not None
+            assert "Traceback" not in s.proc.stderr.read().decode()
+
+
+def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the_table_over(
+        nodes: tuple[ServerProcess, ServerProcess, Proxy, Store], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import redis  # noqa: PLC0415 - skipped above without it
+
+    a, b, proxy, store = nodes
+    assert a.proc is not None
+    r = redis.Redis.from_url(REDIS_URL)
+    http = httpx.Client(base_url=a.base, timeout=BOUND)
+    cookie = http.post("/api/me", json={"name": "甲"}).cookies["caishen"]
+    room = http.post("/api/rooms", json={"turn_seconds": TURN_SECONDS, "pace": "instant", "hands": 8}).json()
+    code = room["code"]
+    key = KEY_PREFIX + code
+
+    # played on A: A holds the lease, at epoch 1
+    ws_a = _socket(a, code, cookie)
+    view = _asked(ws_a)
+    for _ in range(3):
+        ws_a.send(act_json(view, choose(view)))
+        view = _asked(ws_a)
+    assert f":{a.proc.pid}:".encode() in (r.get(key) or b"")
+    assert store.epoch(code) == 1
+    at = _stored_moves(store, code)
+    # A is asked for the person's move and runs its turn timer: frozen now, with that move
+    # due, and its link to Redis cut, past its lease
+    os.kill(a.proc.pid, signal.SIGSTOP)
+    frozen = time.monotonic()
+    proxy.open.clear()
+    assert _stored_moves(store, code) == at, "the turn timer ran out before A was frozen"
+    poll(lambda: r.get(key) is None, A_LEASE_MS / 1000 + BOUND, "A's lease to run out")
+
+    # B takes the table over: its lease, epoch 2, rebuilt from the database where A left it
+    ws_b = _socket(b, code, cookie)
+    on_b = _asked(ws_b)
+    assert (on_b["hand"], on_b["step"]) == (view["hand"], view["step"])
+    assert store.epoch(code) == 2
+    assert b.proc is not None and f":{b.proc.pid}:".encode() in (r.get(key) or b"")
+    # A's turn timer is overdue once it runs again: its stand-in's move is the first thing it does
+    poll(lambda: time.monotonic() - frozen > TURN_SECONDS + 1, TURN_SECONDS + BOUND, "A's turn timer to be overdue")
+    os.kill(a.proc.pid, signal.SIGCONT)
+
+    # A's move reaches the database with epoch 1 and is refused; A drops the table
+    poll(lambda: _metric(a, "caishen_fenced_writes_total") > 0, why="A's write to be refused")
+    poll(lambda: _metric(a, "caishen_live_tables") == 0, why="A to drop the table")
+    assert _stored_moves(store, code) == at  # A wrote no move
+    # nobody was told of it: A's connection gets nothing more and is closed, to reconnect (1012;
+    # 1011 if A's own keep-alive ping timed out first, a ping sent just before it was frozen)
+    told: list[dict[str, Any]] = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            told.append(json.loads(ws_a.recv(timeout=BOUND)))
+    assert [m for m in told if m["type"] in ("event", "state")] == [], told
+    assert closed.value.rcvd is None or closed.value.rcvd.code in (1012, 1011), closed.value
+    proxy.open.set()
+
+    # the match goes on on B, to its end, and its record verifies
+    last = _play_to_the_end(ws_b, on_b)
+    assert last["match_over"]
+    ws_b.close()
+    assert store.epoch(code) == 2
+    record = httpx.get(b.base + f"/api/matches/{code}/record", timeout=BOUND)
+    assert record.status_code == 200
+    path = tmp_path / "record.json"
+    path.write_text(record.text, encoding="utf-8")
+    capsys.readouterr()
+    assert cli_main(["verify", str(path)]) == 0
+    assert "OK: 8 hands" in capsys.readouterr().out
+    http.close()
+    r.close()
