@@ -19,6 +19,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -166,13 +167,15 @@ def _stored_moves(store: Store, code: str) -> int:
     return sum(len(h) for h in store.moves(code))
 
 
-@pytest.fixture
-def nodes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess, Proxy, Store]]:
+@contextmanager
+def _nodes(tmp_path: Path, a_lease_ms: int) -> Iterator[tuple[ServerProcess, ServerProcess, Proxy, Store]]:
+    """Nodes A (through a :class:`Proxy` to Redis, leases of ``a_lease_ms``) and B (3 s
+    leases) on a fresh PostgreSQL schema, and a store on it to look with."""
     redis_parts = urlsplit(REDIS_URL)
     proxy = Proxy((redis_parts.hostname or "127.0.0.1", redis_parts.port or 6379))
     with database("postgresql", tmp_path) as db:
         # one after the other: the first creates the schema
-        a = ServerProcess(db, args=("--redis", proxy.url), env={"CAISHEN_LEASE_MS": str(A_LEASE_MS)}).start()
+        a = ServerProcess(db, args=("--redis", proxy.url), env={"CAISHEN_LEASE_MS": str(a_lease_ms)}).start()
         b = None
         engine = make_engine(db)
         try:
@@ -189,6 +192,27 @@ def nodes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess, Proxy,
         for s in (a, b):
             assert s is not None and s.proc is not None and s.proc.stderr is not None
             assert "Traceback" not in s.proc.stderr.read().decode()
+
+
+@pytest.fixture
+def nodes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess, Proxy, Store]]:
+    with _nodes(tmp_path, A_LEASE_MS) as got:
+        yield got
+
+
+def _holds(server: ServerProcess, value: bytes | None) -> bool:
+    assert server.proc is not None
+    return value is not None and f":{server.proc.pid}:".encode() in value
+
+
+def _closed(ws: ClientConnection) -> tuple[list[dict[str, Any]], ConnectionClosed]:
+    """Every message until the connection closes, and how it closed."""
+    told: list[dict[str, Any]] = []
+    while True:
+        try:
+            told.append(json.loads(ws.recv(timeout=BOUND)))
+        except ConnectionClosed as exc:
+            return told, exc
 
 
 def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the_table_over(
@@ -211,8 +235,14 @@ def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the
     for _ in range(3):
         ws_a.send(act_json(view, choose(view)))
         view = _asked(ws_a)
-    assert f":{a.proc.pid}:".encode() in (r.get(key) or b"")
+    assert _holds(a, r.get(key))
     assert store.epoch(code) == 1
+    # while A runs the table, B does not take it: the page is told to try again (1013)
+    with _socket(b, code, cookie) as other:
+        told, refused = _closed(other)
+    assert told == [] and refused.rcvd is not None, refused
+    assert (refused.rcvd.code, refused.rcvd.reason) == (1013, "owned_elsewhere")
+    assert store.epoch(code) == 1 and _holds(a, r.get(key))
     at = _stored_moves(store, code)
     # A is asked for the person's move and runs its turn timer: frozen now, with that move
     # due, and its link to Redis cut, past its lease
@@ -227,7 +257,7 @@ def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the
     on_b = _asked(ws_b)
     assert (on_b["hand"], on_b["step"]) == (view["hand"], view["step"])
     assert store.epoch(code) == 2
-    assert b.proc is not None and f":{b.proc.pid}:".encode() in (r.get(key) or b"")
+    assert _holds(b, r.get(key))
     # A's turn timer is overdue once it runs again: its stand-in's move is the first thing it does
     poll(lambda: time.monotonic() - frozen > TURN_SECONDS + 1, TURN_SECONDS + BOUND, "A's turn timer to be overdue")
     os.kill(a.proc.pid, signal.SIGCONT)
@@ -238,12 +268,9 @@ def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the
     assert _stored_moves(store, code) == at  # A wrote no move
     # nobody was told of it: A's connection gets nothing more and is closed, to reconnect (1012;
     # 1011 if A's own keep-alive ping timed out first, a ping sent just before it was frozen)
-    told: list[dict[str, Any]] = []
-    with pytest.raises(ConnectionClosed) as closed:
-        while True:
-            told.append(json.loads(ws_a.recv(timeout=BOUND)))
+    told, closed = _closed(ws_a)
     assert [m for m in told if m["type"] in ("event", "state")] == [], told
-    assert closed.value.rcvd is None or closed.value.rcvd.code in (1012, 1011), closed.value
+    assert closed.rcvd is None or closed.rcvd.code in (1012, 1011), closed
     proxy.open.set()
 
     # the match goes on on B, to its end, and its record verifies
@@ -258,5 +285,47 @@ def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the
     capsys.readouterr()
     assert cli_main(["verify", str(path)]) == 0
     assert "OK: 8 hands" in capsys.readouterr().out
+    # a clean shutdown lets go of the lease at once (compare-and-delete), not at its expiry
+    b.stop()
+    assert r.get(key) is None
     http.close()
     r.close()
+
+
+def test_a_node_that_cannot_renew_its_lease_stops_acting_for_the_table_and_takes_it_again_later(
+        tmp_path: Path) -> None:
+    """Redis away from node A (its link cut): once its lease may have run out, A stops acting
+    for the table at once (it leaves memory, its connections close with 1012) and writes
+    nothing more; once Redis answers again, a reconnecting page makes A take the table again
+    (a new epoch) and play on from the database."""
+    import redis  # noqa: PLC0415 - skipped above without it
+
+    with _nodes(tmp_path, 3000) as (a, _b, proxy, store):
+        r = redis.Redis.from_url(REDIS_URL)
+        http = httpx.Client(base_url=a.base, timeout=BOUND)
+        cookie = http.post("/api/me", json={"name": "乙"}).cookies["caishen"]
+        code = http.post("/api/rooms", json={"turn_seconds": 0, "pace": "instant", "hands": 8}).json()["code"]
+        ws_a = _socket(a, code, cookie)
+        view = _asked(ws_a)
+        ws_a.send(act_json(view, choose(view)))
+        view = _asked(ws_a)
+        assert store.epoch(code) == 1 and _holds(a, r.get(key := KEY_PREFIX + code))
+        at = _stored_moves(store, code)
+        proxy.open.clear()
+        told, closed = _closed(ws_a)
+        assert closed.rcvd is not None and closed.rcvd.code == 1012, closed
+        assert [m for m in told if m["type"] in ("event", "state")] == [], told
+        assert _metric(a, "caishen_live_tables") == 0 and _metric(a, "caishen_leases_lost_total") >= 1
+        assert _stored_moves(store, code) == at
+        proxy.open.set()
+        poll(lambda: r.get(key) is None, BOUND, "A's old lease to run out")  # (or A's late renewal)
+        ws_a = _socket(a, code, cookie)
+        again = _asked(ws_a)
+        assert (again["hand"], again["step"]) == (view["hand"], view["step"])
+        assert store.epoch(code) == 2 and _holds(a, r.get(key))
+        ws_a.send(act_json(again, choose(again)))
+        after = _asked(ws_a)
+        assert _stored_moves(store, code) > at and (after["hand"], after["step"]) > (view["hand"], view["step"])
+        ws_a.close()
+        http.close()
+        r.close()
