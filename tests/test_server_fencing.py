@@ -69,3 +69,44 @@ def test_a_refused_table_does_not_stop_the_others_of_its_group_commit(store: Sto
     got = asyncio.run(turn())
     assert [type(e) for e in got] == [type(None), Fenced, type(None)]
     assert [store.stored_state(c).hands for c in codes] == [1, 0, 1]
+
+
+def test_on_postgresql_a_takeover_waits_for_a_write_in_flight_and_not_for_ever(tmp_path: Path) -> None:
+    """A write in flight holds its room's row until it commits (the check of its epoch): a
+    takeover made meanwhile raises the epoch only after it, so the write is stored before the
+    new owner reads the moves. One held past TAKE_OVER_LOCK_MS makes the takeover fail (the
+    node tries again later) instead of waiting for ever on an old owner frozen mid-write."""
+    import threading  # noqa: PLC0415
+
+    from sqlalchemy.exc import OperationalError  # noqa: PLC0415
+
+    with database("postgresql", tmp_path) as url:
+        engine = make_engine(url)
+        upgrade(engine)
+        store = Store(engine)
+        uid = store.save_user(None, "w")
+        code = store.create_room(uid, "w", "longgang", "{}", 8, 0, True, 0, "random").code
+        assert store.take_over(code) == 1
+        with engine.connect() as old, old.begin():  # the old owner's write, not committed yet
+            store._rows(old, [_move(code, 0, 1, hand=True)])
+            with pytest.raises(OperationalError, match="lock"):
+                store.take_over(code)  # held past the lock timeout: fails, nothing raised
+            assert store.epoch(code) == 1
+            got: list[int] = []
+
+            def take() -> None:  # as a node does: tried again after a lock timeout
+                for _ in range(20):
+                    try:
+                        got.append(store.take_over(code))
+                        return
+                    except OperationalError:
+                        continue
+
+            taker = threading.Thread(target=take)
+            taker.start()
+        taker.join(60)  # the old owner committed: the takeover goes on
+        assert got == [2]
+        assert store.stored_state(code).moves == 1  # the write in flight was stored before the new epoch
+        with pytest.raises(Fenced):
+            store.write([_move(code, 1, 1)])
+        engine.dispose()

@@ -76,8 +76,9 @@ return 0
 
 
 class NodeError(CaishenError):
-    """A table this node cannot run now: ``owned_elsewhere`` (another node holds its lease) or
-    ``redis_unavailable`` (the lease could not be asked for)."""
+    """A table this node cannot run now: ``owned_elsewhere`` (another node holds its lease),
+    ``redis_unavailable`` (the lease could not be asked for) or ``takeover_failed`` (the
+    database did not let the epoch be raised or the table be rebuilt now)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +284,12 @@ class Node:
         except CaishenError as exc:  # fenced: yet another node took it meanwhile
             await self.leases.release(code)
             raise NodeError(f"room {code}'s table runs on another node: try again", code="owned_elsewhere") from exc
+        except Exception as exc:  # the database away, or the room's row held past the lock timeout
+            await self.leases.release(code)
+            log.warning("taking a table over failed", extra=fields(
+                event="takeover_failed", room=code, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+            raise NodeError(f"room {code}'s table cannot be taken over now: try again",
+                            code="takeover_failed") from exc
         except BaseException:
             await self.leases.release(code)
             raise

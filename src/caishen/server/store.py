@@ -48,6 +48,7 @@ LOOP_BUSY_MS = 50  # the event loop's commit on SQLite waits this long for a loc
 WRITE_BUSY_MS = 2_000  # the writer thread's commit on SQLite: past this, the tables pause (storage_unavailable)
 RETRY_SECONDS = 0.25  # a paused table's first probe of the database; then twice as long each time...
 RETRY_MAX_SECONDS = 4.0  # ... up to this
+TAKE_OVER_LOCK_MS = 3_000  # Store.take_over waits this long for a room row another writer holds
 CODE_BYTES = 9  # room codes: 72 random bits, 12 URL-safe characters (cannot be enumerated)
 
 
@@ -489,8 +490,12 @@ class Store:
         """Raise room ``code``'s epoch by one, in a transaction of its own, and return the new
         epoch: from its commit on, every write of the room's moves with an older epoch is
         refused (:class:`Fenced`). A node calls this once it holds the room's lease, before it
-        reads the room's moves to rebuild the table (docs/server.md, "Nodes")."""
+        reads the room's moves to rebuild the table (docs/server.md, "Nodes"). On PostgreSQL
+        it waits at most ``TAKE_OVER_LOCK_MS`` for a write in flight that holds the room's row
+        (an old owner frozen mid-transaction): then it fails, and the node tries again later."""
         with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SET LOCAL lock_timeout = {TAKE_OVER_LOCK_MS}")
             done = conn.execute(update(Room).where(Room.code == code).values(epoch=Room.epoch + 1))
             if done.rowcount != 1:
                 raise CaishenError(f"no room {code}", code="no_room")
@@ -610,8 +615,9 @@ class Store:
         check is an UPDATE of the room's row that changes nothing: on PostgreSQL it holds the
         row's lock until the commit, so a takeover's raise of the epoch (:meth:`take_over`)
         waits for this commit, or this check waits for the takeover's and then finds the new
-        epoch (READ COMMITTED re-reads the row it waited for); SQLite has one writer at a time."""
-        for b in batches:
+        epoch (READ COMMITTED re-reads the row it waited for); SQLite has one writer at a time.
+        The rows are taken in the order of their codes, so two writers never wait for each other."""
+        for b in sorted(batches, key=lambda b: b.code):
             if b.epoch is None:
                 continue
             mark = self._mark
