@@ -339,6 +339,8 @@ class TableView(BaseModel):
     choices: list[ChoiceView]
     deadline_ms: int | None
     away: bool
+    # the moves since the last state, in order, where they come inside it (the instant pace with
+    # one person, docs/server.md "Paced play"; a replay's frame: its own move); else empty
     events: list[EventView]
     commitment: str
     hand_end: HandEndView | None

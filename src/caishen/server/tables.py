@@ -656,8 +656,16 @@ class LiveTable:
             return
         s = self.session
         people = self._people()
+        # one person and bots at the instant pace: the moves since the last state come inside
+        # the state that follows them (its "events"), one message a turn instead of one a move
+        # (docs/server.md, "Paced play"); such a state is never superseded in the queue
+        inside = (states and self.instant and not self.pausing and s.dealt
+                  and all(u.hand == s.hand_index for u in told))
         for c in list(self.clients):
             seat = s.seat_of(c.player)
+            if inside:
+                self._send_view(c, people, core.public_events([u.move for u in told], seat))
+                continue
             for u in told:
                 text = core.event_json(u.move, seat if u.hand == s.hand_index else None, u.hand, u.step)
                 if text is not None:
@@ -817,7 +825,10 @@ class LiveTable:
             self._takeover_players(),
         )
 
-    def _send_view(self, client: Client, people: core.SeatPeople | None = None) -> None:
+    def _send_view(self, client: Client, people: core.SeatPeople | None = None, events: list[str] | None = None) -> None:
+        """Queue ``client``'s state unless it is the same as the last one queued; ``events``
+        (JSON objects, :func:`core.public_events`): the moves told inside it, which makes it a
+        message that keeps its place in the queue (no later state supersedes it)."""
         s = self.session
         if not s.dealt:  # nothing to show before the first deal
             return
@@ -832,11 +843,11 @@ class LiveTable:
             hands_total=None if self.room.hands == 0 else self.room.hands, deadline_ms=deadline,
             help_on=client.help_on, help_allowed=self.help_ok,
         )
-        text = core.table_view_json(s, client.player, people or self._people(), extras, [])
+        text = core.table_view_json(s, client.player, people or self._people(), extras, events or [])
         if text == client.last_state:
             return
         client.last_state = text
-        client.outbox.put(text, state=True)
+        client.outbox.put(text, state=not events)
 
     def _broadcast(self) -> None:
         """Every seat its state; while a discard is being decided on, only the people asked."""

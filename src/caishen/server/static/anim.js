@@ -1,6 +1,9 @@
 // Paced play on the page: the server sends each move as its own event, then the states; the
 // page plays them in the order they came (a discard slides into its river, a claim, kong or
 // win flashes its word), one after the other. A reload or reconnect gets the present state.
+// At the instant pace with one person the moves since the last state come inside the state
+// that follows them (its "events", docs/server.md): they are played first, as if each had
+// come on its own.
 "use strict";
 
 const PLAY = { queue: [], busy: false, played: 0, arrived: [] };
@@ -9,6 +12,9 @@ function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 
 // Messages are played in order; ``onState`` applies a state (table.js).
 function enqueue(msg, onState) {
+  if (msg.type === "state" && msg.events && msg.events.length) {
+    for (const ev of msg.events) enqueue({ type: "event", hand: msg.hand, seat: ev.seat, kind: ev.kind, tile: ev.tile }, onState);
+  }
   if (msg.type === "event") PLAY.arrived.push([performance.now(), msg.kind]);  // when each event came (tests read it)
   PLAY.queue.push([msg, onState]);
   pump();

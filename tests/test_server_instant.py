@@ -1,0 +1,60 @@
+"""The instant pace with one person and bots (docs/server.md, "Paced play"): the moves made
+since the last state come inside the state that follows them (its ``events``), not as
+messages of their own, and no move is lost: a whole hand's events are every move of its
+record but the passes, in order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from caishen.server import core
+from caishen.server.app import create_app
+from helpers_server import act_json, choose, database
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SEED = bytes(range(32))  # a fixed match: the same hands every run
+
+
+def test_instant_states_carry_every_move_of_the_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "new_seed", lambda: SEED)
+    with database("sqlite", tmp_path) as url, TestClient(create_app(url)) as c:
+        assert c.post("/api/me", json={"name": "Ann"}).status_code == 200
+        code = c.post("/api/practice?pace=instant").json()["code"]
+        told: dict[int, list[dict[str, Any]]] = {}
+        kinds: set[str] = set()
+        with c.websocket_connect(f"/ws/{code}") as ws:
+            # the first hand is joined after the bots' opening moves (a new connection starts
+            # from the present): the second hand is told from its deal on
+            while True:
+                msg = ws.receive_json()
+                kinds.add(msg["type"])
+                if msg["type"] != "state":
+                    continue
+                assert all(set(e) == {"seat", "kind", "tile"} for e in msg["events"]), msg["events"]
+                told.setdefault(msg["hand"], []).extend(msg["events"])
+                if msg["hand_end"] is not None:
+                    if msg["hand"] >= 1 or msg["match_over"]:
+                        break
+                    ws.send_text(json.dumps({"type": "next", "hand": msg["hand"]}))
+                elif msg["choices"]:
+                    ws.send_text(act_json(msg, choose(msg)))
+        assert not msg["match_over"], "the fixed seed gives no second hand: choose another"
+        assert "event" not in kinds, kinds  # every move came inside a state
+        record = json.loads(c.get(f"/api/matches/{code}/record").text)
+        actions = record["hands"][1]["actions"]
+        want = [(s, text.split()[0]) for s, text in actions if text != "pass"]
+        assert [(e["seat"], e["kind"]) for e in told[1]] == want
+        # each discard with its tile; a concealed kong's tile only to its own seat
+        me = msg["me"]
+        for (s, text), e in zip([a for a in actions if a[1] != "pass"], told[1], strict=True):
+            kind, *tiles = text.split()
+            if kind == "concealed_kong" and s != me:
+                assert e["tile"] is None
+            elif tiles:
+                assert e["tile"] == tiles[0]
