@@ -372,8 +372,7 @@ def public_step(session: MatchSession) -> int:
     """The moves of the hand in play a player is told of: every move but the passes (a pass
     counted would tell how many seats could have claimed). The ``step`` of views, events and
     ``act`` messages."""
-    ms = session.moves
-    return len(ms) - sum(1 for m in ms if m.action.kind is ActionKind.PASS)
+    return len(session.moves) - session.passes()
 
 
 def opens_window(m: Move) -> bool:
@@ -711,9 +710,7 @@ def table_view_json(
         hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names,
                                  session.ruleset, _after_broke(session.match.hands[:-1], len(people.names))
                                  ).model_dump_json()
-    chips = session.match.table.ledger.chips
-    ranks = ",".join([f'{{"name":{_DUMPS(people.names[p])},"chips":{c},"rank":{r}}}'
-                      for p, c, r in _ranks(chips)])
+    ranks = _standings_json(tuple(people.names), tuple(session.match.table.ledger.chips))
     hands_total = "null" if extras.hands_total is None else extras.hands_total
     deadline = "null" if extras.deadline_ms is None else extras.deadline_ms
     drawn = None if seat is None else session.drawn_tile(seat)
@@ -756,6 +753,23 @@ def record_match_end(record_json: str) -> MatchEndView | None:
         return None
     broke = [rec.players[p] for p in r.get("broke", []) if isinstance(p, int) and 0 <= p < len(rec.players)]
     return MatchEndView(ended_by=str(r.get("ended_by") or "hands"), hands=int(r.get("hands", len(rec.hands))), broke=broke)
+
+
+_STANDINGS: dict[tuple[tuple[str, ...], tuple[int, ...]], str] = {}
+_STANDINGS_KEPT: Final = 4096  # (names, chips) remembered (cleared when full)
+
+
+def _standings_json(names: tuple[str, ...], chips: tuple[int, ...]) -> str:
+    """The standings of a view as JSON items, made once for each (names, chips): the chips
+    change only when a hand is settled, and every view in between shows the same."""
+    key = (names, chips)
+    got = _STANDINGS.get(key)
+    if got is None:
+        if len(_STANDINGS) >= _STANDINGS_KEPT:
+            _STANDINGS.clear()
+        got = _STANDINGS[key] = ",".join([f'{{"name":{_DUMPS(names[p])},"chips":{c},"rank":{r}}}'
+                                          for p, c, r in _ranks(chips)])
+    return got
 
 
 def _ranks(chips: Sequence[int]) -> list[tuple[int, int, int]]:

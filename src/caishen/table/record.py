@@ -173,19 +173,29 @@ class HandRecord:
     # The hand's JSON text, made once: the game centre writes it when the hand ends and again
     # in the whole match's record.
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    # ... and its JSON object, made once (a settled hand's digest and its text both need it);
+    # read only here, never handed out: :meth:`to_json` gives a fresh one to every caller
+    _data: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _json_once(self) -> dict[str, Any]:
+        data = self._data
+        if data is None:
+            data = self.to_json()
+            object.__setattr__(self, "_data", data)
+        return data
 
     def json_text(self) -> str:
         """:meth:`to_json` as JSON text (``json.dumps``, ``ensure_ascii=False``), made once."""
         text = self._text
         if text is None:
-            text = json.dumps(self.to_json(), ensure_ascii=False)
+            text = json.dumps(self._json_once(), ensure_ascii=False)
             object.__setattr__(self, "_text", text)
         return text
 
     def digest(self) -> bytes:
         """SHA-256 of the hand's canonical JSON (:func:`canonical_json`): what the next hand's
         ``prev`` holds under ``caishen-fair-2``."""
-        return hashlib.sha256(canonical_json(self.to_json())).digest()
+        return hashlib.sha256(canonical_json(self._json_once())).digest()
 
     def to_json(self) -> dict[str, Any]:
         out = self._json()

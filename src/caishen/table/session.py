@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from caishen.engine.actions import Action
+from caishen.engine.actions import Action, ActionKind
 from caishen.engine.game import Game
 from caishen.engine.observation import Observation
 from caishen.table.match import Match, MatchError
@@ -70,6 +70,7 @@ class MatchSession:
         self.bots: tuple[Player | None, ...] = tuple(players)
         self._people = tuple(p is None for p in players)
         self.moves: list[Move] = []
+        self._passes_seen: tuple[list[Move], int, int] = (self.moves, 0, 0)  # passes(): list, moves, passes
         self._settled = False
         self.dealt = False
         self._prepare()
@@ -144,6 +145,19 @@ class MatchSession:
 
     def observation(self, seat: int) -> Observation:
         return self.game.observation(seat)
+
+    def passes(self) -> int:
+        """The passes among :attr:`moves` (the hand in play's), counted on from the last call:
+        moves are only ever appended to a hand's list, and a new hand has a new list."""
+        ms = self.moves
+        seen = self._passes_seen
+        if seen[0] is ms and seen[1] == len(ms):
+            return seen[2]
+        if seen[0] is not ms or seen[1] > len(ms):
+            seen = (ms, 0, 0)
+        n = seen[2] + sum(1 for m in ms[seen[1]:] if m.action.kind is ActionKind.PASS)
+        self._passes_seen = (ms, len(ms), n)
+        return n
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         return self.game.legal_actions(seat)
@@ -223,6 +237,7 @@ class MatchSession:
         session.bots = tuple(None for _ in players)  # replay first: no bot may move on its own
         session._people = tuple(p is None for p in players)
         session.moves = []
+        session._passes_seen = (session.moves, 0, 0)
         session.dealt = True
         for i, moves in enumerate(hands):
             mix = mixes[i] if i < len(mixes) else None
