@@ -32,6 +32,13 @@ source tree on ``PYTHONPATH``), so that a figure always names the build that mad
 Python), and says so in every line that gives a figure. ``CAISHEN_PURE=1`` runs the installed
 package's pure-Python build.
 
+A match that ends (someone broke, 断筹) is followed at its table by a new room, opened while
+the CPU is counted: each run prints how many (``rooms_in_window_runs`` in ``--json``), and
+``--opening N`` measures what one costs the server (N rooms opened one after another, each
+as a table opens it: a person, the room, its WebSocket, the first state), so that a figure
+can be read with and without them (docs/performance.md).
+
+    python benchmarks/bench_server.py --opening 100             # server CPU per room opened
     python benchmarks/bench_server.py --tables 10 --flood 2    # hostile clients beside 10 tables
     python benchmarks/bench_server.py --tables 10 --slow 10    # a seat that reads nothing at each
 
@@ -204,16 +211,18 @@ async def flooder(base: str, stop: float, index: int, counts: dict[str, int]) ->
             counts["closed"] = counts.get("closed", 0) + 1
 
 
-async def steady_cpu(pid: int, tables: int, stop: float, lat: list[float], opened: list[int]) -> tuple[float, int, int]:
+async def steady_cpu(pid: int, tables: int, stop: float, lat: list[float],
+                     opened: list[int]) -> tuple[float, int, int, int]:
     """The server's CPU and the moves measured from when every table has its socket open
-    (the rooms' opening left out; at the latest from half-time) to the end, and the index in
-    ``lat`` where that part starts."""
+    (the first rooms' opening left out; at the latest from half-time) to the end, the index in
+    ``lat`` where that part starts, and how many rooms were opened in that part (a match that
+    ends, someone broke at 断筹, is followed by a new room: its opening is in the figure)."""
     half = stop - (stop - time.monotonic()) / 2
     while opened[0] < tables and time.monotonic() < half:
         await asyncio.sleep(0.05)
-    cpu0, n0 = server_cpu(pid), len(lat)
+    cpu0, n0, rooms0 = server_cpu(pid), len(lat), opened[0]
     await asyncio.sleep(max(0.0, stop - time.monotonic()))
-    return server_cpu(pid) - cpu0, len(lat) - n0, n0
+    return server_cpu(pid) - cpu0, len(lat) - n0, n0, opened[0] - rooms0
 
 
 def percentiles(lat: list[float]) -> tuple[float, float]:
@@ -234,6 +243,7 @@ class Result:
     steady_p50: float  # ms, the moves after every table is open
     steady_p99: float
     trace: list[tuple[float, str, float]]  # (s since start, room, latency s) of every move
+    rooms_in_window: int = 0  # rooms opened while the CPU was counted (new matches)
 
 
 async def run(base: str, tables: int, seconds: float, bot: str, pid: int, flood: int = 0, slow: int = 0,
@@ -248,12 +258,12 @@ async def run(base: str, tables: int, seconds: float, bot: str, pid: int, flood:
     counts = {"sent": 0} if counts is None else counts
     await asyncio.gather(*(table(base, stop, bot, lat, when, hands, opened, i, i < slow) for i in range(tables)),
                          *(flooder(base, stop, i, counts) for i in range(flood)))
-    cpu, moves, first = await steady
+    cpu, moves, first, rooms = await steady
     elapsed = time.monotonic() - start
     p50, p99 = percentiles(lat)
     s50, s99 = percentiles(lat[first:])
     return Result(hands[0] / elapsed, p50, p99, len(lat), cpu / moves if moves else float("nan"), s50, s99,
-                  [(w - start, code, x) for (w, code), x in zip(when, lat, strict=True)])
+                  [(w - start, code, x) for (w, code), x in zip(when, lat, strict=True)], rooms)
 
 
 def server_cpu(pid: int) -> float:
@@ -325,6 +335,9 @@ def main() -> int:
     ap.add_argument("--slow", type=int, default=0, metavar="K",
                     help="K of the tables get a second person who reads nothing; runs with and without, alternated")
     ap.add_argument("--rounds", type=int, default=2, help="with --flood or --slow: pairs of runs")
+    ap.add_argument("--opening", type=int, default=0, metavar="N",
+                    help="only measure the server CPU per room opened as the load generator opens one "
+                         "(person, room, WebSocket, first state), N rooms one after another")
     ap.add_argument("--trace", default=None, help="write each move's time since the start, room and latency (ms) here "
                                                   "(the last run)")
     args = ap.parse_args()
@@ -341,6 +354,8 @@ def main() -> int:
     origin = "the installed package" if not args.source else "PYTHONPATH, --source"
     build = served[1]
     print(f"server build: caishen {served[2]}, {build}, from {served[0]} ({origin})", flush=True)
+    if args.opening:
+        return opening(args, env, tmp, build)
     if args.flood or args.slow:
         args.tables = args.tables[-1]
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
@@ -357,8 +372,8 @@ def main() -> int:
             res, client_cpu, _ = one_run(args, db, env, tmp, tables=n)
             print(f"run {r + 1}/{args.runs} tables={n} [{now_build}]: server CPU per client move "
                   f"{res.cpu_per_move * 1e6:,.0f} us, p50={res.steady_p50:.1f} ms p99={res.steady_p99:.1f} ms, "
-                  f"hands/s={res.hands_per_second:.2f}, moves {res.moves}, load generator CPU {client_cpu:.1f} s "
-                  f"in {args.seconds:.0f} s", flush=True)
+                  f"hands/s={res.hands_per_second:.2f}, moves {res.moves}, rooms opened while counted "
+                  f"{res.rooms_in_window}, load generator CPU {client_cpu:.1f} s in {args.seconds:.0f} s", flush=True)
             if now_build != build:
                 print(f"run {r + 1} tables={n}: the server ran {now_build}, not {build} as at the start: "
                       "left out of the figures below", flush=True)
@@ -393,6 +408,7 @@ def main() -> int:
             "p99_ms": statistics.median(p99), "p99_ms_runs": [round(x, 2) for x in p99],
             "hands_per_s": statistics.median(hps), "hands_per_s_runs": [round(x, 3) for x in hps],
             "moves_runs": [res.moves for res in rs],
+            "rooms_in_window_runs": [res.rooms_in_window for res in rs],
             "whole_run_p99_ms_runs": [round(res.p99, 2) for res in rs],
             "client_cpu_s_runs": [round(c, 2) for _, c in got],
         }
@@ -405,7 +421,8 @@ def main() -> int:
         print(json.dumps({
             "build": build, "version": served[2], "package": served[0], "source": args.source,
             "bot": args.bot, "workers": args.workers, "pace": "instant", "seconds": args.seconds, "runs": args.runs,
-            "at_tables": at, **{k: v for k, v in last.items() if not k.startswith(("moves", "whole", "client"))},
+            "at_tables": at,
+            **{k: v for k, v in last.items() if not k.startswith(("moves", "whole", "client", "rooms"))},
             "by_tables": by_tables, "dropped_runs": dropped,
         }, sort_keys=True))
     return 0
@@ -444,6 +461,46 @@ def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, fl
             proc.terminate()
             proc.wait(10)
     return res, client_cpu, counts
+
+
+async def open_rooms(base: str, n: int, bot: str, pid: int) -> float:
+    """Server CPU seconds per room opened, ``n`` rooms one after another, each as
+    :func:`table` opens it (a new person, the room, its WebSocket, the first state)."""
+    await asyncio.sleep(2)  # start-up's own work done
+    cpu0 = server_cpu(pid)
+    for _ in range(n):
+        async with httpx.AsyncClient(base_url=base, timeout=120, verify=TLS, headers=forwarded(next(_people))) as http:
+            cookie = await person(http, "bench")
+            made = await http.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "hands": 24, "bot": bot,
+                                                       "pace": "instant"})
+            made.raise_for_status()
+            code = made.json()["code"]
+        async with websockets.connect(base.replace("http://", "ws://") + f"/ws/{code}",
+                                      additional_headers={"Cookie": f"caishen={cookie}"}, max_size=2**22,
+                                      ping_interval=None) as ws:
+            while json.loads(await ws.recv())["type"] != "state":
+                pass
+    await asyncio.sleep(0.5)  # the last socket's closing
+    return (server_cpu(pid) - cpu0) / n
+
+
+def opening(args: argparse.Namespace, env: dict[str, str], tmp: str, build: str) -> int:
+    """``--opening N``: the server CPU per room opened (what a run's new matches add to its
+    CPU per move: ``rooms opened while counted`` times this, over the moves)."""
+    proc = subprocess.Popen([sys.executable, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db",
+                             f"sqlite:///{Path(tmp) / 'opening.sqlite3'}"], env=env, cwd=tmp, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{args.port}"
+    try:
+        wait_up(base)
+        per = asyncio.run(open_rooms(base, args.opening, args.bot, proc.pid))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    print(f"[{build}] server CPU per room opened (person, room, WebSocket, first state; {args.opening} rooms one "
+          f"after another): {per * 1000:.1f} ms")
+    if args.json:
+        print(json.dumps({"build": build, "rooms": args.opening, "server_cpu_per_room_ms": per * 1000}))
+    return 0
 
 
 def compare(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str) -> int:
