@@ -244,6 +244,7 @@ class Result:
     steady_p99: float
     trace: list[tuple[float, str, float]]  # (s since start, room, latency s) of every move
     rooms_in_window: int = 0  # rooms opened while the CPU was counted (new matches)
+    steady_moves: int = 0  # the moves the CPU was counted over
 
 
 async def run(base: str, tables: int, seconds: float, bot: str, pid: int, flood: int = 0, slow: int = 0,
@@ -263,7 +264,7 @@ async def run(base: str, tables: int, seconds: float, bot: str, pid: int, flood:
     p50, p99 = percentiles(lat)
     s50, s99 = percentiles(lat[first:])
     return Result(hands[0] / elapsed, p50, p99, len(lat), cpu / moves if moves else float("nan"), s50, s99,
-                  [(w - start, code, x) for (w, code), x in zip(when, lat, strict=True)], rooms)
+                  [(w - start, code, x) for (w, code), x in zip(when, lat, strict=True)], rooms, moves)
 
 
 def server_cpu(pid: int) -> float:
@@ -372,8 +373,8 @@ def main() -> int:
             res, client_cpu, _ = one_run(args, db, env, tmp, tables=n)
             print(f"run {r + 1}/{args.runs} tables={n} [{now_build}]: server CPU per client move "
                   f"{res.cpu_per_move * 1e6:,.0f} us, p50={res.steady_p50:.1f} ms p99={res.steady_p99:.1f} ms, "
-                  f"hands/s={res.hands_per_second:.2f}, moves {res.moves}, rooms opened while counted "
-                  f"{res.rooms_in_window}, load generator CPU {client_cpu:.1f} s in {args.seconds:.0f} s", flush=True)
+                  f"hands/s={res.hands_per_second:.2f}, moves {res.moves} ({res.steady_moves} counted), rooms opened "
+                  f"while counted {res.rooms_in_window}, load generator CPU {client_cpu:.1f} s in {args.seconds:.0f} s", flush=True)
             if now_build != build:
                 print(f"run {r + 1} tables={n}: the server ran {now_build}, not {build} as at the start: "
                       "left out of the figures below", flush=True)
@@ -409,6 +410,7 @@ def main() -> int:
             "hands_per_s": statistics.median(hps), "hands_per_s_runs": [round(x, 3) for x in hps],
             "moves_runs": [res.moves for res in rs],
             "rooms_in_window_runs": [res.rooms_in_window for res in rs],
+            "steady_moves_runs": [res.steady_moves for res in rs],
             "whole_run_p99_ms_runs": [round(res.p99, 2) for res in rs],
             "client_cpu_s_runs": [round(c, 2) for _, c in got],
         }
@@ -422,7 +424,7 @@ def main() -> int:
             "build": build, "version": served[2], "package": served[0], "source": args.source,
             "bot": args.bot, "workers": args.workers, "pace": "instant", "seconds": args.seconds, "runs": args.runs,
             "at_tables": at,
-            **{k: v for k, v in last.items() if not k.startswith(("moves", "whole", "client", "rooms"))},
+            **{k: v for k, v in last.items() if not k.startswith(("moves", "whole", "client", "rooms", "steady"))},
             "by_tables": by_tables, "dropped_runs": dropped,
         }, sort_keys=True))
     return 0
