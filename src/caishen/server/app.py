@@ -45,6 +45,7 @@ from caishen.server.protocol import (
     SeatOut,
     VariantOut,
     VerifyOut,
+    parse_since,
 )
 from caishen.server.relay import HandedOff, relay
 from caishen.server.store import RoomInfo, Store, unavailable
@@ -458,7 +459,8 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         await ws.accept(headers=[(b"x-caishen-handed-off", b"1")] if handed else None)
         assert isinstance(uid, str)
         client = Client(player=player, outbox=Outbox(ws.send_text), uid=uid, person=tables.person(uid),
-                        contributes=ws.query_params.get("contribute") == "1")
+                        contributes=ws.query_params.get("contribute") == "1",
+                        since=parse_since(ws.query_params.get("since")))
         writer = asyncio.ensure_future(client.outbox.run())
         reader = asyncio.ensure_future(read(ws, live, client))
         metrics.connections.inc()

@@ -133,6 +133,18 @@ def parse_client_message(text: str) -> AnyClientMessage:
         raise ProtocolError("bad_message", f"invalid message: {where}: {first.get('msg')}") from None
 
 
+def parse_since(text: str | None) -> tuple[int, int] | None:
+    """The ``?since=H:S`` of a WebSocket that reconnects: the hand and step of the last event
+    or state its page saw. Anything but two plain numbers is taken as no ``since`` (the page
+    gets its state, as a first connection does)."""
+    if text is None or len(text) > 16:
+        return None
+    hand, colon, step = text.partition(":")
+    if not colon or not (hand.isascii() and hand.isdigit() and step.isascii() and step.isdigit()):
+        return None
+    return int(hand), int(step)
+
+
 # ---------------------------------------------------------------- server -> client
 
 

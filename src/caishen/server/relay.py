@@ -22,6 +22,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, unix_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from caishen.server.protocol import parse_since
+
 HANDED_OFF_KEPT = 4096  # peers remembered until their handshake; a full set is cleared
 OWNER_MAX_BYTES = 1 << 22  # a table's state, from the owner (the person's messages are limited at the door)
 NOT_A_PLAYER = 1008        # the table.js client goes back to the lobby
@@ -55,7 +57,12 @@ async def relay(ws: WebSocket, socket_path: str, code: str) -> None:
     """Serve ``ws`` (not accepted yet) through the owner of room ``code`` at ``socket_path``."""
     headers = {"Cookie": ws.headers["cookie"]} if "cookie" in ws.headers else {}
     # the page's choices (?contribute=1: it sends randomness to every wall) go on to the owner
-    query = "?contribute=1" if ws.query_params.get("contribute") == "1" else ""
+    # and so does the last event it saw (?since=H:S)
+    params = ["contribute=1"] if ws.query_params.get("contribute") == "1" else []
+    since = parse_since(ws.query_params.get("since"))
+    if since is not None:
+        params.append(f"since={since[0]}:{since[1]}")
+    query = "?" + "&".join(params) if params else ""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + OWNER_WAIT_SECONDS
     while True:

@@ -18,6 +18,7 @@ import logging
 import os
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -61,6 +62,7 @@ EVICT_SECONDS = 180.0     # a table nobody is connected to leaves memory after t
 TAKEOVER_SECONDS = 180.0  # without a turn timer: the others may hand an absent person's seat to a bot after this
 UNOPENED_HOURS = 24.0     # a room whose table nobody opened expires after this (--unopened-hours)
 SWEEP_SECONDS = 30.0      # how often the tables are looked over for both
+HISTORY_EVENTS = 40       # the moves told that a table keeps, for a page that reconnects (?since=H:S)
 PONG = '{"type":"pong"}'
 
 
@@ -79,6 +81,7 @@ class Client:
     person: Budgets = field(default_factory=lambda: Budgets(PERSON_RATES))
     contributes: bool = False  # the page sends its randomness to every wall (?contribute=1)
     key: str | None = None  # the public key this connection's page signs its moves with
+    since: tuple[int, int] | None = None  # the last (hand, step) its page saw (?since=H:S): told what it missed
 
 
 STORAGE_LOST = "connection to storage lost, retrying"
@@ -111,6 +114,20 @@ class _Untold:
     step: int
     in_window: bool
     tell: bool
+
+
+@dataclass(slots=True)
+class _Told:
+    """A move told, kept for pages that reconnect: the hand in play when it was told and each
+    player's seat then, so that it is told again exactly as it was."""
+
+    move: _Untold
+    hand: int
+    seats: tuple[int | None, ...]
+
+    def text(self, player: int) -> str | None:
+        u = self.move
+        return core.event_json(u.move, self.seats[player] if u.hand == self.hand else None, u.hand, u.step)
 
 
 class LiveTable:
@@ -167,6 +184,11 @@ class LiveTable:
         self._asked: set[int] = set()          # seats shown their claim choices in this window
         self._bot_at: tuple[int, int] | None = None  # the state a bot's move is scheduled for
         self._tasks: set[asyncio.Task[None]] = set()
+        # The last moves told, numbered by (hand, step): a page that reconnects says the last it
+        # saw and is told the ones after it before its state. Complete from ``history_from``
+        # (the table's position when it was made, or the oldest move dropped since).
+        self.history: deque[_Told] = deque(maxlen=HISTORY_EVENTS)
+        self.history_from = (session.hand_index, core.public_step(session))
 
     def evict(self) -> None:
         """Leave memory: the timer stops, and a timeout already on its way changes nothing."""
@@ -236,6 +258,7 @@ class LiveTable:
                     pass
                 self.clients.append(client)
             self._arm()
+            self._tell_missed(client)
             if arrived:
                 self._broadcast()  # (only the people asked while a discard is decided on)
             elif self._may_see(client):
@@ -655,6 +678,13 @@ class LiveTable:
         if not told and not states:
             return
         s = self.session
+        if told:
+            seats = tuple(s.seat_of(p) for p in range(len(self.room.names)))
+            for u in told:
+                if len(self.history) == HISTORY_EVENTS:
+                    oldest = self.history[0].move
+                    self.history_from = (oldest.hand, oldest.step)
+                self.history.append(_Told(u, s.hand_index, seats))
         people = self._people()
         # one person and bots at the instant pace: the moves since the last state come inside
         # the state that follows them (its "events"), one message a turn instead of one a move
@@ -672,6 +702,17 @@ class LiveTable:
                     c.outbox.put(text)
             if states:
                 self._send_view(c, people)
+
+    def _tell_missed(self, client: Client) -> None:
+        """A page back on a new connection: the moves told after the last (hand, step) it saw,
+        each its own event as they were told, when the table still keeps them all; its state
+        follows either way (docs/server.md, "Reconnecting")."""
+        since = client.since
+        if since is None or since < self.history_from:
+            return
+        for told in self.history:
+            if (told.move.hand, told.move.step) > since and (text := told.text(client.player)) is not None:
+                client.outbox.put(text)
 
     async def _ask(self) -> None:
         """Show the people asked on a discard their choices (each once per window)."""

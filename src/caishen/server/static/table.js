@@ -8,6 +8,7 @@ let deadline = null;
 let lastDiscardSeat = null;
 let sentNext = -1;
 let retry = 500;
+let seen = null;  // [hand, step] of the latest event or state that came (for ?since= on a reconnect)
 let drawn = null;  // the tile this seat just drew, shown apart
 
 function send(msg) { if (WS && WS.readyState === 1) WS.send(JSON.stringify(msg)); }
@@ -178,7 +179,9 @@ function applyState(msg) {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   // ?contribute=1: this page sends its own randomness to every wall (fair.js, docs/fairness.md)
-  WS = new WebSocket(`${proto}://${location.host}/ws/${CODE}?contribute=1`);
+  // ?since=H:S: the last event or state this page had; a reconnect is told the moves it missed
+  const since = seen ? `&since=${seen[0]}:${seen[1]}` : "";
+  WS = new WebSocket(`${proto}://${location.host}/ws/${CODE}?contribute=1${since}`);
   WS.onopen = () => {
     retry = 500;
     registerKey(WS);
@@ -199,7 +202,10 @@ function connect() {
     if (msg.type === "error" && msg.code === "storage_unavailable") { storageBanner(true); unanswer(); return; }
     if (msg.type === "error") { toast(msg.message); unanswer(); return; }
     if (msg.type === "fair") { FairPage.onMessage(msg, send, CODE); return; }
-    if (msg.type === "event" || msg.type === "state") enqueue(msg, applyState);
+    if (msg.type === "event" || msg.type === "state") {
+      if (!seen || msg.hand > seen[0] || (msg.hand === seen[0] && msg.step > seen[1])) seen = [msg.hand, msg.step];
+      enqueue(msg, applyState);
+    }
   };
   // Close codes (caishen/server/conns.py): 1008 not a player here, 4002 signed out: the room's
   // page; 4001 the seat was opened in more windows than allowed, this the oldest: ask first;
