@@ -467,6 +467,39 @@ def test_a_smaller_cache_share_makes_the_same_choices_within_its_limits() -> Non
             shape.set_cache_share(bad)
 
 
+def test_the_cache_share_bounds_every_cache_a_bot_fills() -> None:
+    """The game centre's memory (issue 26): the share reaches the shape analysis', the
+    scoring's and the strong bot's caches too (before, they kept their full limits, some
+    40 MB, whatever the share), and the choices stay the recorded ones."""
+    from caishen.bots import players
+    from caishen.shapes import analysis
+    from caishen.variants.longgang import readings
+
+    with gzip.open(DECISIONS, "rt", encoding="utf-8") as f:
+        rows = [json.loads(x) for _, x in zip(range(400), f, strict=False)]
+    bots = {name: make_bot(name, random.Random(0)) for name in ("greedy", "strong")}
+    shape.set_cache_share(0.01)
+    try:
+        assert analysis._kept == [64, 200, 64, 200, 2000]
+        assert readings._kept == [64, 200]
+        assert players._win_chips_kept == [200]
+        for i, (name, obs, legal_texts, chosen) in enumerate(rows):
+            legal = tuple(parse_action(t) for t in legal_texts)
+            got = bots[name].act(dataclasses.replace(_obs_of(obs), legal_actions=legal))
+            assert action_text(got) == chosen, f"decision {i} ({name}): {action_text(got)}, recorded {chosen}"
+            assert len(analysis._groups_made) <= 200 and len(analysis._placed) <= 64, i
+            assert len(analysis._meld_groups) <= 64 and len(analysis._pair_cache) <= 2001, i
+            assert all(len(info.splits) <= 200 for info in analysis._info_cache.values()), i
+            assert readings._winner_groups_size[0] <= 200 and players._win_chips_size[0] <= 200, i
+            assert all(len(c.loser_sets) <= 65 for c in readings._COUNTING_BY_VALUE.values()), i
+    finally:
+        shape.set_cache_share(1.0)
+    assert analysis._kept == [analysis._MELD_GROUPS_KEPT, analysis._GROUPS_KEPT, analysis._PLACED_KEPT,
+                              analysis._SPLITS_KEPT, analysis._PAIRS_KEPT]
+    assert readings._kept == [readings._LOSER_SETS_KEPT, readings._WINNER_GROUPS_KEPT]
+    assert players._win_chips_kept == [players.WIN_CHIPS_CACHE]
+
+
 def test_win_value_is_what_score_win_brings() -> None:
     """The strong bot values its waits with ``win_value``: the total plus the bonus fu of the
     reading ``score_win`` itemises, on every wait of every ready discard in the first

@@ -386,6 +386,15 @@ PLAN_WEIGHT = 1.0  # strong bot: weight of the value plans against speed (tuned 
 # again on every turn it stays ready, so the strong bot keeps these (all cleared at
 # WIN_CHIPS_CACHE winning tiles; about 0.26 kB each, 5 MB at the limit).
 WIN_CHIPS_CACHE = 20_000
+_win_chips_kept: Final = [WIN_CHIPS_CACHE]  # the limit in force (shape.set_cache_share)
+
+
+def set_win_chips_share(share: float) -> None:
+    """Keep the chips of a win to ``share`` of WIN_CHIPS_CACHE (cleared if past it)."""
+    _win_chips_kept[0] = max(64, int(WIN_CHIPS_CACHE * share))
+    if _win_chips_size[0] >= _win_chips_kept[0]:
+        _win_chips.clear()
+        _win_chips_size[0] = 0
 _win_chips: dict[tuple[Hand, int, int, int | None, Ruleset], dict[int, float | None]] = {}
 _win_chips_size = [0]
 
@@ -659,7 +668,7 @@ class StrongBot(GreedyBot):
                     got = win_value(before, ctx, rs) / rs.fu_per_chip  # total + bonus fu
                 except ScoringError:
                     got = None
-                if _win_chips_size[0] >= WIN_CHIPS_CACHE:
+                if _win_chips_size[0] >= _win_chips_kept[0]:
                     _win_chips.clear()
                     _win_chips_size[0] = 0
                     scored = _win_chips[hand_key] = {}

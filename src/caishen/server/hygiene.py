@@ -44,7 +44,7 @@ class ServeOptions:
     max_connections: int = 1000     # open connections per process (fewer if the file limit is lower)
     evict_after: float = 180.0      # seconds a table nobody is connected to stays in memory
     unopened_hours: float = 24.0    # hours after which a room nobody opened expires
-    bot_cache_share: float = 0.5    # of the bots' shape caches' limits (docs/server.md, "Memory")
+    bot_cache_share: float = 0.1    # of the limits of every cache the bots fill (docs/server.md, "Measured load")
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))

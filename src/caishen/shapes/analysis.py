@@ -571,7 +571,7 @@ def _pair_cover(ka: int, kb: int, honours: bool) -> tuple[int, ...]:
                 cache.clear()
                 cache[0] = (0,) * (2 * _M)
         got = _combine(_cover(ka, False), _cover(kb, honours))
-        if len(_pair_cache) > 200_000:
+        if len(_pair_cache) > _kept[4]:
             _pair_cache.clear()
         _pair_cache[key] = got
     return got
@@ -667,7 +667,7 @@ def _meld_group(m: Meld) -> Group:
     else:
         kind = GroupKind.KONG
     got = Group(kind, tuple(sorted(m.tiles)), (), m)
-    if len(_meld_groups) >= _MELD_GROUPS_KEPT:
+    if len(_meld_groups) >= _kept[0]:
         _meld_groups.clear()
     _meld_groups[m] = got
     return got
@@ -692,7 +692,7 @@ def _group(ag: _AGroup, wilds: tuple[tuple[int, int], ...]) -> Group:
     key = (ag, wilds)
     got = _groups_made.get(key)
     if got is None:
-        if len(_groups_made) >= _GROUPS_KEPT:
+        if len(_groups_made) >= _kept[1]:
             _groups_made.clear()
         got = _groups_made[key] = Group(ag[0], ag[1], wilds)
     return got
@@ -776,7 +776,7 @@ def _wilds_placed(wild_groups: tuple[_AGroup, ...], wild_tiles: tuple[int, ...])
         seen.add(seen_key)
         out.append(tuple([_group(ag, ws) for ag, ws in made]))
     got = tuple(out)
-    if len(_placed) >= _PLACED_KEPT:
+    if len(_placed) >= _kept[2]:
         _placed.clear()
     _placed[key] = got
     return got
@@ -804,6 +804,31 @@ _Split = tuple[tuple[_AGroup, ...], int, int, int, dict[int, tuple[Group, ...]]]
 # Slot splits kept per ruleset, all cleared when full: a split list is a few hundred bytes
 # (a few kB with 3-4 wilds), so at most about 20 MB.
 _SPLITS_KEPT: Final = 20_000
+_PAIRS_KEPT: Final = 200_000  # _pair_cache
+# The limits in force (:func:`set_cache_share`): meld groups, groups, wilds placed, slot splits, pairs of slots.
+_kept: Final = [_MELD_GROUPS_KEPT, _GROUPS_KEPT, _PLACED_KEPT, _SPLITS_KEPT, _PAIRS_KEPT]
+
+
+def set_cache_share(share: float) -> None:
+    """Keep each of the analysis' larger caches to ``share`` (over 0, at most 1) of its
+    limit, from now on (the answers are the same); caches past their new limit are cleared.
+    ``caishen.bots.shape.set_cache_share`` calls this: the game centre keeps every cache the
+    bots fill to one share (docs/server.md, "Measured load")."""
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"a cache share is over 0 and at most 1, not {share}")
+    for i, full in enumerate((_MELD_GROUPS_KEPT, _GROUPS_KEPT, _PLACED_KEPT, _SPLITS_KEPT, _PAIRS_KEPT)):
+        _kept[i] = max(64, int(full * share))
+    if len(_meld_groups) >= _kept[0]:
+        _meld_groups.clear()
+    if len(_groups_made) >= _kept[1]:
+        _groups_made.clear()
+    if len(_placed) >= _kept[2]:
+        _placed.clear()
+    if len(_pair_cache) >= _kept[4]:
+        _pair_cache.clear()
+    for info in _info_cache.values():
+        if len(info.splits) >= _kept[3]:
+            info.splits.clear()
 
 
 def _cand(kind: GroupKind, tiles: tuple[int, ...], real: tuple[int, ...], wild: tuple[int, ...]) -> _Cand:
@@ -924,7 +949,7 @@ def _slot_splits(info: _Info, slot: int, key: int, jokers: int) -> tuple[_Split,
         splits.append((gs, wild_n, len(gs) - pair, pair, {}))
     splits.sort(key=_split_order)
     got = tuple(splits)
-    if len(info.splits) >= _SPLITS_KEPT:
+    if len(info.splits) >= _kept[3]:
         info.splits.clear()
     info.splits[mkey] = got
     return got

@@ -122,6 +122,26 @@ _LOSER_SETS_KEPT: Final = 4096  # a loser's chosen sets remembered per ruleset, 
 # hands of bench_bots.py's table leave about 2,000 entries).
 _WINNER_GROUPS_KEPT: Final = 20_000
 _winner_groups_size: Final = [0]  # entries over all contexts and rulesets
+# The limits in force (:func:`set_cache_share`): a loser's chosen sets, a winner's groups.
+_kept: Final = [_LOSER_SETS_KEPT, _WINNER_GROUPS_KEPT]
+
+
+def set_cache_share(share: float) -> None:
+    """Keep the scoring's caches of groups to ``share`` (over 0, at most 1) of their limits,
+    from now on (the scores are the same); caches past their new limit are cleared.
+    ``caishen.bots.shape.set_cache_share`` calls this (docs/server.md, "Measured load")."""
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"a cache share is over 0 and at most 1, not {share}")
+    _kept[0] = max(64, int(_LOSER_SETS_KEPT * share))
+    _kept[1] = max(64, int(_WINNER_GROUPS_KEPT * share))
+    for counting in _COUNTING_BY_VALUE.values():
+        if len(counting.loser_sets) > _kept[0]:
+            counting.loser_sets.clear()
+        if _winner_groups_size[0] >= _kept[1]:
+            for kept in counting.winner_groups.values():
+                kept.clear()
+    if _winner_groups_size[0] >= _kept[1]:
+        _winner_groups_size[0] = 0
 
 
 def _counting(ruleset: Ruleset) -> _Counting:
@@ -274,7 +294,7 @@ def _read_placement(
         hit = group_counts.get(slot)
         if hit is None:
             size = _winner_groups_size
-            if size[0] >= _WINNER_GROUPS_KEPT:
+            if size[0] >= _kept[1]:
                 for counting in _COUNTING_BY_VALUE.values():
                     for kept in counting.winner_groups.values():
                         kept.clear()

@@ -72,11 +72,11 @@ from caishen.variants.longgang.limits import (
 )
 from caishen.variants.longgang.orphans import thirteen_orphans
 from caishen.variants.longgang.readings import (
-    _LOSER_SETS_KEPT,
     _arrangement_readings,
     _best,
     _counting,
     _fu_tai,
+    _kept,
     _Reading,
     _scoring_honours,
     _shape_reading,
@@ -400,7 +400,7 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
     # group items look at the group, the seat's honours and the wild kinds), so each is
     # counted once per ruleset.
     chosen_groups = counting.loser_sets
-    if len(chosen_groups) > _LOSER_SETS_KEPT:
+    if len(chosen_groups) > _kept[0]:
         chosen_groups.clear()
 
     def chosen_group(k: int, ws: tuple[tuple[int, int], ...] | None) -> tuple[Group, int, int]:
