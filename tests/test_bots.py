@@ -471,15 +471,16 @@ def test_the_cache_share_bounds_every_cache_a_bot_fills() -> None:
     """The game centre's memory (issue 26): the share reaches the shape analysis', the
     scoring's and the strong bot's caches too (before, they kept their full limits, some
     40 MB, whatever the share), and the choices stay the recorded ones."""
-    from caishen.bots import players
+    from caishen.bots import caches, players
     from caishen.shapes import analysis
     from caishen.variants.longgang import readings
 
     with gzip.open(DECISIONS, "rt", encoding="utf-8") as f:
         rows = [json.loads(x) for _, x in zip(range(400), f, strict=False)]
     bots = {name: make_bot(name, random.Random(0)) for name in ("greedy", "strong")}
-    shape.set_cache_share(0.01)
+    caches.set_cache_share(0.01)
     try:
+        assert shape._limits == [100, 100, 400, 200, 500]
         assert analysis._kept == [64, 200, 64, 200, 2000]
         assert readings._kept == [64, 200]
         assert players._win_chips_kept == [200]
@@ -493,7 +494,8 @@ def test_the_cache_share_bounds_every_cache_a_bot_fills() -> None:
             assert readings._winner_groups_size[0] <= 200 and players._win_chips_size[0] <= 200, i
             assert all(len(c.loser_sets) <= 65 for c in readings._COUNTING_BY_VALUE.values()), i
     finally:
-        shape.set_cache_share(1.0)
+        caches.set_cache_share(1.0)
+    assert shape._limits[0] == shape.SUIT_CACHE
     assert analysis._kept == [analysis._MELD_GROUPS_KEPT, analysis._GROUPS_KEPT, analysis._PLACED_KEPT,
                               analysis._SPLITS_KEPT, analysis._PAIRS_KEPT]
     assert readings._kept == [readings._LOSER_SETS_KEPT, readings._WINNER_GROUPS_KEPT]

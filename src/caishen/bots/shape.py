@@ -735,20 +735,11 @@ class Context:
 def set_cache_share(share: float) -> None:
     """Keep each cache to ``share`` (over 0, at most 1) of its default limit, from now on: a
     smaller share holds less memory at its peak and finds fewer answers ready (the bots'
-    choices are the same). Caches already past their new limit are cleared. The same share
-    goes to the other caches a bot's decisions fill: the shape analysis'
-    (:func:`caishen.shapes.analysis.set_cache_share`), the scoring's
-    (:func:`caishen.variants.longgang.readings.set_cache_share`) and the strong bot's chips of
-    a win (``caishen.bots.players``)."""
+    choices are the same). Caches already past their new limit are cleared.
+    :func:`caishen.bots.caches.set_cache_share` sets the same share for every cache a bot's
+    decisions fill."""
     if not 0.0 < share <= 1.0:
         raise ValueError(f"a cache share is over 0 and at most 1, not {share}")
-    from caishen.bots import players  # noqa: PLC0415 - players imports this module
-    from caishen.shapes import analysis  # noqa: PLC0415
-    from caishen.variants.longgang import readings  # noqa: PLC0415
-
-    analysis.set_cache_share(share)
-    readings.set_cache_share(share)
-    players.set_win_chips_share(share)
     for i, full in enumerate((SUIT_CACHE, HALF_CACHE, HAND_CACHE, COMBINED_CACHE, COVER_CACHE)):
         _limits[i] = max(64, int(full * share))
     for suits in _suits:

@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.middleware.sessions import SessionMiddleware
 
-from caishen.bots import shape
+from caishen.bots import caches
 from caishen.server import collector, core, metrics
 from caishen.server.conns import ABORT_KEY, ABORT_SECONDS, CLOSE_ELSEWHERE, Outbox, close_socket
 from caishen.server.db import make_engine, now, upgrade
@@ -87,7 +87,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         # What start-up made (modules, rule tables) lives as long as the process, and what has
         # lived a second mostly does too: frozen, a full collection no longer stops every table
         # for up to half a second (caishen.server.collector).
-        shape.set_cache_share(options.bot_cache_share)  # a peak that does not grow with the matches served
+        caches.set_cache_share(options.bot_cache_share)  # a peak that does not grow with the matches served
         collector.settle()
         if node is None:
             tables.resume_all()
