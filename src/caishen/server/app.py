@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import math
 import re
@@ -447,7 +448,13 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
                 live = await node.open(room) if room is not None and player is not None else None
             else:
                 live = tables.open(room) if room is not None else None
-        except NodeError as exc:  # another node runs it: the page tries again (1013)
+        except NodeError as exc:  # another node runs it: relayed there; else the page tries again (1013)
+            if exc.code == "owned_elsewhere" and node is not None and isinstance(uid, str) and player is not None:
+                await ws.accept(headers=[(b"x-caishen-relayed", b"node")])
+                await node.relay(code, uid, player, ws.query_params.get("contribute") == "1",
+                                 functools.partial(relayed_message, ws), ws.send_text,
+                                 functools.partial(close_socket, ws.close))
+                return
             await ws.accept()
             await ws.close(code=CLOSE_ELSEWHERE, reason=exc.code)
             return
@@ -478,6 +485,20 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             abort = ws.scope.get(ABORT_KEY)
             if callable(abort):  # a peer that does not read would hold its socket open
                 asyncio.get_running_loop().call_later(ABORT_SECONDS, abort)
+
+    async def relayed_message(ws: WebSocket) -> str | None:
+        """The page's next message (None once it has gone), for a relay to another node."""
+        try:
+            msg = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return None
+        if msg["type"] == "websocket.disconnect":
+            return None
+        text = msg.get("text")
+        if text is None:
+            data = msg.get("bytes") or b""
+            text = data.decode("utf-8", "replace") if len(data) <= MAX_MESSAGE_BYTES else "x" * (MAX_MESSAGE_BYTES + 1)
+        return str(text)
 
     async def read(ws: WebSocket, live: LiveTable, client: Client) -> None:
         """The client's messages, to the table, until the socket closes."""

@@ -16,8 +16,9 @@ refuses it once another node has raised it (``store.Fenced``). So a node that wa
 its lease, and acts before it has noticed, cannot store a move (the fencing argument).
 
 Taking over is on demand: a connection for a room that no node runs takes its lease here.
-A connection for a room that another live node runs is closed with ``CLOSE_ELSEWHERE`` (1013,
-"try again later"); joining it to the owner through Redis pub/sub is the next step.
+A connection for a room that another live node runs is joined to that node through Redis
+pub/sub (:mod:`caishen.server.noderelay`); one that cannot be (Redis away, the owner not
+listening) is closed with ``CLOSE_ELSEWHERE`` (1013, "try again later").
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any
 from caishen.errors import CaishenError
 from caishen.server import metrics
 from caishen.server.logs import fields, log
+from caishen.server.noderelay import Owner, edge
 from caishen.server.store import RoomInfo, Store
 from caishen.server.tables import LiveTable, Tables
 
@@ -212,6 +214,7 @@ class Node:
         self.tables = tables
         self.store = store
         self.leases = Leases(redis_url, self._lost, times)
+        self.owner = Owner(self.leases.redis, tables, self.leases.times.renew)  # relayed connections
         self._taking: dict[str, tuple[asyncio.Lock, int]] = {}  # a lock per room being taken, and its users
         self._tasks: set[asyncio.Task[None]] = set()
         self._renewing: asyncio.Task[None] | None = None
@@ -223,6 +226,7 @@ class Node:
     async def stop(self) -> None:
         if self._renewing is not None:
             self._renewing.cancel()
+        await self.owner.stop()
         await self.leases.close()
 
     def _spawn(self, job: Awaitable[None]) -> None:
@@ -238,16 +242,19 @@ class Node:
         live = self.tables.live.pop(code, None)
         if live is not None:
             live.drop()
+        self._spawn(self.owner.forget(code))
 
     def _fenced(self, code: str) -> None:
         """A write of the table was refused for its epoch: out of memory, the lease let go."""
         live = self.tables.live.get(code)
         if live is not None and live.evicted:  # (not a table taken again since)
             del self.tables.live[code]
+        self._spawn(self.owner.forget(code))
         self._spawn(self.leases.release(code))
 
     def _left(self, code: str) -> None:
         """A table left memory (idle, damaged): its lease is let go."""
+        self._spawn(self.owner.forget(code))
         self._spawn(self.leases.release(code))
 
     async def open(self, room: RoomInfo) -> LiveTable | None:
@@ -271,6 +278,14 @@ class Node:
                 del self._taking[room.code]
             else:
                 self._taking[room.code] = (lock, users - 1)
+
+    async def relay(self, code: str, uid: str, player: int, contributes: bool,
+                    receive: Callable[[], Awaitable[str | None]], send: Callable[[str], Awaitable[None]],
+                    close: Callable[[int, str], Awaitable[None]]) -> None:
+        """Join an accepted WebSocket of table ``code``, which another node runs, to that
+        node through Redis pub/sub (:mod:`caishen.server.noderelay`)."""
+        await edge(self.leases.redis, code, uid, player, contributes, self.leases.times.renew,
+                   lambda: self.leases.holder(code), receive, send, close)
 
     async def _take(self, room: RoomInfo) -> LiveTable | None:
         code = room.code
@@ -297,5 +312,9 @@ class Node:
             await self.leases.release(code)
             return None
         live.on_lost = self._fenced
+        try:
+            await self.owner.listen(code)
+        except Exception:  # noqa: BLE001 - Redis away: the table runs; relayed connections wait for it
+            log.warning("cannot take relayed connections", extra=fields(event="relay_unavailable", room=code))
         log.info("table taken over", extra=fields(event="takeover", room=code, epoch=epoch))
         return live

@@ -1,0 +1,214 @@
+"""The relay between game-centre nodes (issue 28; docs/server.md, "Nodes"): a player's
+connection that reaches a node which does not run the table is joined to the node that does,
+through Redis pub/sub.
+
+- The **edge** (the node that holds the WebSocket) checked the cookie, the Origin and the
+  seat; it publishes the page's messages on ``caishen:table:CODE:in`` (``open``, then each
+  message, a heartbeat every lease renewal, ``close``), and relays what the owner publishes
+  on ``caishen:conn:ID:out`` (the seat's own messages, then a close code) to the page. It
+  watches the room's lease: when the node holding it changes or it lapses (the owner died),
+  it closes the page with 1012, and the page reconnects (to a node that takes the table).
+- The **owner** subscribes to ``caishen:table:CODE:in`` while it runs the table. Each relayed
+  connection is an ordinary table client there (its own budgets, its own outgoing queue),
+  whose queue is published instead of sent; one the edge has not been heard from for
+  ``SILENT_BEATS`` heartbeats is dropped (an edge that died).
+
+Pub/sub delivers each publisher's messages in order, and drops them while nobody listens:
+the edge refuses a connection (1013) if no owner received its ``open``. Nothing the page is
+told is lost without a close: the page reconnects and gets the present state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from caishen.server.conns import CLOSE_ELSEWHERE, CLOSE_MOVED, Outbox
+from caishen.server.logs import fields, log
+from caishen.server.tables import Client, LiveTable, Tables
+
+SILENT_BEATS = 5  # an edge not heard from for this many heartbeats is gone
+IN, OUT = "caishen:table:{}:in", "caishen:conn:{}:out"
+
+
+@dataclass(eq=False)
+class _Remote:
+    """A relayed connection, at the owner: its table client and what feeds it."""
+
+    client: Client
+    out: str
+    inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    heard: float = field(default_factory=time.monotonic)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+
+class Owner:
+    """The owner's side: the relayed connections of the tables this node runs."""
+
+    def __init__(self, redis: Any, tables: Tables, beat: float) -> None:
+        self.redis = redis
+        self.tables = tables
+        self.beat = beat
+        self.pubsub = redis.pubsub()
+        self.remotes: dict[str, _Remote] = {}  # connection id -> remote
+        self._runner: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def listen(self, code: str) -> None:
+        """Take relayed connections for table ``code`` (this node runs it now)."""
+        await self.pubsub.subscribe(**{IN.format(code): self._heard})
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.get_running_loop().create_task(
+                self.pubsub.run(poll_timeout=self.beat, exception_handler=self._failed))
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def forget(self, code: str) -> None:
+        """No more relayed connections for ``code`` (the table left this node); the open ones
+        are closed with their table's close code (or 1012)."""
+        with contextlib.suppress(Exception):
+            await self.pubsub.unsubscribe(IN.format(code))
+        for cid, r in list(self.remotes.items()):
+            if cid.startswith(code + "/"):
+                r.client.outbox.give_up(CLOSE_MOVED, "this table moved to another node: reconnecting")
+
+    async def _failed(self, exc: BaseException, _pubsub: Any) -> None:
+        """The subscription's reader failed (Redis away): logged, tried again after a beat."""
+        log.warning("relay subscription failed", extra=fields(event="relay_failed", error=type(exc).__name__))
+        await asyncio.sleep(self.beat)  # the pace of the retries, not a wait for a state
+
+    async def stop(self) -> None:
+        for task in (self._runner, self._sweeper):
+            if task is not None:
+                task.cancel()
+        for r in list(self.remotes.values()):
+            r.client.outbox.give_up(CLOSE_MOVED, "this node is stopping: reconnecting")
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()
+
+    async def _heard(self, message: dict[str, Any]) -> None:
+        try:
+            msg = json.loads(message["data"])
+            code = str(message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"])
+            code = code.split(":")[2]
+            cid = f"{code}/{msg['c']}"
+        except (ValueError, KeyError, IndexError, AttributeError):
+            return
+        kind = msg.get("k")
+        r = self.remotes.get(cid)
+        if kind == "open" and r is None:
+            live = self.tables.live.get(code)
+            out = OUT.format(msg["c"])
+            if live is None:
+                await self._publish(out, {"k": "close", "code": CLOSE_MOVED, "reason": "table moved"})
+                return
+            uid = str(msg.get("u", ""))
+
+            async def send(text: str, to: str = out) -> None:
+                await self._publish(to, {"k": "m", "t": text})
+
+            client = Client(player=int(msg["p"]), outbox=Outbox(send), uid=uid, person=self.tables.person(uid),
+                            contributes=bool(msg.get("n")))
+            r = self.remotes[cid] = _Remote(client, out)
+            r.tasks.append(asyncio.get_running_loop().create_task(self._serve(cid, r, live)))
+        elif r is not None:
+            r.heard = time.monotonic()
+            if kind == "m":
+                r.inbox.put_nowait(str(msg.get("t", "")))
+            elif kind == "close":
+                r.inbox.put_nowait(None)
+
+    async def _publish(self, channel: str, msg: dict[str, object]) -> None:
+        await self.redis.publish(channel, json.dumps(msg, ensure_ascii=False))
+
+    async def _serve(self, cid: str, r: _Remote, live: LiveTable) -> None:
+        """One relayed connection at its table, as the app's handler serves a WebSocket."""
+        writer = asyncio.get_running_loop().create_task(r.client.outbox.run())
+
+        async def read() -> None:
+            while (text := await r.inbox.get()) is not None:
+                await live.receive(r.client, text)
+
+        reader = asyncio.get_running_loop().create_task(read())
+        try:
+            await live.join(r.client)
+            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()
+            writer.cancel()
+            self.remotes.pop(cid, None)
+            await live.leave(r.client)
+            self.tables.release(r.client.uid)
+            closed = r.client.outbox.closed
+            with contextlib.suppress(Exception):
+                await self._publish(r.out, {"k": "close", "code": closed or 1000, "reason": r.client.outbox.reason or ""})
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat)  # the pace of the check, not a wait for a state
+            t = time.monotonic()
+            for r in list(self.remotes.values()):
+                if t - r.heard > SILENT_BEATS * self.beat:
+                    r.inbox.put_nowait(None)  # its edge is gone
+
+
+async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, beat: float,
+               holder: Callable[[], Awaitable[str | None]], receive: Callable[[], Awaitable[str | None]],
+               send: Callable[[str], Awaitable[None]], close: Callable[[int, str], Awaitable[None]]) -> None:
+    """Relay one accepted WebSocket (``receive``: the page's next message, None once it is
+    gone; ``send``; ``close``) to the node that runs table ``code`` (``holder``: the lease's
+    holder now)."""
+    cid = secrets.token_hex(8)
+    owner = await holder()
+    pubsub = redis.pubsub()
+    await pubsub.subscribe(OUT.format(cid))
+    inbound = IN.format(code)
+
+    async def publish(msg: dict[str, object]) -> int:
+        got: int = await redis.publish(inbound, json.dumps({"c": cid, **msg}, ensure_ascii=False))
+        return got
+
+    async def down() -> None:  # the owner's messages to the page, until it closes it
+        while True:
+            m = await pubsub.get_message(ignore_subscribe_messages=True, timeout=beat)
+            if m is None:
+                continue
+            msg = json.loads(m["data"])
+            if msg.get("k") == "m":
+                await send(str(msg["t"]))
+            elif msg.get("k") == "close":
+                await close(int(msg.get("code") or 1000), str(msg.get("reason") or "")[:100])
+                return
+
+    async def up() -> None:  # the page's messages to the owner, until the page goes
+        while (text := await receive()) is not None:
+            await publish({"k": "m", "t": text})
+
+    async def watch() -> None:  # heartbeats; the lease's holder changed or lapsed: reconnect
+        while True:
+            await asyncio.sleep(beat)  # the pace of the heartbeat, not a wait for a state
+            await publish({"k": "beat"})
+            if await holder() != owner:
+                await close(CLOSE_MOVED, "this table moved to another node: reconnecting")
+                return
+
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        if owner is None or await publish({"k": "open", "u": uid, "p": player, "n": contributes}) == 0:
+            await close(CLOSE_ELSEWHERE, "owner_unreachable")
+            return
+        tasks = [asyncio.get_running_loop().create_task(job()) for job in (down, up, watch)]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await publish({"k": "close"})
+        with contextlib.suppress(Exception):
+            await pubsub.aclose()
