@@ -11,7 +11,7 @@ through Redis pub/sub.
 - The **owner** subscribes to ``caishen:table:CODE:in`` while it runs the table. Each relayed
   connection is an ordinary table client there (its own budgets, its own outgoing queue),
   whose queue is published instead of sent; one the edge has not been heard from for
-  ``SILENT_BEATS`` heartbeats is dropped (an edge that died).
+  ``SILENT_SECONDS`` is dropped (an edge that died).
 
 Pub/sub delivers each publisher's messages in order, and drops them while nobody listens:
 the edge refuses a connection (1013) if no owner received its ``open``. Nothing the page is
@@ -33,7 +33,7 @@ from caishen.server.conns import CLOSE_ELSEWHERE, CLOSE_MOVED, Outbox
 from caishen.server.logs import fields, log
 from caishen.server.tables import Client, LiveTable, Tables
 
-SILENT_BEATS = 5  # an edge not heard from for this many heartbeats is gone
+SILENT_SECONDS = 10.0  # an edge not heard from for this long (it beats every lease renewal) is gone
 IN, OUT = "caishen:table:{}:in", "caishen:conn:{}:out"
 
 
@@ -147,15 +147,16 @@ class Owner:
             self.tables.release(r.client.uid)
             closed = r.client.outbox.closed
             with contextlib.suppress(Exception):
-                await self._publish(r.out, {"k": "close", "code": closed or 1000, "reason": r.client.outbox.reason or ""})
+                await self._publish(r.out, {"k": "close", "code": closed or CLOSE_MOVED,
+                                            "reason": r.client.outbox.reason or "reconnect"})
 
     async def _sweep(self) -> None:
         while True:
             await asyncio.sleep(self.beat)  # the pace of the check, not a wait for a state
             t = time.monotonic()
             for r in list(self.remotes.values()):
-                if t - r.heard > SILENT_BEATS * self.beat:
-                    r.inbox.put_nowait(None)  # its edge is gone
+                if t - r.heard > SILENT_SECONDS:
+                    r.client.outbox.give_up(CLOSE_MOVED, "relay silent: reconnecting")  # its edge is gone
 
 
 async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, beat: float,
@@ -165,9 +166,7 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
     gone; ``send``; ``close``) to the node that runs table ``code`` (``holder``: the lease's
     holder now)."""
     cid = secrets.token_hex(8)
-    owner = await holder()
     pubsub = redis.pubsub()
-    await pubsub.subscribe(OUT.format(cid))
     inbound = IN.format(code)
 
     async def publish(msg: dict[str, object]) -> int:
@@ -191,20 +190,39 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
             await publish({"k": "m", "t": text})
 
     async def watch() -> None:  # heartbeats; the lease's holder changed or lapsed: reconnect
+        heard = time.monotonic()
         while True:
             await asyncio.sleep(beat)  # the pace of the heartbeat, not a wait for a state
-            await publish({"k": "beat"})
-            if await holder() != owner:
+            try:
+                await publish({"k": "beat"})
+                now = await holder()
+            except Exception:  # noqa: BLE001 - Redis slow or away: only a long silence ends the relay
+                if time.monotonic() - heard > SILENT_SECONDS:
+                    raise
+                continue
+            heard = time.monotonic()
+            if now != owner:
                 await close(CLOSE_MOVED, "this table moved to another node: reconnecting")
                 return
 
+    async def guarded(job: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await job()
+        except Exception as exc:  # noqa: BLE001 - Redis away or the page gone: the page reconnects
+            log.warning("relay ended", extra=fields(event="relay_ended", room=code, error=type(exc).__name__))
+            await close(CLOSE_MOVED, "relay lost: reconnecting")
+
     tasks: list[asyncio.Task[None]] = []
     try:
+        owner = await holder()
+        await pubsub.subscribe(OUT.format(cid))
         if owner is None or await publish({"k": "open", "u": uid, "p": player, "n": contributes}) == 0:
             await close(CLOSE_ELSEWHERE, "owner_unreachable")
             return
-        tasks = [asyncio.get_running_loop().create_task(job()) for job in (down, up, watch)]
+        tasks = [asyncio.get_running_loop().create_task(guarded(job)) for job in (down, up, watch)]
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    except Exception:  # noqa: BLE001 - Redis did not answer: the page tries again
+        await close(CLOSE_ELSEWHERE, "redis_unavailable")
     finally:
         for task in tasks:
             task.cancel()

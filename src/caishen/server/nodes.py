@@ -44,6 +44,7 @@ REDIS_ENV = "CAISHEN_REDIS"       # the Redis URL when --redis is not given
 LEASE_MS_ENV = "CAISHEN_LEASE_MS"  # a lease's time to live in ms (default LEASE_MS)
 LEASE_MS = 5000
 KEY_PREFIX = "caishen:lease:"
+REQUEST_SECONDS = 5.0  # any other request to Redis fails past this (or past the lease's ttl)
 
 # Take the key if it is free, or still this node's own (a table dropped while Redis was away):
 # SET NX PX, and a node need not wait out its own lease.
@@ -120,8 +121,10 @@ class Leases:
         self.times = times or LeaseTimes.from_env()
         self.token = token or node_token()
         self.on_lost = on_lost
-        self.redis = aioredis.Redis.from_url(url, socket_timeout=self.times.timeout,
-                                             socket_connect_timeout=self.times.timeout)
+        # each lease request is bounded by times.timeout (_ask); the relay's requests may take
+        # longer on a busy machine before they count as failed
+        wait = max(REQUEST_SECONDS, self.times.ttl)
+        self.redis = aioredis.Redis.from_url(url, socket_timeout=wait, socket_connect_timeout=wait)
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
