@@ -452,7 +452,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             if exc.code == "owned_elsewhere" and node is not None and isinstance(uid, str) and player is not None:
                 await ws.accept(headers=[(b"x-caishen-relayed", b"node")])
                 await node.relay(code, uid, player, ws.query_params.get("contribute") == "1",
-                                 functools.partial(relayed_message, ws), ws.send_text,
+                                 ws.query_params.get("since"), functools.partial(relayed_message, ws), ws.send_text,
                                  functools.partial(close_socket, ws.close))
                 return
             await ws.accept()

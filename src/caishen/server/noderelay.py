@@ -31,6 +31,7 @@ from typing import Any
 
 from caishen.server.conns import CLOSE_ELSEWHERE, CLOSE_MOVED, Outbox
 from caishen.server.logs import fields, log
+from caishen.server.protocol import parse_since
 from caishen.server.tables import Client, LiveTable, Tables
 
 SILENT_SECONDS = 10.0  # an edge not heard from for this long (it beats every lease renewal) is gone
@@ -113,8 +114,9 @@ class Owner:
             async def send(text: str, to: str = out) -> None:
                 await self._publish(to, {"k": "m", "t": text})
 
+            since = msg.get("s")
             client = Client(player=int(msg["p"]), outbox=Outbox(send), uid=uid, person=self.tables.person(uid),
-                            contributes=bool(msg.get("n")))
+                            contributes=bool(msg.get("n")), since=parse_since(since if isinstance(since, str) else None))
             r = self.remotes[cid] = _Remote(client, out)
             r.tasks.append(asyncio.get_running_loop().create_task(self._serve(cid, r, live)))
         elif r is not None:
@@ -159,12 +161,12 @@ class Owner:
                     r.client.outbox.give_up(CLOSE_MOVED, "relay silent: reconnecting")  # its edge is gone
 
 
-async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, beat: float,
+async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, since: str | None, beat: float,
                holder: Callable[[], Awaitable[str | None]], receive: Callable[[], Awaitable[str | None]],
                send: Callable[[str], Awaitable[None]], close: Callable[[int, str], Awaitable[None]]) -> None:
     """Relay one accepted WebSocket (``receive``: the page's next message, None once it is
     gone; ``send``; ``close``) to the node that runs table ``code`` (``holder``: the lease's
-    holder now)."""
+    holder now); ``since``: the page's ``?since=H:S`` (the moves it missed are told first)."""
     cid = secrets.token_hex(8)
     pubsub = redis.pubsub()
     inbound = IN.format(code)
@@ -216,7 +218,7 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
     try:
         owner = await holder()
         await pubsub.subscribe(OUT.format(cid))
-        if owner is None or await publish({"k": "open", "u": uid, "p": player, "n": contributes}) == 0:
+        if owner is None or await publish({"k": "open", "u": uid, "p": player, "n": contributes, "s": since}) == 0:
             await close(CLOSE_ELSEWHERE, "owner_unreachable")
             return
         tasks = [asyncio.get_running_loop().create_task(guarded(job)) for job in (down, up, watch)]

@@ -282,12 +282,12 @@ class Node:
             else:
                 self._taking[room.code] = (lock, users - 1)
 
-    async def relay(self, code: str, uid: str, player: int, contributes: bool,
+    async def relay(self, code: str, uid: str, player: int, contributes: bool, since: str | None,
                     receive: Callable[[], Awaitable[str | None]], send: Callable[[str], Awaitable[None]],
                     close: Callable[[int, str], Awaitable[None]]) -> None:
         """Join an accepted WebSocket of table ``code``, which another node runs, to that
         node through Redis pub/sub (:mod:`caishen.server.noderelay`)."""
-        await edge(self.leases.redis, code, uid, player, contributes, self.leases.times.renew,
+        await edge(self.leases.redis, code, uid, player, contributes, since, self.leases.times.renew,
                    lambda: self.leases.holder(code), receive, send, close)
 
     async def _take(self, room: RoomInfo) -> LiveTable | None:
