@@ -127,3 +127,22 @@ def play_hand(page: Page) -> int:
         page.wait_for_function("old => (document.body.dataset.state || '') !== old || "
                                "document.querySelector('[data-testid=score-table]')", arg=old, timeout=WAIT_MS)
     raise AssertionError("the hand did not end")
+
+
+def to_my_discard(page: Page) -> None:
+    """Pass on claims (and start the next hand if the bots end one) until this seat is asked
+    to discard: the table then waits for us alone."""
+    mine, claim, score = ".myhand .tile.can", '.actions button[data-action="pass"]', "[data-testid=next-hand]"
+    for _ in range(200):  # a bound: a hand has fewer than 200 claim windows
+        page.wait_for_selector(f"{mine}, {claim}, {score}", timeout=WAIT_MS)
+        if page.locator(mine).count():
+            return
+        old = page.evaluate("document.body.dataset.state")
+        button = page.locator(claim if page.locator(claim).count() else score).first
+        try:
+            button.click(timeout=CLICK_MS)  # a bound for a busy machine
+        except PlaywrightTimeout:
+            if page.evaluate("document.body.dataset.state") == old:  # not gone with a newer state
+                raise
+        page.wait_for_function("old => document.body.dataset.state !== old", arg=old, timeout=WAIT_MS)
+    raise AssertionError("never asked to discard")

@@ -72,6 +72,25 @@ def url_fixture(*kinds: str) -> Callable[..., Iterator[str]]:
     return url
 
 
+def store_fixture(*kinds: str) -> Callable[..., Iterator[Any]]:
+    """A pytest fixture (``store = store_fixture("sqlite", "postgresql")``) giving each test the
+    centre's :class:`caishen.server.store.Store` on an upgraded database of its own, once for
+    each of ``kinds``."""
+
+    @pytest.fixture(params=list(kinds))
+    def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+        from caishen.server.db import make_engine, upgrade  # noqa: PLC0415 - the server only for the tests that use it
+        from caishen.server.store import Store  # noqa: PLC0415
+
+        with database(request.param, tmp_path) as url:
+            engine = make_engine(url)
+            upgrade(engine)
+            yield Store(engine)
+            engine.dispose()
+
+    return store
+
+
 def app_fixture(*kinds: str) -> Callable[..., Iterator[Any]]:
     """A pytest fixture (``app = app_fixture("sqlite")``) giving each test the centre's app
     (``create_app``) on a database of its own, once for each of ``kinds``."""

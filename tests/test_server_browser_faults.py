@@ -11,31 +11,13 @@ from pathlib import Path
 import pytest
 from playwright import sync_api as playwright_api
 
+from helpers_browser import to_my_discard
 from helpers_faults import SqliteLock
 from helpers_server import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
-
-
-def _to_my_discard(page: playwright_api.Page) -> None:
-    """Pass on the bots' discards (and start the next hand if the bots end one) until this seat
-    is asked to discard: the table then waits for us alone."""
-    mine, claim, score = ".myhand .tile.can", '.actions button[data-action="pass"]', "[data-testid=next-hand]"
-    for _ in range(200):  # a bound: a hand has fewer than 200 claim windows
-        page.wait_for_selector(f"{mine}, {claim}, {score}", timeout=60000)
-        if page.locator(mine).count():
-            return
-        old = page.evaluate("document.body.dataset.state")
-        button = page.locator(claim if page.locator(claim).count() else score).first
-        try:
-            button.click(timeout=15000)  # a bound for a busy machine
-        except playwright_api.TimeoutError:
-            if page.evaluate("document.body.dataset.state") == old:  # not gone with a newer state
-                raise
-        page.wait_for_function("old => document.body.dataset.state !== old", arg=old, timeout=60000)
-    raise AssertionError("never asked to discard")
 
 
 @pytest.mark.parametrize(("lang", "text"), [("zh", "与存储的连接中断，正在重试……"),
@@ -57,7 +39,7 @@ def test_the_page_says_storage_is_lost_and_resumes(lang: str, text: str, tmp_pat
         page.click("#nameform button")
         page.wait_for_function("document.getElementById('meline').textContent.includes('Lin')", timeout=60000)
         page.click("#practice")
-        _to_my_discard(page)
+        to_my_discard(page)
         before = page.evaluate("document.body.dataset.state")
         lock.cut()
         page.locator(".myhand .tile.can").last.click()

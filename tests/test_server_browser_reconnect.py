@@ -12,31 +12,12 @@ from pathlib import Path
 import pytest
 from playwright import sync_api as playwright_api
 
-from helpers_browser import WAIT_MS, bots_room
+from helpers_browser import WAIT_MS, bots_room, to_my_discard
 from helpers_server import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 MINE = ".myhand .tile.can"
-
-
-def _to_my_discard(page: playwright_api.Page) -> None:
-    """Pass on claims (and start the next hand if the bots end one) until this seat is asked
-    to discard: the table then waits for us alone."""
-    claim, score = '.actions button[data-action="pass"]', "[data-testid=next-hand]"
-    for _ in range(200):  # a bound: a hand has fewer than 200 claim windows
-        page.wait_for_selector(f"{MINE}, {claim}, {score}", timeout=WAIT_MS)
-        if page.locator(MINE).count():
-            return
-        old = page.evaluate("document.body.dataset.state")
-        button = page.locator(claim if page.locator(claim).count() else score).first
-        try:
-            button.click(timeout=15000)  # a bound for a busy machine
-        except playwright_api.TimeoutError:
-            if page.evaluate("document.body.dataset.state") == old:  # not gone with a newer state
-                raise
-        page.wait_for_function("old => document.body.dataset.state !== old", arg=old, timeout=WAIT_MS)
-    raise AssertionError("never asked to discard")
 
 
 def _state(page: playwright_api.Page) -> str:
@@ -53,7 +34,7 @@ def test_a_dropped_page_is_told_what_it_missed_and_catches_up(tmp_path: Path,
         desk.set_default_timeout(WAIT_MS)  # a busy machine: bounds, not timings
         code = bots_room(desk, server.base)
         desk.goto(f"{server.base}/r/{code}")
-        _to_my_discard(desk)
+        to_my_discard(desk)
         # the same person's phone opens the table too, and is asked the same
         phone_ctx = browser.new_context(storage_state=desk_ctx.storage_state(), viewport={"width": 390, "height": 844},
                                         locale="en-US")
@@ -69,7 +50,7 @@ def test_a_dropped_page_is_told_what_it_missed_and_catches_up(tmp_path: Path,
         old = _state(desk)
         desk.locator(MINE).last.click()
         desk.wait_for_function("old => document.body.dataset.state !== old", arg=old, timeout=WAIT_MS)
-        _to_my_discard(desk)
+        to_my_discard(desk)
         now = _state(desk)
         assert phone.evaluate("PLAY.arrived.length") == heard  # nothing reached the phone meanwhile
         # back (as after a lost signal): the moves it missed come first, then the present state

@@ -6,7 +6,6 @@ tables committed in the same group commit are stored all the same. On SQLite and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,18 +13,12 @@ import pytest
 from caishen.errors import CaishenError
 from caishen.server.db import make_engine, now, upgrade
 from caishen.server.store import Batch, Fenced, Store
-from helpers_server import database
+from helpers_server import database, store_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    with database(request.param, tmp_path) as url:
-        engine = make_engine(url)
-        upgrade(engine)
-        yield Store(engine)
-        engine.dispose()
+store = store_fixture("sqlite", "postgresql")
 
 
 def _move(code: str, seq: int, epoch: int | None, hand: bool = False) -> Batch:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,18 +17,12 @@ from sqlalchemy.orm import Session
 
 from caishen.server.db import MoveRow, make_engine, now, upgrade
 from caishen.server.store import MOVES_PER_INSERT, Batch, Store
-from helpers_server import database
+from helpers_server import database, store_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    with database(request.param, tmp_path) as url:
-        engine = make_engine(url)
-        upgrade(engine)
-        yield Store(engine)
-        engine.dispose()
+store = store_fixture("sqlite", "postgresql")
 
 
 def test_many_tables_many_moves_in_one_commit(store: Store) -> None:
