@@ -205,9 +205,11 @@ def test_a_table_rebuilt_from_the_database_deals_the_same_mixed_wall(app: FastAP
             assert ws.receive_json()["open"] is True
             _send(ws, 0, MINE[0])
             view = _until(ws, _is_state)
-            for _ in range(3):  # a few moves into the hand
-                while not view["choices"]:
+            for _ in range(3):  # a few moves into the hand, or fewer if a bot ends it first
+                while not view["choices"] and view["hand_end"] is None:
                     view = _until(ws, _is_state)
+                if view["hand_end"] is not None:  # the table now waits for "next": no more states come
+                    break
                 ws.send_text(act_json(view, choose(view)))
                 view = _until(ws, _is_state)
             tables, store = app.state.tables, app.state.store
