@@ -16,6 +16,10 @@ How to count:
   connection's outgoing queue let go of.
 - ``rate_limited.labels(limit="ws_connection" | "ws_user" | "http" | ...).inc()``: requests and
   messages refused by a rate limit or a cap.
+- ``relayed_connections.inc()`` and ``relayed_messages.labels(direction="in" | "out").inc()``: at
+  the edge node, the table WebSockets joined to another node through Redis (the relay of
+  ``caishen serve --redis``, :mod:`caishen.server.noderelay`) and the messages that crossed
+  nodes (``in``: the page's, to the owner; ``out``: the owner's, to the page).
 - ``live_tables``, ``connections``, ``damaged_rooms``, ``storage_ok``: gauges, set where they change.
 """
 
@@ -36,6 +40,8 @@ __all__ = [
     "live_tables",
     "moves",
     "rate_limited",
+    "relayed_connections",
+    "relayed_messages",
     "render",
     "send_queue_drops",
     "storage_ok",
@@ -58,6 +64,11 @@ fenced_writes: Final = Counter(
     "caishen_fenced_writes", "Writes refused because another node had taken the table over (a stale epoch)")
 leases_lost: Final = Counter(
     "caishen_leases_lost", "Tables this node stopped running because it could not renew their lease")
+relayed_connections: Final = Counter(
+    "caishen_relayed_connections", "Table WebSockets this node relayed to the node that runs the table (Redis pub/sub)")
+relayed_messages: Final = Counter(
+    "caishen_relayed_messages", "Messages of relayed WebSockets that crossed nodes at this edge (in: page to owner)",
+    ["direction"])
 damaged_rooms: Final = Gauge("caishen_damaged_rooms", "Rooms whose stored moves cannot be replayed")
 send_queue_drops: Final = Counter(
     "caishen_send_queue_drops", "Messages dropped from a connection's outgoing queue", ["reason"])

@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from caishen.server import metrics
 from caishen.server.conns import CLOSE_ELSEWHERE, CLOSE_MOVED, Outbox
 from caishen.server.logs import fields, log
 from caishen.server.protocol import parse_since
@@ -170,6 +171,7 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
     cid = secrets.token_hex(8)
     pubsub = redis.pubsub()
     inbound = IN.format(code)
+    sent_in, sent_out = metrics.relayed_messages.labels(direction="in"), metrics.relayed_messages.labels(direction="out")
 
     async def publish(msg: dict[str, object]) -> int:
         got: int = await redis.publish(inbound, json.dumps({"c": cid, **msg}, ensure_ascii=False))
@@ -183,6 +185,7 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
             msg = json.loads(m["data"])
             if msg.get("k") == "m":
                 await send(str(msg["t"]))
+                sent_out.inc()
             elif msg.get("k") == "close":
                 await close(int(msg.get("code") or 1000), str(msg.get("reason") or "")[:100])
                 return
@@ -190,6 +193,7 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
     async def up() -> None:  # the page's messages to the owner, until the page goes
         while (text := await receive()) is not None:
             await publish({"k": "m", "t": text})
+            sent_in.inc()
 
     async def watch() -> None:  # heartbeats; the lease's holder changed or lapsed: reconnect
         heard = time.monotonic()
@@ -221,6 +225,7 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
         if owner is None or await publish({"k": "open", "u": uid, "p": player, "n": contributes, "s": since}) == 0:
             await close(CLOSE_ELSEWHERE, "owner_unreachable")
             return
+        metrics.relayed_connections.inc()
         tasks = [asyncio.get_running_loop().create_task(guarded(job)) for job in (down, up, watch)]
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     except Exception:  # noqa: BLE001 - Redis did not answer: the page tries again
