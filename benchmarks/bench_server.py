@@ -42,6 +42,20 @@ can be read with and without them (docs/performance.md).
     python benchmarks/bench_server.py --tables 10 --flood 2    # hostile clients beside 10 tables
     python benchmarks/bench_server.py --tables 10 --slow 10    # a seat that reads nothing at each
 
+With ``--nodes N`` the server is N game-centre nodes (``caishen serve --redis``) on a fresh
+PostgreSQL schema (``--pg``, default ``$CAISHEN_TEST_PG`` or the local ``test`` database) and
+Redis (``--redis``), behind HAProxy run from ``deploy/haproxy.cfg`` (``benchmarks/balancer.py``);
+every client goes through the balancer. The CPU per move is the sum of every node's (the
+balancer's own CPU is printed beside it), and each run prints the share of the clients' moves
+that crossed nodes (``caishen_relayed_messages_total{direction="in"}`` of every node over the
+moves sent; each table's one person makes the node it reaches take the table, so the share is 0
+unless a page is sent to another node than its table's, docs/server.md "Deployment"; ``--cross F``
+makes a share F of the tables so: taken by one node, played from a page on the next one):
+
+    python benchmarks/bench_server.py --source --nodes 1 --tables 100 --runs 2
+    python benchmarks/bench_server.py --source --nodes 3 --tables 100 --runs 2
+    python benchmarks/bench_server.py --source --nodes 3 --tables 100 --cross 0.5   # half the tables relayed
+
 With ``--flood`` or ``--slow`` the honest tables' p99 (once every table is open) is measured
 without and with them, alternated ``--rounds`` times; the last line gives the ratio of the medians.
 Each table's client sends its own ``X-Forwarded-For`` (the centre limits requests per address).
@@ -61,11 +75,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
 import websockets
+
+import balancer
 
 # One TLS context for every client (the server is plain HTTP on loopback): httpx makes one per
 # client otherwise, loading the CA bundle each time, which took 40% of the load generator's CPU,
@@ -99,7 +116,7 @@ _people = iter(range(1_000_000))
 
 
 async def table(base: str, stop: float, bot: str, lat: list[float], when: list[tuple[float, str]], hands: list[int],
-                opened: list[int], index: int = 0, slow: bool = False) -> None:
+                opened: list[int], index: int = 0, slow: bool = False, cross: tuple[str, str] | None = None) -> None:
     """One honest table; with ``slow``, a second person sits at it who reads nothing (and
     reconnects whenever the server closes that socket), the turn timer (1 s) playing their turns.
     Each match is a new person at an address of their own (the centre limits how many rooms one
@@ -121,6 +138,9 @@ async def table(base: str, stop: float, bot: str, lat: list[float], when: list[t
                 (await other.post(f"/api/rooms/{room['code']}/join")).raise_for_status()
                 reader = asyncio.ensure_future(slow_reader(base, room["code"], slow_cookie, stop))
         url = base.replace("http://", "ws://") + f"/ws/{room['code']}"
+        if cross is not None:  # the table taken by one node, the person's page on another: relayed
+            await take(cross[0].replace("http://", "ws://") + f"/ws/{room['code']}", cookie)
+            url = cross[1].replace("http://", "ws://") + f"/ws/{room['code']}"
         try:
             async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"},
                                           max_size=2**22, open_timeout=120, ping_interval=None) as ws:
@@ -129,6 +149,14 @@ async def table(base: str, stop: float, bot: str, lat: list[float], when: list[t
         finally:
             if reader is not None:
                 reader.cancel()
+
+
+async def take(url: str, cookie: str) -> None:
+    """Open a table's WebSocket at ``url`` until its first state (the node takes the table), then close it."""
+    async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"}, max_size=2**22,
+                                  open_timeout=120, ping_interval=None) as ws:
+        while json.loads(await ws.recv())["type"] != "state":
+            pass
 
 
 async def play(ws: websockets.ClientConnection, code: str, stop: float, lat: list[float],
@@ -211,7 +239,7 @@ async def flooder(base: str, stop: float, index: int, counts: dict[str, int]) ->
             counts["closed"] = counts.get("closed", 0) + 1
 
 
-async def steady_cpu(pid: int, tables: int, stop: float, lat: list[float],
+async def steady_cpu(cpu: Callable[[], float], tables: int, stop: float, lat: list[float],
                      opened: list[int]) -> tuple[float, int, int, int]:
     """The server's CPU and the moves measured from when every table has its socket open
     (the first rooms' opening left out; at the latest from half-time) to the end, the index in
@@ -220,9 +248,9 @@ async def steady_cpu(pid: int, tables: int, stop: float, lat: list[float],
     half = stop - (stop - time.monotonic()) / 2
     while opened[0] < tables and time.monotonic() < half:
         await asyncio.sleep(0.05)
-    cpu0, n0, rooms0 = server_cpu(pid), len(lat), opened[0]
+    cpu0, n0, rooms0 = cpu(), len(lat), opened[0]
     await asyncio.sleep(max(0.0, stop - time.monotonic()))
-    return server_cpu(pid) - cpu0, len(lat) - n0, n0, opened[0] - rooms0
+    return cpu() - cpu0, len(lat) - n0, n0, opened[0] - rooms0
 
 
 def percentiles(lat: list[float]) -> tuple[float, float]:
@@ -245,19 +273,28 @@ class Result:
     trace: list[tuple[float, str, float]]  # (s since start, room, latency s) of every move
     rooms_in_window: int = 0  # rooms opened while the CPU was counted (new matches)
     steady_moves: int = 0  # the moves the CPU was counted over
+    relayed_share: float = float("nan")  # --nodes: of the moves sent, those relayed to another node
+    balancer_cpu_per_move: float = float("nan")  # --nodes: HAProxy's CPU s per move (steady part)
 
 
-async def run(base: str, tables: int, seconds: float, bot: str, pid: int, flood: int = 0, slow: int = 0,
-              counts: dict[str, int] | None = None) -> Result:
+async def run(base: str, tables: int, seconds: float, bot: str, pid: int | Callable[[], float], flood: int = 0,
+              slow: int = 0, counts: dict[str, int] | None = None, cross: list[str] | None = None,
+              crossed: int = 0) -> Result:
+    """``cross``: the nodes' URLs; the first ``crossed`` tables are then taken by one node and
+    played from another (``--cross``)."""
     lat: list[float] = []
     when: list[tuple[float, str]] = []
     hands = [0]
     opened = [0]
     start = time.monotonic()
     stop = start + seconds
-    steady = asyncio.ensure_future(steady_cpu(pid, tables, stop, lat, opened))
+    cpu = pid if callable(pid) else (lambda: server_cpu(pid))
+    steady = asyncio.ensure_future(steady_cpu(cpu, tables, stop, lat, opened))
     counts = {"sent": 0} if counts is None else counts
-    await asyncio.gather(*(table(base, stop, bot, lat, when, hands, opened, i, i < slow) for i in range(tables)),
+    pairs = [(cross[i % len(cross)], cross[(i + 1) % len(cross)]) if cross and i < crossed else None
+             for i in range(tables)]
+    await asyncio.gather(*(table(base, stop, bot, lat, when, hands, opened, i, i < slow, pairs[i])
+                           for i in range(tables)),
                          *(flooder(base, stop, i, counts) for i in range(flood)))
     cpu, moves, first, rooms = await steady
     elapsed = time.monotonic() - start
@@ -325,6 +362,15 @@ def main() -> int:
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file for every run)")
     ap.add_argument("--port", type=int, default=8790)
     ap.add_argument("--workers", type=int, default=1, help="server processes (caishen serve --workers)")
+    ap.add_argument("--nodes", type=int, default=0, metavar="N",
+                    help="N game-centre nodes on PostgreSQL and Redis behind HAProxy (deploy/haproxy.cfg)")
+    ap.add_argument("--cross", type=float, default=0.0, metavar="F",
+                    help="--nodes N>1: this share of the tables is taken by one node and played from a page on "
+                         "another (straight to the nodes, not through the balancer): relayed moves (default 0)")
+    ap.add_argument("--pg", default=os.environ.get("CAISHEN_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test"),
+                    help="--nodes: the PostgreSQL database a fresh schema is made in for each run")
+    ap.add_argument("--redis", default=os.environ.get("CAISHEN_TEST_REDIS", "redis://127.0.0.1:6379/0"),
+                    help="--nodes: the Redis of the nodes")
     ap.add_argument("--source", action="store_true",
                     help="run the caishen that PYTHONPATH gives instead of refusing (the build is still printed)")
     ap.add_argument("--json", action="store_true", help="end with one JSON object of the figures")
@@ -342,6 +388,8 @@ def main() -> int:
     ap.add_argument("--trace", default=None, help="write each move's time since the start, room and latency (ms) here "
                                                   "(the last run)")
     args = ap.parse_args()
+    if args.nodes and (args.workers != 1 or args.opening or args.profile):
+        ap.error("--nodes runs single-process nodes: not with --workers, --opening or --profile")
     tmp = tempfile.mkdtemp(prefix="caishen-bench-")
     env = dict(os.environ)
     served = which_caishen(env, tmp)
@@ -374,7 +422,9 @@ def main() -> int:
             print(f"run {r + 1}/{args.runs} tables={n} [{now_build}]: server CPU per client move "
                   f"{res.cpu_per_move * 1e6:,.0f} us, p50={res.steady_p50:.1f} ms p99={res.steady_p99:.1f} ms, "
                   f"hands/s={res.hands_per_second:.2f}, moves {res.moves} ({res.steady_moves} counted), rooms opened "
-                  f"while counted {res.rooms_in_window}, load generator CPU {client_cpu:.1f} s in {args.seconds:.0f} s", flush=True)
+                  f"while counted {res.rooms_in_window}, load generator CPU {client_cpu:.1f} s in {args.seconds:.0f} s"
+                  + (f", relayed {res.relayed_share:.1%} of moves, balancer CPU per move "
+                     f"{res.balancer_cpu_per_move * 1e6:,.0f} us" if args.nodes else ""), flush=True)
             if now_build != build:
                 print(f"run {r + 1} tables={n}: the server ran {now_build}, not {build} as at the start: "
                       "left out of the figures below", flush=True)
@@ -384,8 +434,12 @@ def main() -> int:
             results[n].append((res, client_cpu))
             if args.trace:
                 Path(args.trace).write_text("".join(f"{t:.4f} {code} {x * 1000:.2f}\n" for t, code, x in res.trace))
+    where = ('SQLite, fresh file per run' if args.db is None else args.db.split('@')[-1]) if not args.nodes else (
+        f"PostgreSQL {args.pg.split('@')[-1]}, fresh schema per run; {args.nodes} nodes on Redis "
+        f"{args.redis.split('@')[-1]} behind HAProxy (deploy/haproxy.cfg)"
+        + (f", {args.cross:.0%} of the tables played from another node than their own" if args.cross else ""))
     print(f"server bots: {args.bot}, workers: {args.workers}, pace: instant, "
-          f"database: {'SQLite, fresh file per run' if args.db is None else args.db.split('@')[-1]}; "
+          f"database: {where}; "
           f"figures counted once every table is open (at the latest from half-time); "
           f"median (lowest-highest) of {args.runs} runs; the load generator shares the machine")
     by_tables: dict[str, dict[str, object]] = {}
@@ -401,6 +455,8 @@ def main() -> int:
         hps = [res.hands_per_second for res in rs]
         print(f"[{build}] tables={n}: server CPU per client move {spread(cpu, 1e6, 0)} us, "
               f"p50 {spread(p50)} ms, p99 {spread(p99)} ms, hands/s {spread(hps, digits=2)}"
+              + (f", relayed {spread([r.relayed_share for r in rs], 100)} % of moves, balancer CPU per move "
+                 f"{spread([r.balancer_cpu_per_move for r in rs], 1e6, 0)} us" if args.nodes else "")
               + (f" ({len(rs)} of {args.runs} runs)" if len(rs) < args.runs else ""))
         by_tables[str(n)] = {
             "server_cpu_per_move_us": statistics.median(cpu) * 1e6,
@@ -413,6 +469,9 @@ def main() -> int:
             "steady_moves_runs": [res.steady_moves for res in rs],
             "whole_run_p99_ms_runs": [round(res.p99, 2) for res in rs],
             "client_cpu_s_runs": [round(c, 2) for _, c in got],
+            **({"relayed_share_runs": [round(r.relayed_share, 4) for r in rs],
+                "balancer_cpu_per_move_us_runs": [round(r.balancer_cpu_per_move * 1e6, 1) for r in rs]}
+               if args.nodes else {}),
         }
     at = 100 if 100 in results else max(results)
     last = by_tables[str(at)]
@@ -422,7 +481,7 @@ def main() -> int:
     if args.json:
         print(json.dumps({
             "build": build, "version": served[2], "package": served[0], "source": args.source,
-            "bot": args.bot, "workers": args.workers, "pace": "instant", "seconds": args.seconds, "runs": args.runs,
+            "bot": args.bot, "workers": args.workers, "nodes": args.nodes, "pace": "instant", "seconds": args.seconds, "runs": args.runs,
             "at_tables": at,
             **{k: v for k, v in last.items() if not k.startswith(("moves", "whole", "client", "rooms", "steady"))},
             "by_tables": by_tables, "dropped_runs": dropped,
@@ -442,7 +501,10 @@ def wait_up(base: str) -> None:
 
 def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, flood: int = 0,
             slow: int = 0, tables: int | None = None) -> tuple[Result, float, dict[str, int]]:
-    """One server on a fresh database (``db``), ``tables`` (default ``args.tables``) played."""
+    """One server on a fresh database (``db``), ``tables`` (default ``args.tables``) played
+    (``--nodes``: the nodes behind the balancer, :func:`nodes_run`)."""
+    if getattr(args, "nodes", 0):
+        return nodes_run(args, env, tmp, flood, slow, tables)
     profile = ["-m", "cProfile", "-o", str(Path(args.profile).resolve())] if getattr(args, "profile", None) else []
     proc = subprocess.Popen([sys.executable, *profile, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
                              "--workers", str(args.workers)],
@@ -462,6 +524,59 @@ def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, fl
         else:
             proc.terminate()
             proc.wait(10)
+    return res, client_cpu, counts
+
+
+def relayed_in(base: str) -> float:
+    """The messages of pages that this node relayed to another node (its ``/metrics``)."""
+    text = httpx.get(base + "/metrics", timeout=30).text
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith('caishen_relayed_messages_total{direction="in"}'))
+
+
+def nodes_run(args: argparse.Namespace, env: dict[str, str], tmp: str, flood: int = 0, slow: int = 0,
+              tables: int | None = None) -> tuple[Result, float, dict[str, int]]:
+    """``--nodes N``: N nodes (``caishen serve --redis``) on a fresh PostgreSQL schema, HAProxy
+    from deploy/haproxy.cfg in front (benchmarks/balancer.py), ``tables`` played through it."""
+    ports = [balancer.free_port() for _ in range(args.nodes)]
+    procs: list[subprocess.Popen[bytes]] = []
+    front: balancer.Balancer | None = None
+    counts: dict[str, int] = {"sent": 0}
+    with balancer.pg_schema(args.pg) as db:
+        try:
+            for i, port in enumerate(ports):
+                with (Path(tmp) / f"node-{i + 1}.log").open("ab") as log:  # its JSON log lines, kept out of the figures
+                    procs.append(subprocess.Popen(
+                        [sys.executable, "-m", "caishen.cli", "serve", "--port", str(port), "--db", db, "--redis",
+                         args.redis], env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=log))
+                if i == 0:
+                    wait_up(f"http://127.0.0.1:{port}")  # the first makes the schema
+            for port in ports:
+                wait_up(f"http://127.0.0.1:{port}")
+            front = balancer.Balancer(ports, port=args.port).start()
+            pids = [p.pid for p in procs]
+            haproxy_cpu0 = front.cpu_seconds()
+            cpu0 = time.process_time()
+            n = args.tables if tables is None else tables
+            crossed = round(n * args.cross) if args.nodes > 1 else 0
+            res = asyncio.run(run(front.base, n, args.seconds, args.bot, lambda: balancer.process_cpu(pids), flood,
+                                  slow, counts, [f"http://127.0.0.1:{port}" for port in ports], crossed))
+            client_cpu = time.process_time() - cpu0
+            relayed = sum(relayed_in(f"http://127.0.0.1:{port}") for port in ports)
+            res = replace(res, relayed_share=relayed / res.moves if res.moves else float("nan"),
+                          balancer_cpu_per_move=(front.cpu_seconds() - haproxy_cpu0) / res.moves
+                          if res.moves else float("nan"))
+        finally:
+            if front is not None:
+                front.stop()
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                try:
+                    p.wait(15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
     return res, client_cpu, counts
 
 
