@@ -106,10 +106,27 @@ def forwarded(i: int) -> dict[str, str]:
     return {"X-Forwarded-For": f"198.{18 + i // 62500 % 2}.{i // 250 % 250}.{i % 250 + 1}"}
 
 
-async def person(http: httpx.AsyncClient, name: str) -> str:
-    r = await http.post("/api/me", json={"name": name})
+async def post(http: httpx.AsyncClient, url: str, body: dict[str, object]) -> httpx.Response:
+    """POST, tried again while the answer is 503 (a node too busy or taken out by the
+    balancer's health check, as a page would: for up to a minute)."""
+    for _ in range(120):
+        r = await http.post(url, json=body)
+        if r.status_code != 503:
+            break
+        await asyncio.sleep(0.5)  # the pace of the retries
     r.raise_for_status()
+    return r
+
+
+async def person(http: httpx.AsyncClient, name: str) -> str:
+    r = await post(http, "/api/me", {"name": name})
     return r.cookies["caishen"]
+
+
+# Closes and refusals a page answers by connecting again: the node restarting or losing the
+# table (1012), try again later (1013), an error or a cut connection, the balancer refusing.
+RECONNECT = (1006, 1011, 1012, 1013)
+reconnects = [0]  # how many times the run's pages connected again
 
 
 _people = iter(range(1_000_000))
@@ -129,9 +146,7 @@ async def table(base: str, stop: float, bot: str, lat: list[float], when: list[t
                 httpx.AsyncClient(base_url=base, timeout=120, verify=TLS, headers=forwarded(next(_people))) as other:
             cookie = await person(http, "bench")
             body = {"friends": 1, "turn_seconds": 1} if slow else {"friends": 0, "turn_seconds": 0}
-            made = await http.post("/api/rooms", json={**body, "hands": 24, "bot": bot, "pace": "instant"})
-            made.raise_for_status()
-            room = made.json()
+            room = (await post(http, "/api/rooms", {**body, "hands": 24, "bot": bot, "pace": "instant"})).json()
             reader: asyncio.Future[None] | None = None
             if slow:
                 slow_cookie = await person(other, "slow")
@@ -142,10 +157,21 @@ async def table(base: str, stop: float, bot: str, lat: list[float], when: list[t
             await take(cross[0].replace("http://", "ws://") + f"/ws/{room['code']}", cookie)
             url = cross[1].replace("http://", "ws://") + f"/ws/{room['code']}"
         try:
-            async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"},
-                                          max_size=2**22, open_timeout=120, ping_interval=None) as ws:
-                opened[0] += 1
-                await play(ws, room["code"], stop, lat, when, hands)
+            first = True
+            while time.monotonic() < stop:
+                try:
+                    async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"},
+                                                  max_size=2**22, open_timeout=120, ping_interval=None) as ws:
+                        opened[0] += first
+                        first = False
+                        await play(ws, room["code"], stop, lat, when, hands)
+                        break
+                except (websockets.ConnectionClosed, websockets.InvalidStatus, OSError) as exc:
+                    code = exc.rcvd.code if isinstance(exc, websockets.ConnectionClosed) and exc.rcvd else 1006
+                    if code not in RECONNECT:
+                        raise
+                    reconnects[0] += 1
+                    await asyncio.sleep(0.5)  # the page's pause before it connects again
         finally:
             if reader is not None:
                 reader.cancel()
@@ -273,6 +299,7 @@ class Result:
     trace: list[tuple[float, str, float]]  # (s since start, room, latency s) of every move
     rooms_in_window: int = 0  # rooms opened while the CPU was counted (new matches)
     steady_moves: int = 0  # the moves the CPU was counted over
+    reconnects: int = 0  # the pages' reconnects (a table lost by its node, the balancer refusing)
     relayed_share: float = float("nan")  # --nodes: of the moves sent, those relayed to another node
     balancer_cpu_per_move: float = float("nan")  # --nodes: HAProxy's CPU s per move (steady part)
 
@@ -289,6 +316,7 @@ async def run(base: str, tables: int, seconds: float, bot: str, pid: int | Calla
     start = time.monotonic()
     stop = start + seconds
     cpu = pid if callable(pid) else (lambda: server_cpu(pid))
+    reconnects[0] = 0
     steady = asyncio.ensure_future(steady_cpu(cpu, tables, stop, lat, opened))
     counts = {"sent": 0} if counts is None else counts
     pairs = [(cross[i % len(cross)], cross[(i + 1) % len(cross)]) if cross and i < crossed else None
@@ -301,7 +329,8 @@ async def run(base: str, tables: int, seconds: float, bot: str, pid: int | Calla
     p50, p99 = percentiles(lat)
     s50, s99 = percentiles(lat[first:])
     return Result(hands[0] / elapsed, p50, p99, len(lat), cpu / moves if moves else float("nan"), s50, s99,
-                  [(w - start, code, x) for (w, code), x in zip(when, lat, strict=True)], rooms, moves)
+                  [(w - start, code, x) for (w, code), x in zip(when, lat, strict=True)], rooms, moves,
+                  reconnects[0])
 
 
 def server_cpu(pid: int) -> float:
@@ -423,6 +452,7 @@ def main() -> int:
                   f"{res.cpu_per_move * 1e6:,.0f} us, p50={res.steady_p50:.1f} ms p99={res.steady_p99:.1f} ms, "
                   f"hands/s={res.hands_per_second:.2f}, moves {res.moves} ({res.steady_moves} counted), rooms opened "
                   f"while counted {res.rooms_in_window}, load generator CPU {client_cpu:.1f} s in {args.seconds:.0f} s"
+                  + (f", reconnects {res.reconnects}" if res.reconnects or args.nodes else "")
                   + (f", relayed {res.relayed_share:.1%} of moves, balancer CPU per move "
                      f"{res.balancer_cpu_per_move * 1e6:,.0f} us" if args.nodes else ""), flush=True)
             if now_build != build:
@@ -469,6 +499,7 @@ def main() -> int:
             "steady_moves_runs": [res.steady_moves for res in rs],
             "whole_run_p99_ms_runs": [round(res.p99, 2) for res in rs],
             "client_cpu_s_runs": [round(c, 2) for _, c in got],
+            "reconnects_runs": [r.reconnects for r in rs],
             **({"relayed_share_runs": [round(r.relayed_share, 4) for r in rs],
                 "balancer_cpu_per_move_us_runs": [round(r.balancer_cpu_per_move * 1e6, 1) for r in rs]}
                if args.nodes else {}),
