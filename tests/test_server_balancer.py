@@ -55,8 +55,9 @@ def join(url: str, cookie: str) -> tuple[ClientConnection, dict[str, Any]]:
     while True:
         ws = None
         try:
-            ws = connect(url, additional_headers={"Cookie": f"caishen={cookie}"}, open_timeout=BOUND,
-                         ping_interval=None)
+            origin = url.replace("ws://", "http://").split("/ws/")[0]  # as a browser sends it
+            ws = connect(url, additional_headers={"Cookie": f"caishen={cookie}", "Origin": origin},
+                         open_timeout=BOUND, ping_interval=None)
             while True:
                 msg = json.loads(ws.recv(timeout=BOUND))
                 assert msg["type"] != "error", msg
