@@ -24,7 +24,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from helpers_balancer import BalancedNodes, balanced_nodes, services_or_skip
+from helpers_balancer import BalancedNodes, balanced_nodes, balancer, services_or_skip
 from helpers_server import act_json, choose
 
 pytestmark = [pytest.mark.redis, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -33,9 +33,32 @@ BOUND = 90.0  # seconds: every wait for a state is polled up to this (a busy two
 NODE_ENV = {"CAISHEN_CONTRIBUTE_SECONDS": "0"}  # no wait for the pages' randomness before a deal
 
 
-@pytest.fixture(autouse=True)
-def _services() -> None:
+@pytest.fixture
+def services() -> None:
     services_or_skip()
+
+
+def test_the_local_balancer_runs_deploy_haproxy_cfg_with_only_its_addresses_changed() -> None:
+    """benchmarks/balancer.py renders deploy/haproxy.cfg for loopback: every line but the
+    ``bind`` and ``server`` lines is the file's, each backend gets one server per local node
+    (its options kept, ``track`` following the node's name), and haproxy accepts the result."""
+    if balancer.HAPROXY is None:
+        pytest.skip("haproxy is not installed")
+    template = balancer.TEMPLATE.read_text(encoding="utf-8")
+    text = balancer.render(template, 18080, [19001, 19002])
+    kept = [line for line in template.splitlines() if not line.strip().startswith(("bind ", "server "))]
+    assert [line for line in text.splitlines() if not line.strip().startswith(("bind ", "server "))] == kept
+    servers = [line.split() for line in text.splitlines() if line.strip().startswith("server ")]
+    assert servers == [["server", "node1", "127.0.0.1:19001", "check"], ["server", "node2", "127.0.0.1:19002", "check"],
+                       ["server", "node1", "127.0.0.1:19001", "track", "nodes/node1"],
+                       ["server", "node2", "127.0.0.1:19002", "track", "nodes/node2"]]
+    binds = [line.split()[1] for line in text.splitlines() if line.strip().startswith("bind ")]
+    assert binds[0] == "127.0.0.1:18080" and all(b.startswith("127.0.0.1:") for b in binds)
+    front = balancer.Balancer([19001, 19002])
+    try:
+        front.check()  # haproxy -c
+    finally:
+        front.stop()
 
 
 def poll(what: Callable[[], Any], seconds: float = BOUND, why: str = "") -> Any:
@@ -146,6 +169,7 @@ SAME = ("hand", "step", "phase", "me", "current", "to_move", "tiles", "my_flower
         "match_over")
 
 
+@pytest.mark.usefixtures("services")
 def test_friends_on_different_nodes_play_a_hand_behind_the_balancer_and_resume_after_the_owner_is_killed(
         tmp_path: Path) -> None:
     with balanced_nodes(tmp_path, 3, env=NODE_ENV) as dep:
