@@ -6,9 +6,9 @@ this file by its path), so that both run the configuration that ``deploy/compose
 Standard library only; PostgreSQL's driver only for :func:`pg_schema`.
 
 Rendering changes only addresses: each ``bind :PORT`` becomes ``bind 127.0.0.1:<port>``
-(``frontend www``'s the balancer's port, any other a free one), and each backend's block of
-``server nodeK nodeK:8000 ...`` lines becomes one line per local node, its options kept
-(``track nodes/nodeK`` follows the node's name). Timeouts, health checks, the hash and the
+(``frontend www``'s the balancer's port, any other a free one), and each block of
+``server NAMEk nodeK:8000 ...`` lines becomes one line per local node, named NAME1, NAME2, ...,
+its options kept (``track nodes/nodeK`` follows the node's number). Timeouts, health checks, the hash and the
 headers are the file's.
 """
 
@@ -32,7 +32,7 @@ TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
 HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
 
 _BIND = re.compile(r"^(\s*bind\s+):(\d+)(.*)$")
-_SERVER = re.compile(r"^(\s*server\s+)node\d+\s+\S+(.*)$")
+_SERVER = re.compile(r"^(\s*server\s+)([A-Za-z_-]*)\d+\s+\S+(.*)$")
 
 
 def free_port() -> int:
@@ -63,8 +63,8 @@ def render(template: str, listen: int, nodes: list[int]) -> str:
             continue  # the block is rendered from its first line
         in_servers = True
         for k, port in enumerate(nodes, 1):
-            options = re.sub(r"\bnode\d+\b", f"node{k}", m[2])
-            out.append(f"{m[1]}node{k} 127.0.0.1:{port}{options}")
+            options = re.sub(r"\bnode\d+\b", f"node{k}", m[3])
+            out.append(f"{m[1]}{m[2]}{k} 127.0.0.1:{port}{options}")
     if binds == 0:
         raise ValueError("the template has no `bind :PORT` line")
     return "\n".join(out) + "\n"

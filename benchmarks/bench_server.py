@@ -107,12 +107,14 @@ def forwarded(i: int) -> dict[str, str]:
 
 
 async def post(http: httpx.AsyncClient, url: str, body: dict[str, object]) -> httpx.Response:
-    """POST, tried again while the answer is 503 (a node too busy or taken out by the
-    balancer's health check, as a page would: for up to a minute)."""
+    """POST, tried again while the answer is 502, 503 or 504 (a node too busy, or the balancer
+    finding none in time; as a person would try again, for up to a minute; counted with the
+    reconnects)."""
     for _ in range(120):
         r = await http.post(url, json=body)
-        if r.status_code != 503:
+        if r.status_code not in (502, 503, 504):
             break
+        reconnects[0] += 1
         await asyncio.sleep(0.5)  # the pace of the retries
     r.raise_for_status()
     return r
@@ -299,7 +301,7 @@ class Result:
     trace: list[tuple[float, str, float]]  # (s since start, room, latency s) of every move
     rooms_in_window: int = 0  # rooms opened while the CPU was counted (new matches)
     steady_moves: int = 0  # the moves the CPU was counted over
-    reconnects: int = 0  # the pages' reconnects (a table lost by its node, the balancer refusing)
+    reconnects: int = 0  # the pages' reconnects (a table lost by its node, the balancer refusing) and retried POSTs
     relayed_share: float = float("nan")  # --nodes: of the moves sent, those relayed to another node
     balancer_cpu_per_move: float = float("nan")  # --nodes: HAProxy's CPU s per move (steady part)
 

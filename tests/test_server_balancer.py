@@ -49,9 +49,11 @@ def test_the_local_balancer_runs_deploy_haproxy_cfg_with_only_its_addresses_chan
     kept = [line for line in template.splitlines() if not line.strip().startswith(("bind ", "server "))]
     assert [line for line in text.splitlines() if not line.strip().startswith(("bind ", "server "))] == kept
     servers = [line.split() for line in text.splitlines() if line.strip().startswith("server ")]
-    assert servers == [["server", "node1", "127.0.0.1:19001", "check"], ["server", "node2", "127.0.0.1:19002", "check"],
-                       ["server", "node1", "127.0.0.1:19001", "track", "nodes/node1"],
-                       ["server", "node2", "127.0.0.1:19002", "track", "nodes/node2"]]
+    nodes = [["server", "node1", "127.0.0.1:19001", "check"], ["server", "node2", "127.0.0.1:19002", "check"]]
+    spares = [["server", "spare1", "127.0.0.1:19001", "backup"], ["server", "spare2", "127.0.0.1:19002", "backup"]]
+    tracked = [["server", "node1", "127.0.0.1:19001", "track", "nodes/node1"],
+               ["server", "node2", "127.0.0.1:19002", "track", "nodes/node2"]]
+    assert servers == nodes + spares + tracked + spares
     binds = [line.split()[1] for line in text.splitlines() if line.strip().startswith("bind ")]
     assert binds[0] == "127.0.0.1:18080" and all(b.startswith("127.0.0.1:") for b in binds)
     front = balancer.Balancer([19001, 19002])
