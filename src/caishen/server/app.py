@@ -97,7 +97,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         collecting = asyncio.ensure_future(collector.keep_collecting())
         sweeping = asyncio.ensure_future(tables.keep_sweeping(also=gate.sweep))
         yield
-        if node is not None:
+        if node is not None:  # drained already on SIGTERM under `caishen serve` (main.py), else now
             await node.stop()  # the leases let go of: other nodes may take the tables at once
         sweeping.cancel()
         collecting.cancel()
@@ -114,6 +114,9 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         same_site="lax",
     )
     app.state.store = store
+    # a node drains before the server closes its connections (caishen.server.main); None: one
+    # process, which stops as it always has (uvicorn closes the pages with 1012, then the lifespan ends)
+    app.state.drain = node.drain if node is not None else None
 
     @app.exception_handler(DBAPIError)
     async def storage_error(request: Request, exc: DBAPIError) -> Response:
@@ -410,7 +413,10 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
     @app.get("/readyz", include_in_schema=False)
     async def readyz() -> Response:
         """The database answers (a write lock on SQLite, a query elsewhere) within
-        ``READY_SECONDS``: 200, else 503. For a load balancer's readiness check."""
+        ``READY_SECONDS``: 200, else 503; 503 too for a node that drains (it is stopping).
+        For a load balancer's readiness check."""
+        if node is not None and node.draining:
+            return Response('{"status":"draining"}', status_code=503, media_type="application/json")
         try:
             await asyncio.wait_for(asyncio.to_thread(store.probe), READY_SECONDS)
         except Exception as exc:  # noqa: BLE001 - any failure, a timeout too, is "not ready"

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
+from collections.abc import Awaitable, Callable
 
 import uvicorn
 
 from caishen.server.app import create_app
 from caishen.server.db import default_url, make_engine, upgrade
 from caishen.server.hygiene import ServeOptions
+from caishen.server.logs import log
 from caishen.server.logs import setup as setup_logs
 from caishen.server.nodes import REDIS_ENV
 from caishen.server.store import Store
@@ -64,5 +67,24 @@ def serve(host: str, port: int, db: str | None, workers: int = 1, options: Serve
     print(f"caishen game centre on http://{host}:{port}/  ({where})", flush=True)
     if app is None:
         return supervise(host, port, url, workers, options)
-    uvicorn.Server(uvicorn_config(app, host, port, options)).run()
+    DrainingServer(uvicorn_config(app, host, port, options), app.state.drain).run()
     return 0
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, which on SIGTERM (or SIGINT) first lets a node drain
+    (:meth:`caishen.server.nodes.Node.drain`, bounded) and only then stops as uvicorn does:
+    no more connections, the open ones closed with 1012, the app's lifespan ended. Without
+    ``drain`` (one process) it is uvicorn's server."""
+
+    def __init__(self, config: uvicorn.Config, drain: Callable[[], Awaitable[None]] | None) -> None:
+        super().__init__(config)
+        self.drain = drain
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        if self.drain is not None and not self.force_exit:
+            try:
+                await self.drain()
+            except Exception:  # noqa: BLE001 - a failed drain still stops the server
+                log.exception("draining the node failed")
+        await super().shutdown(sockets)

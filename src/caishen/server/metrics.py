@@ -35,6 +35,7 @@ __all__ = [
     "commit_seconds",
     "connections",
     "damaged_rooms",
+    "drained_tables",
     "fenced_writes",
     "leases_lost",
     "live_tables",
@@ -45,6 +46,7 @@ __all__ = [
     "render",
     "send_queue_drops",
     "storage_ok",
+    "swept_tables",
     "tables_paused",
 ]
 
@@ -69,6 +71,11 @@ relayed_connections: Final = Counter(
 relayed_messages: Final = Counter(
     "caishen_relayed_messages", "Messages of relayed WebSockets that crossed nodes at this edge (in: page to owner)",
     ["direction"])
+drained_tables: Final = Counter(
+    "caishen_drained_tables", "Tables a draining node let go of (stored: every write done; stuck: past the bound)",
+    ["outcome"])
+swept_tables: Final = Counter(
+    "caishen_swept_tables", "Tables this node took over by its sweep (no lease, nobody connected)")
 damaged_rooms: Final = Gauge("caishen_damaged_rooms", "Rooms whose stored moves cannot be replayed")
 send_queue_drops: Final = Counter(
     "caishen_send_queue_drops", "Messages dropped from a connection's outgoing queue", ["reason"])

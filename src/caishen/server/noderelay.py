@@ -35,6 +35,7 @@ from caishen.server.logs import fields, log
 from caishen.server.protocol import parse_since
 from caishen.server.tables import Client, LiveTable, Tables
 
+STOP_SECONDS = 1.0  # a stopping owner waits this long for its relayed connections' edges to be told
 SILENT_SECONDS = 10.0  # an edge not heard from for this long (it beats every lease renewal) is gone
 IN, OUT = "caishen:table:{}:in", "caishen:conn:{}:out"
 
@@ -61,9 +62,12 @@ class Owner:
         self.remotes: dict[str, _Remote] = {}  # connection id -> remote
         self._runner: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._stopped = False
 
     async def listen(self, code: str) -> None:
         """Take relayed connections for table ``code`` (this node runs it now)."""
+        if self._stopped:
+            return
         await self.pubsub.subscribe(**{IN.format(code): self._heard})
         if self._runner is None or self._runner.done():
             self._runner = asyncio.get_running_loop().create_task(
@@ -85,14 +89,27 @@ class Owner:
         log.warning("relay subscription failed", extra=fields(event="relay_failed", error=type(exc).__name__))
         await asyncio.sleep(self.beat)  # the pace of the retries, not a wait for a state
 
-    async def stop(self) -> None:
+    async def stop(self, seconds: float = STOP_SECONDS) -> int:
+        """Take no more relayed connections; close the open ones with 1012 (their edges close
+        their pages, which reconnect), waiting up to ``seconds`` for each edge to be told.
+        How many were open. Once only."""
+        if self._stopped:
+            return 0
+        self._stopped = True
         for task in (self._runner, self._sweeper):
             if task is not None:
                 task.cancel()
-        for r in list(self.remotes.values()):
+        with contextlib.suppress(Exception):
+            await self.pubsub.unsubscribe()
+        remotes = list(self.remotes.values())
+        for r in remotes:
             r.client.outbox.give_up(CLOSE_MOVED, "this node is stopping: reconnecting")
+        serving = [t for r in remotes for t in r.tasks if not t.done()]
+        if serving:
+            await asyncio.wait(serving, timeout=seconds)
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()
+        return len(remotes)
 
     async def _heard(self, message: dict[str, Any]) -> None:
         try:

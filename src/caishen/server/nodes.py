@@ -15,10 +15,18 @@ is rebuilt from the database; every write of the table carries that epoch, and t
 refuses it once another node has raised it (``store.Fenced``). So a node that was paused past
 its lease, and acts before it has noticed, cannot store a move (the fencing argument).
 
-Taking over is on demand: a connection for a room that no node runs takes its lease here.
-A connection for a room that another live node runs is joined to that node through Redis
-pub/sub (:mod:`caishen.server.noderelay`); one that cannot be (Redis away, the owner not
-listening) is closed with ``CLOSE_ELSEWHERE`` (1013, "try again later").
+A connection for a room that no node runs takes its lease here. A connection for a room that
+another live node runs is joined to that node through Redis pub/sub
+(:mod:`caishen.server.noderelay`); one that cannot be (Redis away, the owner not listening) is
+closed with ``CLOSE_ELSEWHERE`` (1013, "try again later"). Besides, each node **sweeps**
+every lease ttl or so: a playing room whose lease key is absent (its node died, or the cluster
+was started afresh) is taken over without waiting for a connection. A table that left memory
+for want of connections (idle) leaves an ``idle`` mark instead of its lease, so that it rests
+as on one process until a player comes back.
+
+SIGTERM **drains** a node (:meth:`Node.drain`): it refuses new tables (1013), lets every write
+on its way finish, lets go of its leases, stops taking relayed connections and closes its
+pages with 1012, so that another node takes each table at once.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import secrets
 import socket
 import time
@@ -35,6 +44,7 @@ from typing import Any
 
 from caishen.errors import CaishenError
 from caishen.server import metrics
+from caishen.server.conns import CLOSE_MOVED
 from caishen.server.logs import fields, log
 from caishen.server.noderelay import Owner, edge
 from caishen.server.store import RoomInfo, Store
@@ -44,13 +54,17 @@ REDIS_ENV = "CAISHEN_REDIS"       # the Redis URL when --redis is not given
 LEASE_MS_ENV = "CAISHEN_LEASE_MS"  # a lease's time to live in ms (default LEASE_MS)
 LEASE_MS = 5000
 KEY_PREFIX = "caishen:lease:"
+IDLE = "idle"  # the value a table's lease key keeps once it left memory for want of connections
+REST_MS = 24 * 3600 * 1000  # how long an idle mark stays (then a sweep may take the table again)
+DRAIN_SECONDS = 4.0  # a draining node waits this long at most for its tables' writes
+SWEEP_TAKES = 16  # tables one sweep takes over at most (each is read from the database in the loop)
 REQUEST_SECONDS = 5.0  # any other request to Redis fails past this (or past the lease's ttl)
 
-# Take the key if it is free, or still this node's own (a table dropped while Redis was away):
+# Take the key if it is free, idle (ARGV[3]), or still this node's own (a table dropped while Redis was away):
 # SET NX PX, and a node need not wait out its own lease.
 _ACQUIRE = """
 local v = redis.call('GET', KEYS[1])
-if v == false or v == ARGV[1] then
+if v == false or v == ARGV[1] or v == ARGV[3] then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return 1
 end
@@ -77,11 +91,21 @@ end
 return 0
 """
 
+# Compare-and-rest: this node's own key becomes the idle mark (a table that left memory idle).
+_REST = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+
 
 class NodeError(CaishenError):
     """A table this node cannot run now: ``owned_elsewhere`` (another node holds its lease),
-    ``redis_unavailable`` (the lease could not be asked for) or ``takeover_failed`` (the
-    database did not let the epoch be raised or the table be rebuilt now)."""
+    ``redis_unavailable`` (the lease could not be asked for), ``takeover_failed`` (the
+    database did not let the epoch be raised or the table be rebuilt now) or ``draining``
+    (this node is stopping)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +152,7 @@ class Leases:
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._rest = self.redis.register_script(_REST)
         self.held: dict[str, float] = {}  # code -> held until (time.monotonic())
 
     @property
@@ -142,7 +167,7 @@ class Leases:
         Raises :class:`NodeError` ``redis_unavailable`` if Redis does not answer."""
         sent = time.monotonic()
         try:
-            got = await self._ask(self._acquire(keys=[KEY_PREFIX + code], args=[self.token, self._ttl_ms]))
+            got = await self._ask(self._acquire(keys=[KEY_PREFIX + code], args=[self.token, self._ttl_ms, IDLE]))
         except Exception as exc:  # noqa: BLE001 - any failure to ask is "not now"
             raise NodeError(f"cannot reach Redis for room {code}'s lease: {type(exc).__name__}",
                             code="redis_unavailable") from None
@@ -156,6 +181,22 @@ class Leases:
         self.held.pop(code, None)
         with contextlib.suppress(Exception):  # Redis away: the lease runs out by itself
             await self._ask(self._release(keys=[KEY_PREFIX + code], args=[self.token]))
+
+    async def rest(self, code: str) -> None:
+        """Let go of room ``code``'s lease leaving the idle mark (compare-and-set): its table left
+        memory for want of connections, and no sweep takes it until a player comes back."""
+        self.held.pop(code, None)
+        with contextlib.suppress(Exception):  # Redis away: the lease runs out by itself
+            await self._ask(self._rest(keys=[KEY_PREFIX + code], args=[self.token, IDLE, REST_MS]))
+
+    async def free(self, codes: list[str]) -> list[str]:
+        """Those of rooms ``codes`` whose lease key is absent (no node runs them, none rests)."""
+        out: list[str] = []
+        for i in range(0, len(codes), 500):
+            part = codes[i:i + 500]
+            got = await self._ask(self.redis.mget([KEY_PREFIX + c for c in part]))
+            out += [c for c, v in zip(part, got, strict=True) if v is None]
+        return out
 
     async def holder(self, code: str) -> str | None:
         """The token that holds room ``code``'s lease, if any."""
@@ -201,17 +242,23 @@ class Leases:
             except Exception:  # noqa: BLE001 - never let the renewals stop
                 log.exception("renewing the leases failed")
 
+    async def release_all(self) -> int:
+        """Let go of every lease held (compare-and-delete); how many."""
+        codes = list(self.held)
+        await asyncio.gather(*(self.release(code) for code in codes))
+        return len(codes)
+
     async def close(self) -> None:
         """Let go of every lease (a clean shutdown: other nodes may take the tables at once)."""
-        for code in list(self.held):
-            await self.release(code)
+        await self.release_all()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
 
 class Node:
     """This process as a game-centre node: it runs the tables whose leases it holds, taking a
-    table over when a connection for it arrives and no node runs it."""
+    table over when a connection for it arrives and no node runs it, or when its sweep finds
+    a playing room without a lease; :meth:`drain` hands its tables on when it stops."""
 
     def __init__(self, redis_url: str, tables: Tables, store: Store, times: LeaseTimes | None = None) -> None:
         self.tables = tables
@@ -221,16 +268,126 @@ class Node:
         self._taking: dict[str, tuple[asyncio.Lock, int]] = {}  # a lock per room being taken, and its users
         self._tasks: set[asyncio.Task[None]] = set()
         self._renewing: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
+        self.draining = False  # stopping: no table is taken any more
+        self._drained: asyncio.Future[None] | None = None
         tables.on_leave = self._left
 
     def start(self) -> None:
-        self._renewing = asyncio.get_running_loop().create_task(self.leases.run())
+        loop = asyncio.get_running_loop()
+        self._renewing = loop.create_task(self.leases.run())
+        self._sweeping = loop.create_task(self.keep_sweeping())
 
     async def stop(self) -> None:
+        await self.drain()
         if self._renewing is not None:
             self._renewing.cancel()
         await self.owner.stop()
         await self.leases.close()
+
+    # ------------------------------------------------------------ the sweep
+
+    async def keep_sweeping(self) -> None:
+        """:meth:`sweep` every lease ttl or so (between a half and one and a half ttl, at
+        random: the nodes do not sweep in step), from a random moment after the start."""
+        ttl = self.leases.times.ttl
+        await asyncio.sleep(random.uniform(0, ttl))  # the pace of the sweeps, not a wait for a state
+        while not self.draining:
+            try:
+                await self.sweep()
+            except Exception as exc:  # noqa: BLE001 - the database or Redis away: the next sweep tries again
+                log.warning("sweeping for tables without a node failed", extra=fields(
+                    event="node_sweep_failed", error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+            await asyncio.sleep(random.uniform(ttl / 2, ttl * 3 / 2))  # the pace of the sweeps
+
+    async def sweep(self) -> int:
+        """Take over up to SWEEP_TAKES playing rooms (with a hand dealt) whose lease key is
+        absent, chosen at random: a dead node's tables nobody connects to, or, on a cluster
+        started afresh, every unfinished match. Taking is ``SET NX``: two nodes never both
+        take one. How many this node took."""
+        if self.draining:
+            return 0
+        codes = [c for c in await asyncio.to_thread(self.store.playing_codes, True) if c not in self.tables.live]
+        if not codes:
+            return 0
+        free = await self.leases.free(codes)
+        random.shuffle(free)
+        taken = 0
+        for code in free[:SWEEP_TAKES]:
+            if self.draining:
+                break
+            room = await asyncio.to_thread(self.store.room, code)
+            if room is None or room.status != "playing" or code in self.tables.live:
+                continue
+            try:
+                live = await self.open(room)
+            except NodeError:  # another node was quicker, or not now: the next sweep looks again
+                continue
+            if live is not None:
+                taken += 1
+                metrics.swept_tables.inc()
+                log.info("table taken over by the sweep", extra=fields(event="swept", room=code))
+        return taken
+
+    # ------------------------------------------------------------ draining
+
+    async def drain(self, seconds: float = DRAIN_SECONDS) -> None:
+        """Hand this node's tables on (SIGTERM, docs/server.md "Nodes"): take no table any more
+        (a connection is closed with 1013, the page tries again elsewhere; no sweep); wait up to
+        ``seconds`` for every write on its way, storing what each table did beyond it; let go
+        of every lease (compare-and-delete), so that other nodes take the tables at once; stop
+        taking relayed connections; close every page with 1012, which reconnects. A table
+        whose write does not end in time is stopped all the same: its late write, if any, is
+        refused by the epoch of the node that takes it over. Once only; later calls wait."""
+        if self._drained is not None:
+            await asyncio.shield(self._drained)
+            return
+        self._drained = asyncio.get_running_loop().create_future()
+        try:
+            await self._drain(seconds)
+        finally:
+            self._drained.set_result(None)
+
+    async def _drain(self, seconds: float) -> None:
+        began = time.monotonic()
+        self.draining = True
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeping
+
+        async def settle() -> None:
+            for lock, _ in list(self._taking.values()):  # takeovers on their way end first
+                async with lock:
+                    pass
+            tasks = [asyncio.ensure_future(live.settle()) for live in list(self.tables.live.values())]
+            if tasks:
+                await asyncio.wait(tasks)
+
+        settling = asyncio.ensure_future(settle())
+        done, _ = await asyncio.wait([settling], timeout=seconds)  # never cancelled: a write is not cut
+        tables = list(self.tables.live.values())
+        self.tables.live.clear()
+        stuck = 0
+        for live in tables:
+            if not live.evicted:  # its write did not end in time: stopped all the same
+                stuck += 1
+                live.evict()
+        metrics.drained_tables.labels(outcome="stored").inc(len(tables) - stuck)
+        metrics.drained_tables.labels(outcome="stuck").inc(stuck)
+        if self._renewing is not None:
+            self._renewing.cancel()
+        released = await self.leases.release_all()
+        relayed = await self.owner.stop()
+        closed = 0
+        for live in tables:
+            for c in list(live.clients):
+                c.outbox.give_up(CLOSE_MOVED, "this node is stopping: reconnecting")
+                closed += 1
+        log_at = log.warning if stuck else log.info
+        log_at("node drained", extra=fields(
+            event="node_drained", tables=len(tables), stuck=stuck, leases_released=released,
+            connections_closed=closed, relayed_closed=relayed, seconds=round(time.monotonic() - began, 3)))
 
     def _spawn(self, job: Awaitable[None]) -> None:
         async def run() -> None:
@@ -256,14 +413,18 @@ class Node:
         self._spawn(self.leases.release(code))
 
     def _left(self, code: str) -> None:
-        """A table left memory (idle, damaged): its lease is let go."""
+        """A table left memory (idle, damaged): its lease becomes the idle mark, so that no
+        sweep takes it until a player comes back (as a table that left memory on one process)."""
         self._spawn(self.owner.forget(code))
-        self._spawn(self.leases.release(code))
+        self._spawn(self.leases.rest(code))
 
     async def open(self, room: RoomInfo) -> LiveTable | None:
         """Room ``room``'s live table on this node: the one it runs, or, if no node runs it,
         taken over here (lease, epoch raised, rebuilt from the database). None for a room not
-        playing (or damaged); :class:`NodeError` if another node runs it or Redis is away."""
+        playing (or damaged); :class:`NodeError` if another node runs it, Redis is away or this
+        node drains."""
+        if self.draining:
+            raise NodeError("this node is stopping: try again", code="draining")
         live = self.tables.live.get(room.code)
         if live is not None or room.status != "playing":
             return live
@@ -292,6 +453,8 @@ class Node:
 
     async def _take(self, room: RoomInfo) -> LiveTable | None:
         code = room.code
+        if self.draining:
+            raise NodeError("this node is stopping: try again", code="draining")
         if not await self.leases.acquire(code):
             raise NodeError(f"room {code}'s table runs on another node: try again", code="owned_elsewhere")
         try:

@@ -460,10 +460,14 @@ class Store:
         with Session(self.engine) as db:
             return [_info(r) for r in db.scalars(select(Room).where(Room.status == "damaged").order_by(Room.created_at))]
 
-    def playing_codes(self) -> list[str]:
-        """The codes of every unfinished match."""
+    def playing_codes(self, dealt: bool = False) -> list[str]:
+        """The codes of every unfinished match (``dealt``: only those with a hand dealt, the
+        ones a restarted server resumes)."""
+        query = select(Room.code).where(Room.status == "playing")
+        if dealt:
+            query = query.where(exists().where(HandRow.room == Room.code))
         with Session(self.engine) as db:
-            return list(db.scalars(select(Room.code).where(Room.status == "playing")))
+            return list(db.scalars(query))
 
     def moves(self, code: str) -> list[list[core.StoredMove]]:
         """The moves of each hand dealt in room ``code``, to rebuild its match."""

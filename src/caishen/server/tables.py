@@ -12,6 +12,7 @@ table. A seat whose timer runs out is played by a stand-in bot until its person 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import logging
@@ -210,6 +211,19 @@ class LiveTable:
         self._holding = False
         for c in self.clients:
             c.outbox.give_up(CLOSE_MOVED, TABLE_MOVED)
+
+    async def settle(self) -> None:
+        """A node drains (docs/server.md, "Nodes"): once a write on its way is done (the lock is
+        free), what the session did beyond it is stored, and the table stops: nothing moves
+        here any more. Its connections are the caller's to close."""
+        async with self.lock:
+            if not self.evicted and not self.paused:
+                with contextlib.suppress(ProtocolError):  # fenced or the database away: nothing more
+                    await self._store()
+            if self.paused:
+                self.paused = False
+                metrics.tables_paused.dec()
+            self.evict()
 
     def _fenced(self) -> None:
         """A write was refused for its epoch: another node runs the table now."""
