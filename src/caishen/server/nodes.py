@@ -324,6 +324,7 @@ class Node:
             except NodeError:  # another node was quicker, or not now: the next sweep looks again
                 continue
             if live is not None:
+                await live.run_on()  # nobody may ever connect: its bots and timers go on
                 taken += 1
                 metrics.swept_tables.inc()
                 log.info("table taken over by the sweep", extra=fields(event="swept", room=code))

@@ -225,6 +225,16 @@ class LiveTable:
                 metrics.tables_paused.dec()
             self.evict()
 
+    async def run_on(self) -> None:
+        """A table taken over with nobody connected (a node's sweep): its bots and timers go
+        on as they would once a page joined (a person's turn timer, then the stand-in)."""
+        async with self.lock:
+            if self.evicted or self.paused:
+                return
+            with contextlib.suppress(ProtocolError):  # storage_unavailable: paused, goes on when it is back
+                await self._go()
+            self._arm()
+
     def _fenced(self) -> None:
         """A write was refused for its epoch: another node runs the table now."""
         log.warning("write fenced off: another node took the table over", extra=fields(

@@ -1,0 +1,264 @@
+"""Helpers for the tests of game-centre nodes (issue 28; docs/server.md, "Nodes"): N
+``caishen serve --redis`` processes on one fresh PostgreSQL schema (:func:`cluster`), a
+scripted person who plays a seat through whichever node answers and reconnects as the table
+page does (:class:`Person`), and the checks they share.
+
+The tests that use them need PostgreSQL and Redis at 127.0.0.1 (``CAISHEN_TEST_PG``,
+``CAISHEN_TEST_REDIS``): call :func:`require_services` from an autouse fixture."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from helpers_server import PG_BASE, ServerProcess, act_json, choose, database
+
+REDIS_URL = os.environ.get("CAISHEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
+BOUND = 90.0  # seconds: every wait for a state is polled up to this (a busy two-core machine)
+KEY_PREFIX = "caishen:lease:"  # (caishen.server.nodes.KEY_PREFIX)
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    parts = urlsplit(url.replace("postgresql+psycopg://", "postgresql://"))
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or default_port), timeout=3):
+            return True
+    except OSError:
+        return False
+
+
+def require_services() -> None:
+    """Skip the test unless the redis client is installed and PostgreSQL and Redis answer."""
+    pytest.importorskip("redis")
+    if not _reachable(PG_BASE, 5432):
+        pytest.skip("no PostgreSQL reachable (CAISHEN_TEST_PG)")
+    if not _reachable(REDIS_URL, 6379):
+        pytest.skip("no Redis reachable (CAISHEN_TEST_REDIS)")
+
+
+def poll(what: Callable[[], Any], seconds: float = BOUND, why: str = "") -> Any:
+    """``what()`` once it is truthy, asked every 0.05 s for up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not (got := what()):
+        assert time.monotonic() < deadline, f"timed out waiting for {why or what}"
+        time.sleep(0.05)  # polling for a state, not timing a behaviour
+    return got
+
+
+@dataclass
+class Cluster:
+    """Nodes on one database and one Redis; ``store`` reads the database, ``redis`` Redis."""
+
+    db: str
+    nodes: list[ServerProcess]
+    store: Any
+    redis: Any
+
+    def holder(self, code: str) -> ServerProcess | None:
+        """The node whose token holds room ``code``'s lease now (None: no lease, or idle)."""
+        value = self.redis.get(KEY_PREFIX + code)
+        for n in self.nodes:
+            if value is not None and n.proc is not None and f":{n.proc.pid}:".encode() in value:
+                return n
+        return None
+
+    def lease_ms(self, code: str) -> int:
+        """How long room ``code``'s lease has still to live, in ms (negative: no lease)."""
+        return int(self.redis.pttl(KEY_PREFIX + code))
+
+    def stored_moves(self, code: str) -> int:
+        return sum(len(h) for h in self.store.moves(code))
+
+    def metric(self, node: ServerProcess, name: str) -> float:
+        text = httpx.get(node.base + "/metrics", timeout=BOUND).text
+        for line in text.splitlines():
+            if line.startswith(name + " ") or line.startswith(name + "{"):
+                return float(line.split()[-1])
+        return 0.0
+
+    def terminate(self, node: ServerProcess) -> int:
+        """SIGTERM ``node`` and wait for it to exit (bounded); its exit code."""
+        assert node.proc is not None
+        node.proc.terminate()
+        return node.proc.wait(BOUND)
+
+
+@contextmanager
+def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None) -> Iterator[Cluster]:
+    """``n`` nodes (``caishen serve --redis``, environment ``env``) on a fresh PostgreSQL
+    schema, started one after the other (the first makes the schema); stopped afterwards,
+    and none may have logged a traceback."""
+    import redis  # noqa: PLC0415 - only with the services (require_services)
+
+    from caishen.server.db import make_engine  # noqa: PLC0415 - the server only for these tests
+    from caishen.server.store import Store  # noqa: PLC0415
+
+    with database("postgresql", tmp_path) as db:
+        nodes: list[ServerProcess] = []
+        engine = make_engine(db)
+        r = redis.Redis.from_url(REDIS_URL)
+        errors: list[str] = []
+        try:
+            for _ in range(n):
+                nodes.append(ServerProcess(db, args=("--redis", REDIS_URL), env=env).start())
+            yield Cluster(db, nodes, Store(engine), r)
+        finally:
+            for s in nodes:
+                s.stop()
+                if s.proc is not None and s.proc.stderr is not None:
+                    errors.append(s.proc.stderr.read().decode())
+            engine.dispose()
+            r.close()
+        for text in errors:
+            assert "Traceback" not in text, text
+
+
+def restart(node: ServerProcess) -> ServerProcess:
+    """``node`` started again on its port (after it stopped)."""
+    if node.proc is not None and node.proc.stderr is not None:
+        text = node.proc.stderr.read().decode()
+        assert "Traceback" not in text, text
+    return node.start()
+
+
+def sign_up(node: ServerProcess, name: str) -> str:
+    """A new person's cookie."""
+    with httpx.Client(base_url=node.base, timeout=BOUND) as http:
+        return str(http.post("/api/me", json={"name": name}).cookies["caishen"])
+
+
+def new_room(node: ServerProcess, cookie: str, **body: Any) -> str:
+    """A practice-like room of the person's (three bots: it starts at once); its code."""
+    with httpx.Client(base_url=node.base, timeout=BOUND, cookies={"caishen": cookie}) as http:
+        got = http.post("/api/rooms", json={"turn_seconds": 0, "pace": "instant", "hands": 8} | body)
+        assert got.status_code == 200, got.text
+        return str(got.json()["code"])
+
+
+def stored_steps(store: Any, code: str) -> list[int]:
+    """The public step each stored hand of room ``code`` reached: its moves but the passes."""
+    from caishen.server.core import action_of  # noqa: PLC0415
+
+    return [sum(1 for _, text, _, _ in h if action_of(text).kind.name != "PASS") for h in store.moves(code)]
+
+
+@dataclass(eq=False)
+class Person:
+    """A scripted person at room ``code``'s table, playing every move asked (:func:`choose`)
+    and "next" after a hand, in a thread. Connects to ``ports()[0]`` first; when its
+    connection closes (1012: the node stops or the table moved; 1013: try again) or a node
+    does not answer, it connects to the next port, as a balancer would send the page, with
+    ``?since=`` the last (hand, step) it saw, as the page does. Everything it was told is
+    kept, to check against the database."""
+
+    port_list: Callable[[], list[int]]
+    code: str
+    cookie: str
+    start_at: int = 0
+    think: float = 0.0  # seconds the person takes before each move (a match that lasts)
+    told: dict[int, int] = field(default_factory=dict)  # hand -> the latest step told
+    seen: tuple[int, int] | None = None
+    closes: list[int] = field(default_factory=list)  # the close code of each connection that ended
+    refused: int = 0  # connections a node did not accept (stopped): tried on the next
+    moves: int = 0  # moves sent
+    states: int = 0
+    over: bool = False
+    failures: list[str] = field(default_factory=list)
+    stopping: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+
+    def start(self) -> Person:
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.thread is not None:
+            self.thread.join(BOUND)
+            assert not self.thread.is_alive(), f"room {self.code}'s person did not stop"
+
+    def _url(self, port: int) -> str:
+        since = f"&since={self.seen[0]}:{self.seen[1]}" if self.seen is not None else ""
+        return f"ws://127.0.0.1:{port}/ws/{self.code}?contribute=0{since}"
+
+    def run(self) -> None:
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: PLC0415
+        from websockets.sync.client import connect  # noqa: PLC0415
+
+        at = self.start_at
+        while not self.stopping.is_set() and not self.over:
+            ports = self.port_list()
+            port = ports[at % len(ports)]
+            try:
+                ws = connect(self._url(port), additional_headers={"Cookie": f"caishen={self.cookie}"},
+                             open_timeout=10, ping_interval=None)
+            except (OSError, InvalidHandshake, TimeoutError):
+                self.refused += 1
+                at += 1
+                time.sleep(0.2)  # the page's pause before it tries again, not a wait for a state
+                continue
+            try:
+                with ws:
+                    self._play(ws)
+            except ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd is not None else 1006
+                self.closes.append(code)
+                if code not in (1012, 1013):
+                    self.failures.append(f"closed with {code}: {exc}")
+                    return
+                if code == 1013:
+                    time.sleep(0.2)  # the page's pause before it tries again
+                at += 1
+            except Exception as exc:  # noqa: BLE001 - any other failure fails the test
+                self.failures.append(f"{type(exc).__name__}: {exc}")
+                return
+
+    def _play(self, ws: Any) -> None:
+        while not self.stopping.is_set():
+            try:
+                msg = json.loads(ws.recv(timeout=0.5))
+            except TimeoutError:
+                continue
+            kind = msg["type"]
+            if kind == "error":
+                if msg["code"] not in ("stale",):  # a move or "next" the table had acted on already
+                    self.failures.append(f"error: {msg}")
+                continue
+            if kind not in ("event", "state"):
+                continue
+            at = (int(msg["hand"]), int(msg["step"]))
+            self.told[at[0]] = max(self.told.get(at[0], 0), at[1])
+            self.seen = at
+            if kind != "state":
+                continue
+            self.states += 1
+            if msg["match_over"]:
+                self.over = True
+                return
+            if msg["choices"]:
+                if self.think:
+                    time.sleep(self.think)  # the person's pace, not a wait for a state
+                ws.send(act_json(msg, choose(msg)))
+                self.moves += 1
+            elif msg["hand_end"] is not None:
+                ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
+
+    def lost(self, store: Any) -> list[tuple[int, int, int]]:
+        """Moves this person was told of that the database does not hold: (hand, step told,
+        step stored) for each hand where the told step is beyond the stored one."""
+        steps = stored_steps(store, self.code)
+        return [(h, s, steps[h] if h < len(steps) else -1) for h, s in sorted(self.told.items())
+                if h >= len(steps) or steps[h] < s]
