@@ -98,7 +98,7 @@ class Cluster:
 @contextmanager
 def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None) -> Iterator[Cluster]:
     """``n`` nodes (``caishen serve --redis``, environment ``env``) on a fresh PostgreSQL
-    schema, started one after the other (the first makes the schema); stopped afterwards,
+    schema (the first started first: it makes the schema; the others side by side); stopped afterwards,
     and none may have logged a traceback."""
     import redis  # noqa: PLC0415 - only with the services (require_services)
 
@@ -111,8 +111,16 @@ def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None) -> Iterat
         r = redis.Redis.from_url(REDIS_URL)
         errors: list[str] = []
         try:
-            for _ in range(n):
-                nodes.append(ServerProcess(db, args=("--redis", REDIS_URL), env=env).start())
+            nodes += [ServerProcess(db, args=("--redis", REDIS_URL), env=env) for _ in range(n)]
+            nodes[0].start()  # the first makes the schema; the others start side by side
+            starting = [threading.Thread(target=s.start, daemon=True) for s in nodes[1:]]
+            for t in starting:
+                t.start()
+            for t in starting:
+                t.join()
+            for s in nodes[1:]:
+                poll(lambda s=s: s.proc is not None and httpx.get(s.base + "/healthz", timeout=BOUND).status_code == 200,
+                     BOUND, "a node to start")
             yield Cluster(db, nodes, Store(engine), r)
         finally:
             for s in nodes:
