@@ -164,8 +164,13 @@ def test_a_table_nobody_is_connected_to_is_taken_over_by_the_sweep_when_its_node
         poll(lambda: c.store.epoch(code) == 2 and c.metric(b, "caishen_swept_tables_total") == 1, BOUND,
              "B's takeover to complete")
         # nobody connected, yet it moves on (the stand-in and the bots), or it has ended
-        poll(lambda: c.stored_moves(code) > at or c.store.room(code).status == "over", BOUND,
-             "the table to move on on B")
+        try:
+            poll(lambda: c.stored_moves(code) > at or c.store.room(code).status == "over", BOUND,
+                 "the table to move on on B")
+        except AssertionError:
+            b.stop()
+            print("DEBUG", at, c.store.moves(code)[-1][-6:], b.proc.stderr.read().decode()[-4000:])  # type: ignore[union-attr]
+            raise
         # within a sweep's period (at most the lease's ttl, 5 s) of the expiry; a busy
         # machine may add a little
         assert taken - expired < 5 + 3, f"taken {taken - expired:.2f} s after the lease ran out"
