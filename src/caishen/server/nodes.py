@@ -288,8 +288,8 @@ class Node:
     # ------------------------------------------------------------ the sweep
 
     async def keep_sweeping(self) -> None:
-        """:meth:`sweep` every lease ttl or so (between a half and one and a half ttl, at
-        random: the nodes do not sweep in step), from a random moment after the start."""
+        """:meth:`sweep` every lease ttl or so (between a half and one ttl, at random: the
+        nodes do not sweep in step), from a random moment within a ttl of the start."""
         ttl = self.leases.times.ttl
         await asyncio.sleep(random.uniform(0, ttl))  # the pace of the sweeps, not a wait for a state
         while not self.draining:
@@ -298,7 +298,7 @@ class Node:
             except Exception as exc:  # noqa: BLE001 - the database or Redis away: the next sweep tries again
                 log.warning("sweeping for tables without a node failed", extra=fields(
                     event="node_sweep_failed", error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
-            await asyncio.sleep(random.uniform(ttl / 2, ttl * 3 / 2))  # the pace of the sweeps
+            await asyncio.sleep(random.uniform(ttl / 2, ttl))  # the pace of the sweeps
 
     async def sweep(self) -> int:
         """Take over up to SWEEP_TAKES playing rooms (with a hand dealt) whose lease key is
