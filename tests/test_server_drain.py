@@ -179,7 +179,9 @@ def test_a_table_nobody_is_connected_to_is_taken_over_by_the_sweep_when_its_node
 
 def test_a_rolling_restart_of_three_nodes_drops_no_table_and_loses_no_move(tmp_path: Path) -> None:
     """Three nodes, three tables (bots and one scripted person each, connected straight to
-    a node); each node in turn is stopped (SIGTERM) and started again while play goes on.
+    the first node, then, on 1012, to the next, as a balancer would send the page); each node
+    in turn is stopped (SIGTERM) and started again while play goes on, so that every table is
+    handed on at each restart.
     Every table keeps moving, every move a person was told of is in the database, and each
     person only ever reconnected (1012, or 1013 "try again")."""
     with cluster(tmp_path, 3) as c:
@@ -188,7 +190,8 @@ def test_a_rolling_restart_of_three_nodes_drops_no_table_and_loses_no_move(tmp_p
         for i, node in enumerate(c.nodes):
             cookie = sign_up(node, f"丁{i}")
             code = new_room(node, cookie, hands=24)  # (a player gone broke may end it sooner, L25)
-            people.append(Person(lambda: ports, code, cookie, start_at=i, think=0.1).start())
+            # every page starts on the first node: each restart then hands every table on
+            people.append(Person(lambda: ports, code, cookie, think=0.1).start())
 
         def moving(since: list[int]) -> bool:
             for p in people:
@@ -213,4 +216,4 @@ def test_a_rolling_restart_of_three_nodes_drops_no_table_and_loses_no_move(tmp_p
             assert c.store.room(p.code).status in ("playing", "over")
             assert c.store.epoch(p.code) >= 2 or p.over  # taken over at least once
         print("\nrolling restart: " + "; ".join(
-            f"{p.code}: {p.moves} moves, closes {p.closes}, refused {p.refused}" for p in people))
+            f"{p.code}: {p.moves} moves, closes {p.closes}, refused {p.refused}, over {p.over}" for p in people))
