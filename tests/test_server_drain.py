@@ -167,9 +167,10 @@ def test_a_table_nobody_is_connected_to_is_taken_over_by_the_sweep_when_its_node
         try:
             poll(lambda: c.stored_moves(code) > at or c.store.room(code).status == "over", BOUND,
                  "the table to move on on B")
-        except AssertionError:
+        except AssertionError:  # what B did, to read in the failure's output
             b.stop()
-            print("DEBUG", at, c.store.moves(code)[-1][-6:], b.proc.stderr.read().decode()[-4000:])  # type: ignore[union-attr]
+            print(f"stored moves at the kill: {at}, now: {c.stored_moves(code)}; B's log:\n"
+                  + b.proc.stderr.read().decode()[-4000:])  # type: ignore[union-attr]
             raise
         # within a sweep's period (at most the lease's ttl, 5 s) of the expiry; a busy
         # machine may add a little
