@@ -366,7 +366,7 @@ class Node:
                 await asyncio.wait(tasks)
 
         settling = asyncio.ensure_future(settle())
-        done, _ = await asyncio.wait([settling], timeout=seconds)  # never cancelled: a write is not cut
+        await asyncio.wait([settling], timeout=seconds)  # never cancelled: a write is not cut
         tables = list(self.tables.live.values())
         self.tables.live.clear()
         stuck = 0
@@ -383,8 +383,9 @@ class Node:
         closed = 0
         for live in tables:
             for c in list(live.clients):
-                c.outbox.give_up(CLOSE_MOVED, "this node is stopping: reconnecting")
-                closed += 1
+                if c.outbox.closed is None:  # (the relayed ones were closed above)
+                    c.outbox.give_up(CLOSE_MOVED, "this node is stopping: reconnecting")
+                    closed += 1
         log_at = log.warning if stuck else log.info
         log_at("node drained", extra=fields(
             event="node_drained", tables=len(tables), stuck=stuck, leases_released=released,
