@@ -52,6 +52,20 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     # when the person last logged out everywhere (0003): cookies from before 0003 stop then
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # when the person deleted their account (0009): their name is "deleted player" since
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Account(Base):
+    """A person who claimed a login (0009): the normalised login name and the password's
+    argon2 hash, never the password (:mod:`caishen.server.accounts`)."""
+
+    __tablename__ = "accounts"
+    user: Mapped[str] = mapped_column(String(40), ForeignKey("users.id"), primary_key=True)
+    login: Mapped[str] = mapped_column(String(40), unique=True)
+    password: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    password_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 class SessionRow(Base):

@@ -30,7 +30,11 @@ class HttpLimits:
         "joins": (Rate(1.0, 20.0), Rate(5.0, 100.0)),    # take a seat, start now
         "names": (Rate(1.0, 10.0), Rate(1.0, 30.0)),     # a new person, a new name
         "verify": (Rate(1.0, 5.0), Rate(2.0, 20.0)),     # caishen verify on the server's CPU
-        "sessions": (Rate(0.2, 5.0), Rate(1.0, 30.0)),   # log out everywhere
+        "sessions": (Rate(0.2, 5.0), Rate(1.0, 30.0)),   # log out everywhere, end a session
+        # a log-in, or a password checked to change it or delete the account: per login name
+        # (10, then one a minute) and per address (caishen.server.accounts)
+        "logins": (Rate(1 / 60, 10.0), Rate(0.2, 20.0)),
+        "accounts": (Rate(0.1, 3.0), Rate(0.2, 10.0)),   # claim an account (an argon2 hash each)
     })
     open_rooms: int = 20  # rooms a person owns that wait or play, created in the last day
 
