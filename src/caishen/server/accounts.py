@@ -26,12 +26,13 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path as PathLib
 from typing import Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import FastAPI, HTTPException, Path, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.exc import IntegrityError
@@ -44,6 +45,7 @@ from caishen.server.store import Store
 from caishen.server.tables import Tables
 from caishen.table.signing import SIGNATURE
 
+STATIC = PathLib(__file__).resolve().parent / "static"
 DELETED_NAME = "deleted player"
 SESSION_DAYS = 30  # as caishen.server.app: a session unused this long no longer counts
 LOGIN_MIN, LOGIN_MAX = 3, 32
@@ -310,6 +312,10 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables,
                 db.execute(delete(SessionRow).where(SessionRow.id == old))
         request.session.clear()
         request.session.update(uid=uid, sid=store.new_session(uid), day=now().date().toordinal())
+
+    @app.get("/account", include_in_schema=False)
+    def account_page() -> FileResponse:
+        return FileResponse(STATIC / "account.html", media_type="text/html")
 
     @app.get("/api/account")
     def get_account(request: Request) -> AccountOut:
