@@ -4,7 +4,7 @@
 
 const I18N = {
   zh: {
-    title: "财神麻将", lobby: "大厅", account: "账户", name: "昵称", save: "保存", playingAs: "当前昵称：", logoutAll: "在所有设备上退出", confirmLogoutAll: "在所有设备上退出？每台设备都要重新取昵称，之前的对局不再归你。",
+    title: "财神麻将", lobby: "大厅", account: "账户", accountLink: "账户（注册 / 登录）", name: "昵称", save: "保存", playingAs: "当前昵称：", logoutAll: "在所有设备上退出", confirmLogoutAll: "在所有设备上退出？每台设备都要重新取昵称，之前的对局不再归你（有账户的话，重新登录即可）。",
     pickName: "先取一个昵称", practice: "一键练习（对三个机器人）", createRoom: "创建房间",
     variant: "玩法", hands: "局数", toBreak: "打到断筹", friends: "好友座位", botLevel: "机器人水平",
     timer: "出牌时限（秒，0 为不限）", helpAllowed: "允许新手提示", houseRules: "地方规则（房规）",
@@ -51,7 +51,7 @@ const I18N = {
   },
   en: {
     presets: "Rules preset", customRules: "Custom", customRulesDoc: "Your own mix of house rules (see House rules below).", ruleDetails: "Show rule IDs and switch names",
-    title: "caishen mahjong", lobby: "Lobby", account: "Account", name: "Name", save: "Save", playingAs: "Playing as ", logoutAll: "Log out everywhere", confirmLogoutAll: "Log out on every device? Each must pick a name again, and your matches so far stay with the old name.",
+    title: "caishen mahjong", lobby: "Lobby", account: "Account", accountLink: "Account (sign up, log in)", name: "Name", save: "Save", playingAs: "Playing as ", logoutAll: "Log out everywhere", confirmLogoutAll: "Log out on every device? Each must pick a name again, and your matches so far stay with the old name (unless you have an account: then log in again).",
     pickName: "Pick a display name first", practice: "Practice now (against 3 bots)", createRoom: "Create a room",
     variant: "Variant", hands: "Hands", toBreak: "until 断筹", friends: "Seats for friends", botLevel: "Bot level",
     timer: "Turn timer (seconds, 0 = none)", helpAllowed: "Allow learner help", houseRules: "House rules",
