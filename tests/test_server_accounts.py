@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from caishen.server import core
 from caishen.server.app import create_app
-from caishen.server.conns import Rate
+from caishen.server.conns import CLOSE_SIGNED_OUT, Rate
 from caishen.server.db import MIGRATIONS, Room, make_engine, now
 from caishen.server.limits import HttpLimits
 from caishen.table.match import selfplay
@@ -157,14 +157,18 @@ def test_an_ended_session_is_refused_at_once(url: str) -> None:
         _claim(phone, "fa-login")
         code = phone.post("/api/practice").json()["code"]
         assert _login(laptop, "fa-login").status_code == 200
-        with laptop.websocket_connect(f"/ws/{code}") as ws:
-            assert isinstance(ws.receive_json(), dict)  # connected as the player
         sessions = phone.get("/api/account/sessions").json()
         other = next(s["id"] for s in sessions if not s["current"])
         assert phone.delete("/api/account/sessions/nothexatall").status_code == 422
         r = phone.delete("/api/account/sessions/0123456789abcdef")
         assert r.status_code == 404 and r.json()["code"] == "no_session"
-        assert phone.delete(f"/api/account/sessions/{other}").json() == {"sessions": 1}
+        with laptop.websocket_connect(f"/ws/{code}") as ws:
+            assert isinstance(ws.receive_json(), dict)  # connected as the player
+            assert phone.delete(f"/api/account/sessions/{other}").json() == {"sessions": 1}
+            msg = ws.receive()
+            while msg["type"] == "websocket.send":  # a state may still have been on its way
+                msg = ws.receive()
+            assert msg["type"] == "websocket.close" and msg["code"] == CLOSE_SIGNED_OUT  # the open table too
         assert laptop.get("/api/me").json() == {"id": None, "name": None}
         assert laptop.get("/api/my/matches").json() == []
         r = laptop.get("/api/account/sessions")
@@ -216,6 +220,7 @@ def test_deleting_the_account_keeps_the_matches_under_deleted_player(url: str) -
         _claim(hana, "hana-login")
         code = hana.post("/api/practice").json()["code"]
         _finish_with_record(app, code)
+        playing = hana.post("/api/practice").json()["code"]  # a table in play in this process
         assert "Hana Secretname" in hana.get(f"/api/matches/{code}/record").text
         assert _login(laptop, "hana-login").status_code == 200
         r = hana.post("/api/account/delete", json={"password": "wrong password"})
@@ -230,6 +235,9 @@ def test_deleting_the_account_keeps_the_matches_under_deleted_player(url: str) -
         assert "Secretname" not in record and "deleted player" in record
         assert hana.get(f"/api/matches/{code}/verify").json()["ok"] is True  # signed again by the centre
         assert hana.get(f"/api/rooms/{code}").json()["seats"][0]["name"] == "deleted player"
+        assert hana.get(f"/api/rooms/{playing}").json()["seats"][0]["name"] == "deleted player"
+        assert hana.get(f"/api/matches/{playing}").json()["players"][0] == "deleted player"  # the live table's
+        assert "Secretname" not in hana.get(f"/api/matches/{playing}/record").text
         with app.state.store.engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM accounts")).scalar() == 0
             assert conn.execute(text("SELECT count(*) FROM sessions WHERE \"user\" = :u"), {"u": uid}).scalar() == 0
