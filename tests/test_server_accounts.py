@@ -272,6 +272,12 @@ def test_clear_refusals_never_a_500(url: str) -> None:
         for body in ({}, {"login": "x"}, {"login": "io-login", "password": PASSWORD, "extra": 1}, []):
             assert c.post("/api/login", json=body).status_code == 422
         assert c.post("/api/login", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+        # a lone surrogate (not Unicode text) is refused, and echoed escaped: it once failed the 422 itself (a 500)
+        for path, raw in (("/api/login", b'{"login": "io-login", "password": "\\ud800abcdefgh"}'),
+                          ("/api/account", b'{"login": "a\\ud800bcd", "password": "abcdefghij"}'),
+                          ("/api/me", b'{"name": "\\udfff"}')):
+            r = c.post(path, content=raw, headers={"content-type": "application/json"})
+            assert r.status_code == 422 and r.json()["detail"][0]["type"] == "string_unicode", (path, r.text)
 
 
 def test_names_with_html_are_kept_as_text(url: str) -> None:

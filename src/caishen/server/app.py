@@ -21,6 +21,8 @@ from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import Body, FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
@@ -127,6 +129,12 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
                                 headers={"Retry-After": "5"})
         return JSONResponse({"detail": "conflict: another request changed this at the same time; try again"},
                             status_code=409)
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        """422 with the errors, as FastAPI answers, but as ASCII JSON: a lone surrogate the
+        client sent (``"\\ud800"``) is echoed escaped instead of failing the answer (a 500)."""
+        body = json.dumps({"detail": jsonable_encoder(exc.errors())}, ensure_ascii=True)
+        return Response(body, status_code=422, media_type="application/json")
     app.state.tables = tables
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
