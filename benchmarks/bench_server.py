@@ -66,7 +66,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
+import random
+import resource
 import signal
 import socket
 import ssl
@@ -75,7 +78,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -83,6 +86,7 @@ import httpx
 import websockets
 
 import balancer
+import human_pace
 
 # One TLS context for every client (the server is plain HTTP on loopback): httpx makes one per
 # client otherwise, loading the CA bundle each time, which took 40% of the load generator's CPU,
@@ -135,12 +139,16 @@ _people = iter(range(1_000_000))
 
 
 async def table(base: str, stop: float, bot: str, lat: list[float], when: list[tuple[float, str]], hands: list[int],
-                opened: list[int], index: int = 0, slow: bool = False, cross: tuple[str, str] | None = None) -> None:
+                opened: list[int], index: int = 0, slow: bool = False, cross: tuple[str, str] | None = None,
+                human: human_pace.Human | None = None) -> None:
     """One honest table; with ``slow``, a second person sits at it who reads nothing (and
     reconnects whenever the server closes that socket), the turn timer (1 s) playing their turns.
     Each match is a new person at an address of their own (the centre limits how many rooms one
-    person or address makes)."""
+    person or address makes). With ``human`` (``--human-paced``), a person who answers 2-4 s
+    after being asked, the bots at the normal pace, a turn timer of 60 s."""
     while time.monotonic() < stop:
+        if human is not None and human.gate is not None:
+            await human.gate.acquire()  # rooms opened a few at a time
         # a pooled connection idle for a whole match would meet uvicorn closing it (after 5 s)
         # just as the next room is asked for: drop idle connections sooner
         async with httpx.AsyncClient(base_url=base, timeout=120, verify=TLS, limits=httpx.Limits(keepalive_expiry=2),
@@ -148,7 +156,10 @@ async def table(base: str, stop: float, bot: str, lat: list[float], when: list[t
                 httpx.AsyncClient(base_url=base, timeout=120, verify=TLS, headers=forwarded(next(_people))) as other:
             cookie = await person(http, "bench")
             body = {"friends": 1, "turn_seconds": 1} if slow else {"friends": 0, "turn_seconds": 0}
-            room = (await post(http, "/api/rooms", {**body, "hands": 24, "bot": bot, "pace": "instant"})).json()
+            if human is not None:
+                body = {"friends": 0, "turn_seconds": 60}
+            room = (await post(http, "/api/rooms", {**body, "hands": 24, "bot": bot,
+                                                    "pace": "normal" if human else "instant"})).json()
             reader: asyncio.Future[None] | None = None
             if slow:
                 slow_cookie = await person(other, "slow")
@@ -165,8 +176,13 @@ async def table(base: str, stop: float, bot: str, lat: list[float], when: list[t
                     async with websockets.connect(url, additional_headers={"Cookie": f"caishen={cookie}"},
                                                   max_size=2**22, open_timeout=120, ping_interval=None) as ws:
                         opened[0] += first
+                        if first and human is not None and human.gate is not None:
+                            human.gate.release()
                         first = False
-                        await play(ws, room["code"], stop, lat, when, hands)
+                        if human is not None:
+                            await human_pace.play_human(ws, room["code"], lat, when, hands, human)
+                        else:
+                            await play(ws, room["code"], stop, lat, when, hands)
                         break
                 except (websockets.ConnectionClosed, websockets.InvalidStatus, OSError) as exc:
                     code = exc.rcvd.code if isinstance(exc, websockets.ConnectionClosed) and exc.rcvd else 1006
@@ -366,6 +382,9 @@ def which_caishen(env: dict[str, str], cwd: str) -> tuple[str, str, str]:
     return str(Path(path).resolve().parent), build, version
 
 
+CAPACITY_STEPS = "100,200,400,800,1000,1400,2000"
+
+
 def tables_list(text: str) -> list[int]:
     """``--tables``: one count or several, comma-separated."""
     try:
@@ -388,7 +407,8 @@ def main() -> int:
     ap.add_argument("--tables", type=tables_list, default=[100], metavar="N[,N...]",
                     help="table count(s) played at once; several are interleaved (default 100)")
     ap.add_argument("--runs", type=int, default=3, help="runs of each table count, interleaved (default 3)")
-    ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="seconds played (default 20); --human-paced: the window measured (default 60)")
     ap.add_argument("--bot", default="greedy", help="level of the server's bots (random, greedy, strong)")
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file for every run)")
     ap.add_argument("--port", type=int, default=8790)
@@ -418,7 +438,24 @@ def main() -> int:
                          "(person, room, WebSocket, first state), N rooms one after another")
     ap.add_argument("--trace", default=None, help="write each move's time since the start, room and latency (ms) here "
                                                   "(the last run)")
+    ap.add_argument("--human-paced", action="store_true",
+                    help="one person per table answering 2-4 s after being asked (seeded), three bots at the "
+                         "normal pace, turn timer 60 s; measured for --seconds after every table is open and --warmup")
+    ap.add_argument("--find-capacity", type=tables_list, nargs="?", const=tables_list(CAPACITY_STEPS), default=None,
+                    metavar="N[,N...]", help=f"--human-paced: step the table count up ({CAPACITY_STEPS}) until p99 >= "
+                                             "100 ms or a client sees an error or a timeout; print a table")
+    ap.add_argument("--warmup", type=float, default=20, help="--human-paced: seconds after every table is open "
+                                                             "before the window (default 20)")
+    ap.add_argument("--seed", type=int, default=1, help="--human-paced: the people's think times (default 1)")
+    ap.add_argument("--opening-at-once", type=int, default=50, help="--human-paced: rooms opened at once (default 50)")
+    ap.add_argument("--max-connections", type=int, default=20000,
+                    help="caishen serve --max-connections of every server process (default here 20000; the "
+                         "server's own default is 1000, below 1,000 tables' sockets)")
     args = ap.parse_args()
+    if args.seconds is None:
+        args.seconds = 60.0 if args.human_paced else 20.0
+    if args.find_capacity and not args.human_paced:
+        ap.error("--find-capacity goes with --human-paced")
     if args.nodes and (args.workers != 1 or args.opening or args.profile):
         ap.error("--nodes runs single-process nodes: not with --workers, --opening or --profile")
     tmp = tempfile.mkdtemp(prefix="caishen-bench-")
@@ -434,6 +471,8 @@ def main() -> int:
     origin = "the installed package" if not args.source else "PYTHONPATH, --source"
     build = served[1]
     print(f"server build: caishen {served[2]}, {build}, from {served[0]} ({origin})", flush=True)
+    if args.human_paced:
+        return human_main(args, env, tmp, build)
     if args.opening:
         return opening(args, env, tmp, build)
     if args.flood or args.slow:
@@ -522,6 +561,32 @@ def main() -> int:
     return 0
 
 
+def human_main(args: argparse.Namespace, env: dict[str, str], tmp: str, build: str) -> int:
+    """``--human-paced``: each table count of ``--tables`` (or ``--find-capacity``'s steps, stopping
+    at the first with p99 >= 100 ms or an error) once, on a fresh database."""
+    steps = args.find_capacity or args.tables
+    rows: list[human_pace.HumanResult] = []
+    where = f"{args.nodes} nodes behind HAProxy, PostgreSQL and Redis" if args.nodes else "one process, SQLite"
+    print(f"human pace: {where}; build {build}{' (--source)' if args.source else ''}; think 2-4 s (seed "
+          f"{args.seed}), bots {args.bot} at the normal pace, turn timer 60 s; window {args.seconds:.0f} s after "
+          f"every table is open and {args.warmup:.0f} s; --max-connections {args.max_connections}; "
+          f"ulimit -n {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}; {os.cpu_count()} cores, load average "
+          f"{os.getloadavg()[0]:.1f}", flush=True)
+    for n in steps:
+        db = args.db or f"sqlite:///{Path(tmp) / f'human-{n}.sqlite3'}"
+        res, _, _ = one_run(args, db, env, tmp, tables=n)
+        assert isinstance(res, human_pace.HumanResult)
+        print(f"[{build}] {res.line()}", flush=True)
+        rows.append(res)
+        if args.find_capacity and not res.ok:
+            break
+    print(human_pace.capacity_table(rows))
+    if args.json:
+        print(json.dumps({"build": build, "source": args.source, "nodes": args.nodes, "pace": "human",
+                          "rows": [{k: v for k, v in vars(r).items()} for r in rows]}, sort_keys=True))
+    return 0
+
+
 def wait_up(base: str) -> None:
     """Until the server at ``base`` answers (at most about 30 s)."""
     for _ in range(300):
@@ -532,6 +597,24 @@ def wait_up(base: str) -> None:
             time.sleep(0.1)
 
 
+async def human_run(args: argparse.Namespace, base: str, tables: int, cpu: Callable[[], float],
+                    cross: list[str] | None = None, crossed: int = 0) -> human_pace.HumanResult:
+    """``--human-paced``: ``tables`` tables, each a person answering 2-4 s after being asked
+    (seeded by ``--seed`` and the table count), measured for ``--seconds`` after every table is
+    open and ``--warmup`` s (human_pace.run_human)."""
+    lat: list[float] = []
+    when: list[tuple[float, str]] = []
+    hands = [0]
+    human = human_pace.Human(random.Random(args.seed * 100_003 + tables), gate=asyncio.Semaphore(args.opening_at_once))
+    pairs = [(cross[i % len(cross)], cross[(i + 1) % len(cross)]) if cross and i < crossed else None
+             for i in range(tables)]
+
+    def start(i: int, opened: list[int]) -> Awaitable[None]:
+        return table(base, math.inf, args.bot, lat, when, hands, opened, i, False, pairs[i], human)
+
+    return await human_pace.run_human(tables, start, cpu, lat, hands, human, reconnects, args.warmup, args.seconds)
+
+
 def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, flood: int = 0,
             slow: int = 0, tables: int | None = None) -> tuple[Result, float, dict[str, int]]:
     """One server on a fresh database (``db``), ``tables`` (default ``args.tables``) played
@@ -540,7 +623,7 @@ def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, fl
         return nodes_run(args, env, tmp, flood, slow, tables)
     profile = ["-m", "cProfile", "-o", str(Path(args.profile).resolve())] if getattr(args, "profile", None) else []
     proc = subprocess.Popen([sys.executable, *profile, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
-                             "--workers", str(args.workers)],
+                             "--workers", str(args.workers), "--max-connections", str(args.max_connections)],
                             env=env, cwd=tmp, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
     counts: dict[str, int] = {"sent": 0}
@@ -548,7 +631,8 @@ def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, fl
         wait_up(base)
         cpu0 = time.process_time()
         n = args.tables if tables is None else tables
-        res = asyncio.run(run(base, n, args.seconds, args.bot, proc.pid, flood, slow, counts))
+        res = asyncio.run(human_run(args, base, n, lambda: server_cpu(proc.pid)) if args.human_paced else
+                          run(base, n, args.seconds, args.bot, proc.pid, flood, slow, counts))
         client_cpu = time.process_time() - cpu0
     finally:
         if profile:  # uvicorn raises the signal again once it has shut down: SIGINT lets cProfile write its file
@@ -581,7 +665,7 @@ def nodes_run(args: argparse.Namespace, env: dict[str, str], tmp: str, flood: in
                 with (Path(tmp) / f"node-{i + 1}.log").open("ab") as log:  # its JSON log lines, kept out of the figures
                     procs.append(subprocess.Popen(
                         [sys.executable, "-m", "caishen.cli", "serve", "--port", str(port), "--db", db, "--redis",
-                         args.redis], env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=log))
+                         args.redis, "--max-connections", str(args.max_connections)], env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=log))
                 if i == 0:
                     wait_up(f"http://127.0.0.1:{port}")  # the first makes the schema
             for port in ports:
@@ -592,8 +676,12 @@ def nodes_run(args: argparse.Namespace, env: dict[str, str], tmp: str, flood: in
             cpu0 = time.process_time()
             n = args.tables if tables is None else tables
             crossed = round(n * args.cross) if args.nodes > 1 else 0
+            urls = [f"http://127.0.0.1:{port}" for port in ports]
+            if args.human_paced:
+                hres = asyncio.run(human_run(args, front.base, n, lambda: balancer.process_cpu(pids), urls, crossed))
+                return hres, time.process_time() - cpu0, counts  # type: ignore[return-value]
             res = asyncio.run(run(front.base, n, args.seconds, args.bot, lambda: balancer.process_cpu(pids), flood,
-                                  slow, counts, [f"http://127.0.0.1:{port}" for port in ports], crossed))
+                                  slow, counts, urls, crossed))
             client_cpu = time.process_time() - cpu0
             relayed = sum(relayed_in(f"http://127.0.0.1:{port}") for port in ports)
             res = replace(res, relayed_share=relayed / res.moves if res.moves else float("nan"),
