@@ -56,6 +56,19 @@ makes a share F of the tables so: taken by one node, played from a page on the n
     python benchmarks/bench_server.py --source --nodes 3 --tables 100 --runs 2
     python benchmarks/bench_server.py --source --nodes 3 --tables 100 --cross 0.5   # half the tables relayed
 
+With ``--human-paced`` each table's person answers 2-4 s (uniform, ``--seed``) after being
+asked, the bots play at the normal pace, the turn timer is 60 s; the figures are counted over
+``--seconds`` (default 60) after every table is open and ``--warmup`` s (default 20): p50/p99
+of the person's move to the server's first event or state after it, moves/s, the server CPU
+per person move over every node, the load generator's CPU, the load average.
+``--find-capacity`` steps the table count up until p99 >= 100 ms or a client sees a failure,
+a reconnect or a move unanswered for 10 s, and prints a table (benchmarks/human_pace.py;
+docs/server.md, "Capacity at a human pace"). Every server gets ``--max-connections``
+(default here 20000: the server's own default, 1000, is below 1,000 tables' sockets):
+
+    python benchmarks/bench_server.py --human-paced --find-capacity
+    python benchmarks/bench_server.py --human-paced --nodes 3 --tables 100,400,800 --warmup 10 --seconds 30
+
 With ``--flood`` or ``--slow`` the honest tables' p99 (once every table is open) is measured
 without and with them, alternated ``--rounds`` times; the last line gives the ratio of the medians.
 Each table's client sends its own ``X-Forwarded-For`` (the centre limits requests per address).
