@@ -137,6 +137,11 @@ def test_the_others_may_hand_an_absent_seat_to_a_bot_after_3_minutes_and_he_take
                 msg = wa.receive_json()
             assert msg["code"] == "no_takeover"
             live.gone_since[bob_player] -= tables_module.TAKEOVER_SECONDS  # three minutes on
+            # asked for while a claim pause runs, Ann's state is rightly not sent (nobody may learn
+            # whether someone may claim), and the table may then wait for Bob's claim, which the
+            # others hear of only when his real three minutes are up (this test once waited here
+            # until its time limit): asked for once the table rests, it is sent at once
+            _wait_until(lambda: _rests_showing(live, ann_player))
             wa.send_text('{"type":"help","on":false}')  # asks for the state: it offers the takeover
             v = _state_where(wa, lambda v: v["takeover"] != [])  # (past states put before the three minutes)
             assert v["takeover"] == [bob_seat]
@@ -178,6 +183,17 @@ def _state_where(ws: Any, want: Callable[[dict[str, Any]], bool], bound: int = 2
         if want(v):
             return v
     raise AssertionError(f"no such state within {bound} messages")
+
+
+def _rests_showing(live: tables_module.LiveTable, player: int) -> bool:
+    """Whether the table rests (no move, claim pause or telling under way: it waits for a
+    person, who does not act here) where ``player`` may be sent a state when it asks for one."""
+    if live.lock.locked() or live._holding or live._untold:
+        return False
+    s = live.session
+    if not s.dealt or not (s.hand_over or s.waiting_for()):
+        return False
+    return any(c.player == player and live._may_see(c) for c in live.clients)
 
 
 def _wait_until(check: Callable[[], bool], seconds: float = 60.0) -> None:
