@@ -124,6 +124,10 @@ def test_bad_messages_are_refused_and_change_nothing(app: FastAPI, monkeypatch: 
             # latest state then is the one before a pong. (A state per join cannot be assumed:
             # while a discard is decided on, only the people asked are sent one.)
             live = app.state.tables.live[code]
+            # both joins done (a join holds the table's lock throughout): a connection's reader
+            # runs beside its join, so a ping sent earlier may be answered before the join's
+            # state is queued, and its pong is then no barrier (mv was None once under load)
+            _until(lambda: len(live.clients) == 2 and not live.lock.locked())
             # the budgets' clock a second on at each look: the pings that read and check here
             # are not what the budgets are tested on (the flood below holds the clock still)
             ticks = itertools.count()
