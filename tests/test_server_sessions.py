@@ -119,9 +119,10 @@ def test_the_others_may_hand_an_absent_seat_to_a_bot_after_3_minutes_and_he_take
     with TestClient(app) as ann, TestClient(app) as bob:
         code = _friends_room(ann, bob, turn_seconds=0)
         with ann.websocket_connect(f"/ws/{code}") as wa:
-            v = next_state(wa)
-            live = app.state.tables.live[code]
-            ann_player = live.session.seats[v["me"]]
+            # Ann's seat, read from the table once her join is done: the first deal may wait for
+            # Bob's claim on a bot's discard, and Ann, not asked, is then rightly sent no state
+            live = _joined(app, code)
+            ann_player = live.clients[0].player
             with bob.websocket_connect(f"/ws/{code}"):
                 # Bob's seat, read from the table: while a discard waits for Ann's claim, Bob,
                 # not asked, is rightly sent no state (this test once waited for one until its
@@ -196,6 +197,15 @@ def _rests_showing(live: tables_module.LiveTable, player: int) -> bool:
     return any(c.player == player and live._may_see(c) for c in live.clients)
 
 
+def _joined(app: Any, code: str) -> tables_module.LiveTable:
+    """The table once the one connection opened on it has joined (a join holds its lock)."""
+    tables = app.state.tables
+    _wait_until(lambda: code in tables.live and len(tables.live[code].clients) == 1
+                and not tables.live[code].lock.locked())
+    live: tables_module.LiveTable = tables.live[code]
+    return live
+
+
 def _wait_until(check: Callable[[], bool], seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -208,9 +218,11 @@ def test_no_seat_is_handed_to_a_bot_in_a_room_with_a_timer(url: str) -> None:
     with TestClient(app) as ann, TestClient(app) as bob:
         code = _friends_room(ann, bob, turn_seconds=60)
         with ann.websocket_connect(f"/ws/{code}") as wa:
-            next_state(wa)
-            live = app.state.tables.live[code]
+            # her join done, read from the table (while the first deal waits for Bob's claim she
+            # is rightly sent no state: she would wait for the turn timer's 60 s)
+            live = _joined(app, code)
             bob_player = 1
+            assert live.clients[0].player != bob_player
             live.gone_since[bob_player] -= 10 * tables_module.TAKEOVER_SECONDS
             wa.send_text(json.dumps({"type": "takeover", "seat": live.session.seats.index(bob_player)}))
             msg = wa.receive_json()
