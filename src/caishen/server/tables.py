@@ -596,10 +596,13 @@ class LiveTable:
             s.next_hand(mix)
         else:
             s.start(mix)
+        dealt = s.hand_index
         await self._go()
-        for c in self.clients:  # stored: what was mixed in
+        # stored: what was mixed in, told of the hand just dealt (the bots may have ended it
+        # within _go, and the next hand's window, told then, is not what was mixed in here)
+        for c in self.clients:
             if c.contributes:
-                self._tell_fair(c)
+                self._tell_fair(c, dealt)
 
     async def _contribute(self, client: Client, msg: ContributeMessage) -> None:
         w = self.window
