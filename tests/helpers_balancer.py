@@ -1,31 +1,26 @@
 """A deployment of the game centre from local processes (issue 28; docs/server.md,
 "Deployment"): HAProxy, from the same configuration as ``deploy/haproxy.cfg`` (rendered with
-loopback ports by ``benchmarks/balancer.py``), in front of N ``caishen serve --redis`` nodes
-(:class:`helpers_server.ServerProcess`) on one fresh PostgreSQL schema and the Redis at
-127.0.0.1. :func:`balanced_nodes` is the context manager; :func:`services_or_skip` skips a test
-when haproxy, PostgreSQL or Redis is missing.
-
-(A sibling, ``helpers_nodes.py``, starts N nodes without a balancer; this file starts its own
-nodes so that it stands alone. They can share :func:`start_nodes` once both exist.)"""
+loopback ports by ``benchmarks/balancer.py``), in front of the nodes of
+:func:`helpers_nodes.cluster` (N ``caishen serve --redis`` on one fresh PostgreSQL schema).
+:func:`balanced_nodes` is the context manager; :func:`services_or_skip` skips a test when
+haproxy, PostgreSQL or Redis is missing. The nodes, the service checks and the polling live in
+``helpers_nodes.py``; this file adds only the balancer."""
 
 from __future__ import annotations
 
 import importlib.util
-import os
-import socket
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from urllib.parse import urlsplit
 
 import pytest
 
-from helpers_server import PG_BASE, ROOT, ServerProcess, database
+from helpers_nodes import KEY_PREFIX, REDIS_URL, Cluster, cluster, require_services
+from helpers_server import ROOT, ServerProcess
 
-REDIS_URL = os.environ.get("CAISHEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
-LEASE_PREFIX = "caishen:lease:"  # caishen.server.nodes.KEY_PREFIX
+LEASE_PREFIX = KEY_PREFIX  # caishen.server.nodes.KEY_PREFIX
 
 
 def _load_balancer() -> ModuleType:
@@ -40,33 +35,27 @@ def _load_balancer() -> ModuleType:
 balancer = _load_balancer()
 
 
-def _reachable(url: str, default_port: int) -> bool:
-    parts = urlsplit(url.replace("postgresql+psycopg://", "postgresql://"))
-    try:
-        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or default_port), timeout=3):
-            return True
-    except OSError:
-        return False
-
-
 def services_or_skip() -> None:
     """Skip the calling test unless haproxy, the redis client, PostgreSQL and Redis are there."""
     if balancer.HAPROXY is None:
         pytest.skip("haproxy is not installed")
-    pytest.importorskip("redis")
-    if not _reachable(PG_BASE, 5432):
-        pytest.skip("no PostgreSQL reachable (CAISHEN_TEST_PG)")
-    if not _reachable(REDIS_URL, 6379):
-        pytest.skip("no Redis reachable (CAISHEN_TEST_REDIS)")
+    require_services()
 
 
 @dataclass
 class BalancedNodes:
-    """What :func:`balanced_nodes` started: the nodes, the balancer in front, the database URL."""
+    """What :func:`balanced_nodes` started: the cluster, the balancer in front."""
 
-    nodes: list[ServerProcess]
+    cluster: Cluster
     balancer: object  # benchmarks/balancer.py's Balancer
-    db: str
+
+    @property
+    def nodes(self) -> list[ServerProcess]:
+        return self.cluster.nodes
+
+    @property
+    def db(self) -> str:
+        return self.cluster.db
 
     @property
     def base(self) -> str:
@@ -80,51 +69,18 @@ class BalancedNodes:
 
     def owner(self, code: str) -> ServerProcess | None:
         """The node that holds room ``code``'s lease now (its token names its process id)."""
-        import redis  # noqa: PLC0415 - skipped without it
-
-        r = redis.Redis.from_url(REDIS_URL)
-        try:
-            token = r.get(LEASE_PREFIX + code)
-        finally:
-            r.close()
-        if token is None:
-            return None
-        pid = bytes(token).decode().split(":")[1]
-        return next((n for n in self.nodes if n.proc is not None and str(n.proc.pid) == pid), None)
-
-
-def start_nodes(db: str, n: int, env: dict[str, str] | None = None) -> list[ServerProcess]:
-    """``n`` nodes (``caishen serve --redis``) on ``db``, one after the other (the first makes
-    the schema); the caller stops them."""
-    nodes: list[ServerProcess] = []
-    try:
-        for _ in range(n):
-            nodes.append(ServerProcess(db, args=("--redis", REDIS_URL), env=env).start())
-    except BaseException:
-        for s in nodes:
-            s.stop()
-        raise
-    return nodes
+        return self.cluster.holder(code)
 
 
 @contextmanager
-def balanced_nodes(tmp: Path, n: int = 3, env: dict[str, str] | None = None) -> Iterator[BalancedNodes]:
-    """HAProxy (deploy/haproxy.cfg, rendered for loopback) in front of ``n`` nodes on a fresh
-    PostgreSQL schema and the Redis at 127.0.0.1. On the way out every process is stopped, and
-    a node whose standard error shows a traceback fails the test."""
-    with database("postgresql", tmp) as db:
-        nodes = start_nodes(db, n, env)
-        front = None
+def balanced_nodes(tmp: Path, n: int = 3, env: dict[str, str] | None = None,
+                   redis_url: str = REDIS_URL, **more: object) -> Iterator[BalancedNodes]:
+    """HAProxy (deploy/haproxy.cfg, rendered for loopback) in front of ``n`` nodes of
+    :func:`helpers_nodes.cluster` (``more``: its other arguments). On the way out every
+    process is stopped, and a node whose standard error shows a traceback fails the test."""
+    with cluster(tmp, n, env, redis_url, **more) as c:  # type: ignore[arg-type]
+        front = balancer.Balancer([s.port for s in c.nodes]).start()
         try:
-            front = balancer.Balancer([s.port for s in nodes]).start()
-            yield BalancedNodes(nodes, front, db)
+            yield BalancedNodes(c, front)
         finally:
-            if front is not None:
-                front.stop()
-            for s in nodes:
-                s.stop()
-        for s in nodes:
-            assert s.proc is not None and s.proc.stderr is not None
-            with suppress(ValueError):  # a killed node's pipe may be closed
-                err = s.proc.stderr.read().decode(errors="replace")
-                assert "Traceback" not in err, err
+            front.stop()

@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,60 @@ def poll(what: Callable[[], Any], seconds: float = BOUND, why: str = "") -> Any:
     return got
 
 
+class Proxy:
+    """A TCP relay (to Redis, PostgreSQL, ...) that the test can cut: while cut (``open``
+    cleared), bytes in either direction are held (not lost), as by a network partition."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.open = threading.Event()
+        self.open.set()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.socks: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        """The relay as a Redis URL (when it relays to Redis)."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                up = socket.create_connection(self.target)
+            except OSError:  # the server is down: the client sees its connection end
+                conn.close()
+                continue
+            self.socks += [conn, up]
+            threading.Thread(target=self._pipe, args=(conn, up), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(up, conn), daemon=True).start()
+
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                self.open.wait()
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.open.set()
+        self.listener.close()
+        for s in self.socks:
+            s.close()
+
+
 @dataclass
 class Cluster:
     """Nodes on one database and one Redis; ``store`` reads the database, ``redis`` Redis."""
@@ -96,10 +150,13 @@ class Cluster:
 
 
 @contextmanager
-def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None) -> Iterator[Cluster]:
+def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None, redis_url: str = REDIS_URL,
+            db_url: Callable[[str], str] | None = None) -> Iterator[Cluster]:
     """``n`` nodes (``caishen serve --redis``, environment ``env``) on a fresh PostgreSQL
     schema (the first started first: it makes the schema; the others side by side); stopped afterwards,
-    and none may have logged a traceback."""
+    and none may have logged a traceback. ``redis_url``: the Redis the nodes use (default the
+    shared one); ``db_url``: the URL the nodes are given for the schema's URL (e.g. through a
+    :class:`Proxy`; the test itself reads the database directly)."""
     import redis  # noqa: PLC0415 - only with the services (require_services)
 
     from caishen.server.db import make_engine  # noqa: PLC0415 - the server only for these tests
@@ -108,10 +165,11 @@ def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None) -> Iterat
     with database("postgresql", tmp_path) as db:
         nodes: list[ServerProcess] = []
         engine = make_engine(db)
-        r = redis.Redis.from_url(REDIS_URL)
+        r = redis.Redis.from_url(redis_url)
         errors: list[str] = []
+        node_db = db_url(db) if db_url is not None else db
         try:
-            nodes += [ServerProcess(db, args=("--redis", REDIS_URL), env=env) for _ in range(n)]
+            nodes += [ServerProcess(node_db, args=("--redis", redis_url), env=env) for _ in range(n)]
             nodes[0].start()  # the first makes the schema; the others start side by side
             starting = [threading.Thread(target=s.start, daemon=True) for s in nodes[1:]]
             for t in starting:
@@ -126,7 +184,8 @@ def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None) -> Iterat
             for s in nodes:
                 s.stop()
                 if s.proc is not None and s.proc.stderr is not None:
-                    errors.append(s.proc.stderr.read().decode())
+                    with suppress(ValueError):  # a restarted node's earlier pipe may be closed
+                        errors.append(s.proc.stderr.read().decode(errors="replace"))
             engine.dispose()
             r.close()
         for text in errors:

@@ -16,7 +16,6 @@ import json
 import os
 import signal
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,6 +32,7 @@ from caishen.cli import main as cli_main
 from caishen.server.db import make_engine
 from caishen.server.nodes import KEY_PREFIX
 from caishen.server.store import Store
+from helpers_nodes import Proxy
 from helpers_server import PG_BASE, ServerProcess, act_json, choose, database
 
 pytestmark = [pytest.mark.redis, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -59,55 +59,6 @@ def _services() -> None:
         pytest.skip("no PostgreSQL reachable (CAISHEN_TEST_PG)")
     if not _reachable(REDIS_URL, 6379):
         pytest.skip("no Redis reachable (CAISHEN_TEST_REDIS)")
-
-
-class Proxy:
-    """A TCP relay to Redis that the test can cut: while cut, bytes in either direction are
-    held (not lost), as by a network partition; node A reaches Redis only through it."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.open = threading.Event()
-        self.open.set()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port: int = self.listener.getsockname()[1]
-        self.socks: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            up = socket.create_connection(self.target)
-            self.socks += [conn, up]
-            threading.Thread(target=self._pipe, args=(conn, up), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(up, conn), daemon=True).start()
-
-    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
-        try:
-            while data := src.recv(65536):
-                self.open.wait()
-                dst.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for s in (src, dst):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def close(self) -> None:
-        self.open.set()
-        self.listener.close()
-        for s in self.socks:
-            s.close()
 
 
 def poll(what: Callable[[], Any], seconds: float = BOUND, why: str = "") -> Any:
