@@ -228,7 +228,10 @@ class Person:
     connection closes (1012: the node stops or the table moved; 1013: try again) or a node
     does not answer, it connects to the next port, as a balancer would send the page, with
     ``?since=`` the last (hand, step) it saw, as the page does. Everything it was told is
-    kept, to check against the database."""
+    kept, to check against the database. ``page_like``: reconnect after any close but those
+    after which the page gives up too (static/table.js: 1008, 4001, 4002), e.g. the 1006 of a
+    node killed behind the balancer, and count the server's error messages instead of failing
+    on them (``errors``: a table whose Redis or database is away says so)."""
 
     port_list: Callable[[], list[int]]
     code: str
@@ -243,6 +246,9 @@ class Person:
     states: int = 0
     over: bool = False
     failures: list[str] = field(default_factory=list)
+    page_like: bool = False
+    errors: list[str] = field(default_factory=list)  # the error codes told (page_like)
+    times: list[float] = field(default_factory=list)  # time.monotonic() of each step forward told
     stopping: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
 
@@ -283,6 +289,10 @@ class Person:
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else 1006
                 self.closes.append(code)
+                if self.page_like and code not in (1008, 4001, 4002):
+                    time.sleep(0.2)  # the page's pause before it tries again, not a wait for a state
+                    at += 1
+                    continue
                 if code not in (1012, 1013):
                     self.failures.append(f"closed with {code}: {exc}")
                     return
@@ -301,12 +311,16 @@ class Person:
                 continue
             kind = msg["type"]
             if kind == "error":
-                if msg["code"] not in ("stale",):  # a move or "next" the table had acted on already
+                if self.page_like:
+                    self.errors.append(str(msg["code"]))
+                elif msg["code"] not in ("stale",):  # a move or "next" the table had acted on already
                     self.failures.append(f"error: {msg}")
                 continue
             if kind not in ("event", "state"):
                 continue
             at = (int(msg["hand"]), int(msg["step"]))
+            if self.seen is None or at > self.seen:
+                self.times.append(time.monotonic())
             self.told[at[0]] = max(self.told.get(at[0], 0), at[1])
             self.seen = at
             if kind != "state":
