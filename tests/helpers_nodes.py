@@ -343,3 +343,16 @@ class Person:
         steps = stored_steps(store, self.code)
         return [(h, s, steps[h] if h < len(steps) else -1) for h, s in sorted(self.told.items())
                 if h >= len(steps) or steps[h] < s]
+
+
+def closed(ws: Any) -> tuple[list[dict[str, Any]], Any]:
+    """Every message a connection is sent until it closes, and how it closed (the
+    ``ConnectionClosed`` that ended it)."""
+    from websockets.exceptions import ConnectionClosed  # noqa: PLC0415
+
+    told: list[dict[str, Any]] = []
+    while True:
+        try:
+            told.append(json.loads(ws.recv(timeout=BOUND)))
+        except ConnectionClosed as exc:
+            return told, exc

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from websockets.sync.client import ClientConnection, connect
 
 from helpers_balancer import BalancedNodes, balanced_nodes, balancer, services_or_skip
+from helpers_nodes import poll
 from helpers_server import act_json, choose
 
 pytestmark = [pytest.mark.redis, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -61,15 +62,6 @@ def test_the_local_balancer_runs_deploy_haproxy_cfg_with_only_its_addresses_chan
         front.check()  # haproxy -c
     finally:
         front.stop()
-
-
-def poll(what: Callable[[], Any], seconds: float = BOUND, why: str = "") -> Any:
-    """``what()`` once it is truthy, asked every 0.05 s for up to ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not (got := what()):
-        assert time.monotonic() < deadline, f"timed out waiting for {why or what}"
-        time.sleep(0.05)  # polling for a state, not timing a behaviour
-    return got
 
 
 def join(url: str, cookie: str) -> tuple[ClientConnection, dict[str, Any]]:

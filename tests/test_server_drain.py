@@ -24,6 +24,7 @@ from helpers_nodes import (
     BOUND,
     Cluster,
     Person,
+    closed,
     cluster,
     new_room,
     poll,
@@ -76,15 +77,6 @@ def _join(node: ServerProcess, code: str, cookie: str,
             time.sleep(0.2)  # the page's pause before it tries again, not a wait for a state
 
 
-def _closed(ws: ClientConnection) -> tuple[list[dict[str, Any]], ConnectionClosed]:
-    told: list[dict[str, Any]] = []
-    while True:
-        try:
-            told.append(json.loads(ws.recv(timeout=BOUND)))
-        except ConnectionClosed as exc:
-            return told, exc
-
-
 def _verifies(node: ServerProcess, code: str) -> bool:
     got = httpx.get(node.base + f"/api/matches/{code}/verify", timeout=BOUND)
     return got.status_code == 200 and bool(got.json()["ok"])
@@ -115,8 +107,8 @@ def test_sigterm_drains_the_owner_and_another_node_takes_the_table_at_once(two: 
     a.proc.terminate()  # type: ignore[union-attr]
 
     # A closes the page with 1012 (reconnect) and tells it nothing more
-    told, closed = _closed(ws_a)
-    assert closed.rcvd is not None and closed.rcvd.code == 1012, closed
+    told, shut = closed(ws_a)
+    assert shut.rcvd is not None and shut.rcvd.code == 1012, shut
     assert [m for m in told if m["type"] in ("event", "state", "error")] == [], told
     # the page reconnects to B, with the last (hand, step) it saw: B takes the table over at
     # once (A let go of the lease), and the page is where it was

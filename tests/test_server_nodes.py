@@ -15,9 +15,8 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,42 +31,19 @@ from caishen.cli import main as cli_main
 from caishen.server.db import make_engine
 from caishen.server.nodes import KEY_PREFIX
 from caishen.server.store import Store
-from helpers_nodes import Proxy
-from helpers_server import PG_BASE, ServerProcess, act_json, choose, database
+from helpers_nodes import BOUND, REDIS_URL, Proxy, poll, require_services
+from helpers_nodes import closed as _closed
+from helpers_server import ServerProcess, act_json, choose, database
 
 pytestmark = [pytest.mark.redis, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
-REDIS_URL = os.environ.get("CAISHEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
-BOUND = 90.0  # seconds: every wait for a state is polled up to this (a busy two-core machine)
 TURN_SECONDS = 20  # the person's turn timer: A is frozen before it runs out, and resumed after
 A_LEASE_MS = 12_000  # A's lease; A waits up to a quarter of it (3 s) for Redis before it lets go
 
 
-def _reachable(url: str, default_port: int) -> bool:
-    parts = urlsplit(url.replace("postgresql+psycopg://", "postgresql://"))
-    try:
-        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or default_port), timeout=3):
-            return True
-    except OSError:
-        return False
-
-
 @pytest.fixture(autouse=True)
 def _services() -> None:
-    pytest.importorskip("redis")
-    if not _reachable(PG_BASE, 5432):
-        pytest.skip("no PostgreSQL reachable (CAISHEN_TEST_PG)")
-    if not _reachable(REDIS_URL, 6379):
-        pytest.skip("no Redis reachable (CAISHEN_TEST_REDIS)")
-
-
-def poll(what: Callable[[], Any], seconds: float = BOUND, why: str = "") -> Any:
-    """``what()`` once it is truthy, asked every 0.1 s for up to ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not (got := what()):
-        assert time.monotonic() < deadline, f"timed out waiting for {why or what}"
-        time.sleep(0.1)  # polling for a state, not timing a behaviour
-    return got
+    require_services()
 
 
 def _socket(server: ServerProcess, code: str, cookie: str) -> ClientConnection:
@@ -169,16 +145,6 @@ def nodes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess, Proxy,
 def _holds(server: ServerProcess, value: bytes | None) -> bool:
     assert server.proc is not None
     return value is not None and f":{server.proc.pid}:".encode() in value
-
-
-def _closed(ws: ClientConnection) -> tuple[list[dict[str, Any]], ConnectionClosed]:
-    """Every message until the connection closes, and how it closed."""
-    told: list[dict[str, Any]] = []
-    while True:
-        try:
-            told.append(json.loads(ws.recv(timeout=BOUND)))
-        except ConnectionClosed as exc:
-            return told, exc
 
 
 def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the_table_over(
