@@ -64,6 +64,21 @@ def test_the_local_balancer_runs_deploy_haproxy_cfg_with_only_its_addresses_chan
         front.stop()
 
 
+def connect_page(url: str, cookie: str) -> ClientConnection:
+    """A page's connection to a table, as a browser opens it (the balancer refusing or a node
+    not answering is met by trying again, up to BOUND s). No state is waited for: a person
+    who is not asked while a discard is decided on is rightly sent none until it is."""
+    deadline = time.monotonic() + BOUND
+    origin = url.replace("ws://", "http://").split("/ws/")[0]  # as a browser sends it
+    while True:
+        try:
+            return connect(url, additional_headers={"Cookie": f"caishen={cookie}", "Origin": origin},
+                           open_timeout=BOUND, ping_interval=None)
+        except (InvalidStatus, InvalidHandshake, OSError) as exc:
+            assert time.monotonic() < deadline, f"no connection within {BOUND} s: {exc!r}"
+            time.sleep(0.5)  # the page's pause before it tries again, not a wait for a state
+
+
 def join(url: str, cookie: str) -> tuple[ClientConnection, dict[str, Any]]:
     """A connection to a table and its first state. What a page meets while a node has died
     and another has not taken its tables yet (the balancer refusing, 1012, 1013, a connection
@@ -94,11 +109,15 @@ class Seat:
     each state that asks it while ``acts(state)`` says so (the simple player of
     helpers_server.choose), and says "next" after a hand's end while ``nexts(hand)``."""
 
-    def __init__(self, ws: ClientConnection, first: dict[str, Any], acts: Callable[[dict[str, Any]], bool],
-                 nexts: Callable[[int], bool]) -> None:
+    def __init__(self, ws: ClientConnection, first: dict[str, Any] | None, acts: Callable[[dict[str, Any]], bool],
+                 nexts: Callable[[int], bool], again: Callable[[], ClientConnection] | None = None) -> None:
+        """``first``: the state the page has (None: none yet); ``again``: how the page connects
+        again if its connection is closed before any state came (1013 while the owner is not
+        yet listening for relayed pages, as the page does); without it a close ends the seat."""
         self.ws = ws
         self.last = first
-        self.states = [first]
+        self.states = [] if first is None else [first]
+        self.again = again
         self.acts = acts
         self.nexts = nexts
         self.pongs = 0
@@ -120,27 +139,36 @@ class Seat:
             self.ws.send(json.dumps({"type": "next", "hand": view["hand"]}))
 
     def _run(self) -> None:
-        self._answer(self.last)
-        try:
-            while True:
-                with self.lock:
-                    out, self.outbox = self.outbox, []
-                for text in out:
-                    self.ws.send(text)
-                try:
-                    msg = json.loads(self.ws.recv(timeout=0.1))
-                except TimeoutError:
-                    continue
-                if msg["type"] == "pong":
-                    self.pongs += 1
-                elif msg["type"] == "error":
-                    assert msg["code"] == "stale", msg  # a "next" or move the table had already acted on
-                elif msg["type"] == "state":
-                    self.last = msg
-                    self.states.append(msg)
-                    self._answer(msg)
-        except ConnectionClosed as exc:
-            self.closed = exc
+        while True:
+            try:
+                self._read()
+            except ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                if self.again is None or self.states or code not in (None, 1006, 1011, 1012, 1013):
+                    self.closed = exc
+                    return
+                self.ws = self.again()
+
+    def _read(self) -> None:
+        if self.last is not None:
+            self._answer(self.last)
+        while True:
+            with self.lock:
+                out, self.outbox = self.outbox, []
+            for text in out:
+                self.ws.send(text)
+            try:
+                msg = json.loads(self.ws.recv(timeout=0.1))
+            except TimeoutError:
+                continue
+            if msg["type"] == "pong":
+                self.pongs += 1
+            elif msg["type"] == "error":
+                assert msg["code"] == "stale", msg  # a "next" or move the table had already acted on
+            elif msg["type"] == "state":
+                self.last = msg
+                self.states.append(msg)
+                self._answer(msg)
 
     def barrier(self) -> None:
         """Until the table has answered every message this page sent (a ping's pong comes
@@ -154,9 +182,10 @@ class Seat:
         self.thread.join(BOUND)
 
 
-def waits_on_me(view: dict[str, Any], hand: int) -> bool:
-    """The table waits for this person (in hand ``hand`` or later): asked to act, or at a hand's end."""
-    return view["match_over"] or (view["hand"] >= hand and (bool(view["choices"]) or view["hand_end"] is not None))
+def rests_on_me(view: dict[str, Any] | None, hand: int) -> bool:
+    """The table waits for this person's "next" at the end of hand ``hand`` or later (a state
+    every seat is sent), or the match is over."""
+    return view is not None and (view["match_over"] or (view["hand"] >= hand and view["hand_end"] is not None))
 
 
 SAME = ("hand", "step", "phase", "me", "current", "to_move", "tiles", "my_flowers", "last_discard", "choices",
@@ -181,26 +210,30 @@ def _play(dep: BalancedNodes) -> None:
     assert bob_http.post(f"/api/rooms/{code}/join").status_code == 200
     assert ann_http.get(f"/api/rooms/{code}").json()["status"] == "playing"
 
-    # Ann through the balancer: the node it sends her to takes the table
-    ws_ann, first = join(dep.ws(code), ann)
+    # Ann through the balancer: the node it sends her to takes the table (her first state may
+    # wait: the first deal's bots may wait for Bob's claim, and she is not asked)
+    ws_ann = connect_page(dep.ws(code), ann)
     assert ws_ann.response is not None and ws_ann.response.headers.get("x-caishen-relayed") is None
     owner = poll(lambda: dep.owner(code), why="the table's lease")
     # Bob on another node: relayed to the owner through Redis
     edge = next(n for n in dep.nodes if n is not owner)
-    ws_bob, bob_first = join(dep.ws(code, edge), bob)
+    ws_bob = connect_page(dep.ws(code, edge), bob)
     assert ws_bob.response is not None and ws_bob.response.headers.get("x-caishen-relayed") == "node"
 
-    # a whole hand: both play it; Bob plays on, Ann stops once the table waits for her in hand 2
-    seat_ann = Seat(ws_ann, first, acts=lambda v: v["hand"] < 1, nexts=lambda h: h < 1)
-    seat_bob = Seat(ws_bob, bob_first, acts=lambda v: True, nexts=lambda h: True)
-    poll(lambda: seat_ann.closed is None and waits_on_me(seat_ann.last, 1), why="Ann waited for in hand 2")
+    # two whole hands: both play them; Bob plays on, Ann says "next" only after the first, so
+    # the table rests at the second hand's end, waiting for her (a state every seat is sent)
+    seat_ann = Seat(ws_ann, None, acts=lambda v: True, nexts=lambda h: h < 1,
+                    again=lambda: connect_page(dep.ws(code), ann))
+    seat_bob = Seat(ws_bob, None, acts=lambda v: True, nexts=lambda h: True,
+                    again=lambda: connect_page(dep.ws(code, edge), bob))
+    poll(lambda: seat_ann.closed is None and rests_on_me(seat_ann.last, 1), why="Ann waited for after hand 2")
     assert any(s["hand"] == 0 and s["hand_end"] is not None for s in seat_ann.states), "hand 1 was not played out"
     assert any(s["hand"] == 0 and s["hand_end"] is not None for s in seat_bob.states), "Bob did not see hand 1's end"
     assert dep.owner(code) is owner
     seat_bob.barrier()  # Bob's answers are in, and the table waits for Ann alone
     seat_ann.barrier()  # every state the table sent Ann has arrived
     left = seat_ann.last
-    assert waits_on_me(left, 1)
+    assert rests_on_me(left, 1)
 
     # the owner dies
     owner.kill()
