@@ -100,20 +100,12 @@ import websockets
 
 import balancer
 import human_pace
+from human_pace import choose  # the scripted player of every bench table
 
 # One TLS context for every client (the server is plain HTTP on loopback): httpx makes one per
 # client otherwise, loading the CA bundle each time, which took 40% of the load generator's CPU,
 # all of it while the rooms open.
 TLS = ssl.create_default_context()
-
-
-def choose(view: dict[str, object]) -> str:
-    acts = [c["action"] for c in view["choices"]]  # type: ignore[attr-defined]
-    if "win" in acts:
-        return "win"
-    if "pass" in acts:
-        return "pass"
-    return str(acts[-1])
 
 
 def forwarded(i: int) -> dict[str, str]:
