@@ -147,6 +147,8 @@ CONNECTION_RATES: Final = {
     "contribute": Rate(1.0, 4.0),
     # the page's move key (docs/fairness.md, "Signed moves"): once per connection
     "key": Rate(1.0, 4.0),
+    # quick phrases and stickers: a few at once, then one every 3 seconds
+    "say": Rate(1 / 3, 3.0),
 }
 PERSON_RATES: Final = {k: Rate(r.per_second * 2, r.burst * 2) for k, r in CONNECTION_RATES.items()}
 

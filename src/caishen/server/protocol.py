@@ -8,7 +8,7 @@ built from that seat's own observation only (``caishen.server.core.table_view``)
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
@@ -101,9 +101,26 @@ class ContributeMessage(_Strict):
     value: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 
+# Quick phrases and stickers (issue 30, table manners): a fixed list, each shown in the
+# reader's language by the page (static/common.js, ``say_*``), never free text; the stickers
+# are pictures shipped with the package (static/stickers/, made here).
+PHRASES: Final = ("hello", "hurry", "nice", "thanks", "sorry", "again", "bye")
+STICKERS: Final = ("smile", "laugh", "cry", "angry", "tea", "thumb")
+Say = Literal["hello", "hurry", "nice", "thanks", "sorry", "again", "bye",
+              "smile", "laugh", "cry", "angry", "tea", "thumb"]
+
+
+class SayMessage(_Strict):
+    """A quick phrase or a sticker from a seated person, shown at their seat to everyone at
+    the table (rate-limited per connection and per person, caishen.server.conns)."""
+
+    type: Literal["say"]
+    say: Say
+
+
 AnyClientMessage = (
     ActMessage | NextMessage | BackMessage | HelpMessage | PingMessage | TakeoverMessage | ContributeMessage
-    | KeyMessage
+    | KeyMessage | SayMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -165,6 +182,15 @@ class ErrorMessage(BaseModel):
     type: Literal["error"] = "error"
     code: str
     message: str
+
+
+class SaidMessage(BaseModel):
+    """Engine seat ``seat`` said ``say`` (a quick phrase or a sticker: :data:`PHRASES`,
+    :data:`STICKERS`); sent to every page at the table, the sender's included."""
+
+    type: Literal["said"] = "said"
+    seat: int
+    say: Say
 
 
 class StorageMessage(BaseModel):

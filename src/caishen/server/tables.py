@@ -50,6 +50,8 @@ from caishen.server.protocol import (
     NextMessage,
     PingMessage,
     ProtocolError,
+    SaidMessage,
+    SayMessage,
     StorageMessage,
     TakeoverMessage,
     parse_client_message,
@@ -361,6 +363,8 @@ class LiveTable:
                     await self._contribute(client, msg)
                 elif isinstance(msg, KeyMessage):
                     client.key = msg.key  # checked on the curve already; each signed move is checked by it
+                elif isinstance(msg, SayMessage):
+                    self._say(client, msg)
                 elif isinstance(msg, HelpMessage):
                     if msg.on and not self.help_ok:
                         raise ProtocolError("help_off", "this room does not allow learner help")
@@ -370,6 +374,16 @@ class LiveTable:
                         self._send_view(client)
             except ProtocolError as exc:
                 self._error(client, exc.code, str(exc))
+
+    def _say(self, client: Client, msg: SayMessage) -> None:
+        """A quick phrase or a sticker, shown at the sender's seat on every page at the table
+        (the sender's too). Only a seated person says anything; it tells nothing of the hand."""
+        seat = self.session.seat_of(client.player)
+        if seat is None:
+            raise ProtocolError("not_seated", "only the people at the table send phrases and stickers")
+        out = SaidMessage(seat=seat, say=msg.say).model_dump_json()
+        for c in self.clients:
+            c.outbox.put(out)
 
     # ------------------------------------------------------------ moves
 

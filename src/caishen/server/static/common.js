@@ -4,6 +4,9 @@
 
 const I18N = {
   zh: {
+    say: "快捷语", say_hello: "大家好！", say_hurry: "快点吧，等得花儿都谢了", say_nice: "打得好！", say_thanks: "谢谢",
+    say_sorry: "不好意思", say_again: "再来一局！", say_bye: "先走了，下次再玩", say_smile: "微笑", say_laugh: "大笑",
+    say_cry: "哭", say_angry: "生气", say_tea: "喝茶", say_thumb: "点赞",
     title: "财神麻将", lobby: "大厅", account: "账户", accountLink: "账户（注册 / 登录）", name: "昵称", save: "保存", playingAs: "当前昵称：", logoutAll: "在所有设备上退出", confirmLogoutAll: "在所有设备上退出？每台设备都要重新取昵称，之前的对局不再归你（有账户的话，重新登录即可）。",
     pickName: "先取一个昵称", practice: "一键练习（对三个机器人）", createRoom: "创建房间",
     variant: "玩法", hands: "局数", toBreak: "打到断筹", friends: "好友座位", botLevel: "机器人水平",
@@ -50,6 +53,9 @@ const I18N = {
     endedHands: "{0}局打完，比赛结束", endedBroke: "{0}断筹，比赛在第{1}局后结束",
   },
   en: {
+    say: "Say", say_hello: "Hello, everyone!", say_hurry: "Hurry up, please", say_nice: "Well played!", say_thanks: "Thanks",
+    say_sorry: "Sorry", say_again: "One more match!", say_bye: "I must go, see you next time", say_smile: "smile",
+    say_laugh: "laugh", say_cry: "cry", say_angry: "angry", say_tea: "tea", say_thumb: "thumbs up",
     presets: "Rules preset", customRules: "Custom", customRulesDoc: "Your own mix of house rules (see House rules below).", ruleDetails: "Show rule IDs and switch names",
     title: "caishen mahjong", lobby: "Lobby", account: "Account", accountLink: "Account (sign up, log in)", name: "Name", save: "Save", playingAs: "Playing as ", logoutAll: "Log out everywhere", confirmLogoutAll: "Log out on every device? Each must pick a name again, and your matches so far stay with the old name (unless you have an account: then log in again).",
     pickName: "Pick a display name first", practice: "Practice now (against 3 bots)", createRoom: "Create a room",

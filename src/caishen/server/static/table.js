@@ -127,6 +127,7 @@ function render() {
   renderActions();
   renderHelp();
   renderOverlay();
+  SAY.decorate();
   document.getElementById("helpbox").disabled = !VIEW.help_allowed;
   document.getElementById("commit").textContent = `${t("commitment")} #${VIEW.hand + 1}: ${VIEW.commitment}`;
   tick();
@@ -202,6 +203,7 @@ function connect() {
     if (msg.type === "error" && msg.code === "storage_unavailable") { storageBanner(true); unanswer(); return; }
     if (msg.type === "error") { toast(msg.message); unanswer(); return; }
     if (msg.type === "fair") { FairPage.onMessage(msg, send, CODE); return; }
+    if (msg.type === "said") { SAY.onSaid(msg); return; }
     if (msg.type === "event" || msg.type === "state") {
       if (!seen || msg.hand > seen[0] || (msg.hand === seen[0] && msg.step > seen[1])) seen = [msg.hand, msg.step];
       enqueue(msg, applyState);
@@ -287,6 +289,7 @@ function main() {
   hb.checked = localStorage.getItem("caishen.help") === "1";
   hb.addEventListener("change", () => { localStorage.setItem("caishen.help", hb.checked ? "1" : "0"); send({ type: "help", on: hb.checked }); });
   document.getElementById("soundslot").append(...SOUND.controls());
+  document.getElementById("sayslot").append(...SAY.controls(send));
   showLobby();
 }
 
