@@ -50,9 +50,9 @@ from caishen.server.protocol import (
     VerifyOut,
     parse_since,
 )
-from caishen.server.relay import HandedOff, relay
+from caishen.server.relay import HandedOff, peer_host, relay
 from caishen.server.store import RoomInfo, Store, unavailable
-from caishen.server.tables import STORAGE_LOST, Client, LiveTable, Tables, WorkerPlan
+from caishen.server.tables import STORAGE_LOST, Client, LiveTable, Tables, WorkerPlan, address_token
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_RECORD_BYTES = 5_000_000
@@ -469,7 +469,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
                 await ws.accept(headers=[(b"x-caishen-relayed", b"node")])
                 await node.relay(code, uid, player, ws.query_params.get("contribute") == "1",
                                  ws.query_params.get("since"), functools.partial(relayed_message, ws), ws.send_text,
-                                 functools.partial(close_socket, ws.close))
+                                 functools.partial(close_socket, ws.close), peer=peer_host(ws))
                 return
             await ws.accept()
             await ws.close(code=CLOSE_ELSEWHERE, reason=exc.code)
@@ -483,7 +483,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         assert isinstance(uid, str)
         client = Client(player=player, outbox=Outbox(ws.send_text), uid=uid, person=tables.person(uid),
                         contributes=ws.query_params.get("contribute") == "1",
-                        since=parse_since(ws.query_params.get("since")))
+                        since=parse_since(ws.query_params.get("since")), addr=address_token(room.seed, peer_host(ws)))
         writer = asyncio.ensure_future(client.outbox.run())
         reader = asyncio.ensure_future(read(ws, live, client))
         metrics.connections.inc()

@@ -33,7 +33,7 @@ from caishen.server import metrics
 from caishen.server.conns import CLOSE_ELSEWHERE, CLOSE_MOVED, Outbox
 from caishen.server.logs import fields, log
 from caishen.server.protocol import parse_since
-from caishen.server.tables import Client, LiveTable, Tables
+from caishen.server.tables import Client, LiveTable, Tables, address_token
 
 STOP_SECONDS = 1.0  # a stopping owner waits this long for its relayed connections' edges to be told
 SILENT_SECONDS = 10.0  # an edge not heard from for this long (it beats every lease renewal) is gone
@@ -134,7 +134,8 @@ class Owner:
 
             since = msg.get("s")
             client = Client(player=int(msg["p"]), outbox=Outbox(send), uid=uid, person=self.tables.person(uid),
-                            contributes=bool(msg.get("n")), since=parse_since(since if isinstance(since, str) else None))
+                            contributes=bool(msg.get("n")), since=parse_since(since if isinstance(since, str) else None),
+                            addr=address_token(live.room.seed, str(msg.get("a") or "")))
             r = self.remotes[cid] = _Remote(client, out)
             r.tasks.append(asyncio.get_running_loop().create_task(self._serve(cid, r, live)))
         elif r is not None:
@@ -181,10 +182,12 @@ class Owner:
 
 async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, since: str | None, beat: float,
                holder: Callable[[], Awaitable[str | None]], receive: Callable[[], Awaitable[str | None]],
-               send: Callable[[str], Awaitable[None]], close: Callable[[int, str], Awaitable[None]]) -> None:
+               send: Callable[[str], Awaitable[None]], close: Callable[[int, str], Awaitable[None]],
+               peer: str = "") -> None:
     """Relay one accepted WebSocket (``receive``: the page's next message, None once it is
     gone; ``send``; ``close``) to the node that runs table ``code`` (``holder``: the lease's
-    holder now); ``since``: the page's ``?since=H:S`` (the moves it missed are told first)."""
+    holder now); ``since``: the page's ``?since=H:S`` (the moves it missed are told first);
+    ``peer``: its network address, for the owner's same-address warning (never stored)."""
     cid = secrets.token_hex(8)
     pubsub = redis.pubsub()
     inbound = IN.format(code)
@@ -239,7 +242,7 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
     try:
         owner = await holder()
         await pubsub.subscribe(OUT.format(cid))
-        if owner is None or await publish({"k": "open", "u": uid, "p": player, "n": contributes, "s": since}) == 0:
+        if owner is None or await publish({"k": "open", "u": uid, "p": player, "n": contributes, "s": since, "a": peer}) == 0:
             await close(CLOSE_ELSEWHERE, "owner_unreachable")
             return
         metrics.relayed_connections.inc()

@@ -447,11 +447,11 @@ class Node:
 
     async def relay(self, code: str, uid: str, player: int, contributes: bool, since: str | None,
                     receive: Callable[[], Awaitable[str | None]], send: Callable[[str], Awaitable[None]],
-                    close: Callable[[int, str], Awaitable[None]]) -> None:
+                    close: Callable[[int, str], Awaitable[None]], peer: str = "") -> None:
         """Join an accepted WebSocket of table ``code``, which another node runs, to that
-        node through Redis pub/sub (:mod:`caishen.server.noderelay`)."""
+        node through Redis pub/sub (:mod:`caishen.server.noderelay`); ``peer``: its address."""
         await edge(self.leases.redis, code, uid, player, contributes, since, self.leases.times.renew,
-                   lambda: self.leases.holder(code), receive, send, close)
+                   lambda: self.leases.holder(code), receive, send, close, peer=peer)
 
     async def _take(self, room: RoomInfo) -> LiveTable | None:
         code = room.code

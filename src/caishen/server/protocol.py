@@ -193,6 +193,15 @@ class SaidMessage(BaseModel):
     say: Say
 
 
+class SameAddressMessage(BaseModel):
+    """Players of the room connected from one network address (issue 30, table manners): the
+    names of each group, told to every page at the table when a group forms or grows, and to
+    a page that connects while one stands. The address itself is never told nor stored."""
+
+    type: Literal["same_address"] = "same_address"
+    groups: list[list[str]]
+
+
 class StorageMessage(BaseModel):
     """The table's database could not be written (``ok`` false: the table is paused, back at
     its last stored move, and retries by itself) or can be again (``ok`` true). The page shows

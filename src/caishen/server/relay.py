@@ -53,9 +53,25 @@ class HandedOff:
         return True
 
 
+PEER_HEADER = "x-caishen-peer"  # the person's address, from a sibling process's relay
+
+
+def peer_host(ws: WebSocket) -> str:
+    """The network address of the person behind ``ws``: its peer's, or, on the Unix socket
+    (no peer address: only the centre's own processes connect there), what the relaying
+    process said in :data:`PEER_HEADER`."""
+    if ws.client is not None:
+        return ws.client.host or ""
+    return ws.headers.get(PEER_HEADER, "")
+
+
 async def relay(ws: WebSocket, socket_path: str, code: str) -> None:
     """Serve ``ws`` (not accepted yet) through the owner of room ``code`` at ``socket_path``."""
     headers = {"Cookie": ws.headers["cookie"]} if "cookie" in ws.headers else {}
+    # who connected, for the owner's same-address warning: the owner trusts this header only
+    # on its Unix socket, where only this centre's processes connect
+    if ws.client is not None and ws.client.host:
+        headers[PEER_HEADER] = ws.client.host
     # the page's choices (?contribute=1: it sends randomness to every wall) go on to the owner
     # and so does the last event it saw (?since=H:S)
     params = ["contribute=1"] if ws.query_params.get("contribute") == "1" else []

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import ipaddress
 import logging
 import os
 import secrets
@@ -51,6 +52,7 @@ from caishen.server.protocol import (
     PingMessage,
     ProtocolError,
     SaidMessage,
+    SameAddressMessage,
     SayMessage,
     StorageMessage,
     TakeoverMessage,
@@ -85,6 +87,24 @@ class Client:
     contributes: bool = False  # the page sends its randomness to every wall (?contribute=1)
     key: str | None = None  # the public key this connection's page signs its moves with
     since: tuple[int, int] | None = None  # the last (hand, step) its page saw (?since=H:S): told what it missed
+    addr: str = ""  # its network address as a token of the room (address_token), "" when not known
+
+
+def address_token(seed: bytes, host: str | None) -> str:
+    """What a table keeps of a connection's network address (the same-address warning): a
+    keyed hash under the room's secret seed, the same on every node and process of the centre
+    and unlike any other room's; ``""`` for no address, a name that is not an address (a test
+    client) or a loopback one (the machine itself, or a proxy that did not say who connected:
+    every person would share it). The address itself is neither kept nor told."""
+    if not host:
+        return ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return ""
+    if ip.is_loopback or ip.is_unspecified:
+        return ""
+    return hashlib.blake2b(ip.packed, key=seed[:64], digest_size=12, person=b"caishen-addr").hexdigest()
 
 
 STORAGE_LOST = "connection to storage lost, retrying"
@@ -157,6 +177,8 @@ class LiveTable:
         self.paused = False  # the database could not be written: nothing moves until it can
         self.lock = asyncio.Lock()
         self.clients: list[Client] = []
+        self.addresses: dict[int, set[str]] = {}  # player -> the address tokens of its connections
+        self._told_addresses: frozenset[frozenset[int]] = frozenset()
         self.away: set[int] = set()
         self.ready: set[int] = set()
         self.help_ok = room.help_allowed
@@ -261,6 +283,7 @@ class LiveTable:
                 self.clients.remove(old)
                 old.outbox.give_up(CLOSE_REPLACED, "this seat is open in too many windows")
             self.clients.append(client)
+            self._same_address(client)
             self.idle_since = None
             self.gone_since.pop(client.player, None)
             if client.player in self.handed:  # back: the seat is theirs again
@@ -374,6 +397,26 @@ class LiveTable:
                         self._send_view(client)
             except ProtocolError as exc:
                 self._error(client, exc.code, str(exc))
+
+    def _same_address(self, client: Client) -> None:
+        """The same-address warning: players of the room seen at one address (a token of it,
+        :func:`address_token`, kept in memory while the table is) are told to every page when
+        a group forms or grows; a page that connects while one stands is told it."""
+        if client.addr:
+            self.addresses.setdefault(client.player, set()).add(client.addr)
+        by_token: dict[str, set[int]] = {}
+        for player, tokens in self.addresses.items():
+            for token in tokens:
+                by_token.setdefault(token, set()).add(player)
+        groups = sorted({frozenset(g) for g in by_token.values() if len(g) > 1}, key=sorted)
+        if not groups:
+            return
+        names = self.room.names
+        out = SameAddressMessage(groups=[[names[p] for p in sorted(g)] for g in groups]).model_dump_json()
+        told = frozenset(groups)
+        for c in self.clients if told != self._told_addresses else (client,):
+            c.outbox.put(out)
+        self._told_addresses = told
 
     def _say(self, client: Client, msg: SayMessage) -> None:
         """A quick phrase or a sticker, shown at the sender's seat on every page at the table

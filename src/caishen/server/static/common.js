@@ -4,6 +4,7 @@
 
 const I18N = {
   zh: {
+    sameAddress: "注意：{0} 从同一网络地址连接（可能是同一个人或同一家人）", close: "关闭",
     say: "快捷语", say_hello: "大家好！", say_hurry: "快点吧，等得花儿都谢了", say_nice: "打得好！", say_thanks: "谢谢",
     say_sorry: "不好意思", say_again: "再来一局！", say_bye: "先走了，下次再玩", say_smile: "微笑", say_laugh: "大笑",
     say_cry: "哭", say_angry: "生气", say_tea: "喝茶", say_thumb: "点赞",
@@ -53,6 +54,7 @@ const I18N = {
     endedHands: "{0}局打完，比赛结束", endedBroke: "{0}断筹，比赛在第{1}局后结束",
   },
   en: {
+    sameAddress: "Note: {0} are connected from the same network address (one person, or one household)", close: "Close",
     say: "Say", say_hello: "Hello, everyone!", say_hurry: "Hurry up, please", say_nice: "Well played!", say_thanks: "Thanks",
     say_sorry: "Sorry", say_again: "One more match!", say_bye: "I must go, see you next time", say_smile: "smile",
     say_laugh: "laugh", say_cry: "cry", say_angry: "angry", say_tea: "tea", say_thumb: "thumbs up",

@@ -162,6 +162,17 @@ function storageBanner(lost) {
   }
 }
 
+// Players of this room connected from one network address (the server never says which):
+// a banner under the bar, until closed; a new group shows it again.
+function sameAddress(groups) {
+  let el = document.getElementById("sameaddr");
+  if (el) el.remove();
+  el = h("div", { id: "sameaddr", class: "sameaddr", role: "alert", "data-testid": "same-address" },
+    groups.map((g) => h("div", { text: t("sameAddress", g.join(LANG === "zh" ? "、" : ", ")) })),
+    h("button", { type: "button", class: "close", "aria-label": t("close"), text: "×", onclick: () => el.remove() }));
+  document.querySelector(".bar").after(el);
+}
+
 // A state from the server: the table as it is now (after the events before it were played).
 function applyState(msg) {
   if (VIEW && msg.hand !== VIEW.hand) lastDiscardSeat = null;
@@ -204,6 +215,7 @@ function connect() {
     if (msg.type === "error") { toast(msg.message); unanswer(); return; }
     if (msg.type === "fair") { FairPage.onMessage(msg, send, CODE); return; }
     if (msg.type === "said") { SAY.onSaid(msg); return; }
+    if (msg.type === "same_address") { sameAddress(msg.groups); return; }
     if (msg.type === "event" || msg.type === "state") {
       if (!seen || msg.hand > seen[0] || (msg.hand === seen[0] && msg.step > seen[1])) seen = [msg.hand, msg.step];
       enqueue(msg, applyState);
