@@ -156,7 +156,15 @@ class Seat:
             self.ws.close()
 
     def recv(self) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=BOUND))
+        try:
+            msg: dict[str, Any] = json.loads(self.ws.recv(timeout=BOUND))
+        except TimeoutError as exc:  # what this seat knew, for the failure's report
+            v = self.view
+            exc.add_note(f"seat at room {self.code}: told {self.told}, storage ok {self.storage}, errors {self.errors}, "
+                         f"last state: hand {v.get('hand')} step {v.get('step')} phase {v.get('phase')} current "
+                         f"{v.get('current')} choices {[c['action'] for c in v.get('choices', [])]} "
+                         f"hand_end {v.get('hand_end') is not None}")
+            raise
         if msg["type"] == "state":
             self.view = msg
             self.told = max(self.told, (msg["hand"], msg["step"]))

@@ -122,6 +122,13 @@ def _outage(kind: str, tmp: Path, seconds: float) -> None:
             again.move()
             for code in codes:
                 assert httpx.get(base + f"/api/matches/{code}/verify", timeout=BOUND).json()["ok"]
+        except BaseException as exc:  # the server's log goes with the failure's report
+            for seat in seats:
+                seat.close()
+            server.stop()
+            if server.proc is not None and server.proc.stderr is not None:
+                exc.add_note("the server's log:\n" + server.proc.stderr.read().decode(errors="replace")[-6000:])
+            raise
         finally:
             for seat in seats:
                 seat.close()
