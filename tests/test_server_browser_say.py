@@ -97,3 +97,28 @@ def test_a_sticker_and_a_phrase_show_at_the_senders_seat(server: ServerProcess, 
         a.screenshot(path=str(Path(SHOTS) / "say-desktop.png"))
     for ctx in (a.context, b.context):
         ctx.close()
+
+
+def test_the_owner_starts_early_with_bots_of_the_level_chosen(server: ServerProcess, browser: object) -> None:
+    """Start early (issue 30): the waiting room's owner picks the bots' level beside "Start
+    now"; the choice survives the page's redraws while it waits, and the open seats get it."""
+    a = lobby_page(browser, server.base, "phone", "en")  # type: ignore[arg-type]
+    _name(a, "Host")
+    a.select_option("#friends", "2")
+    a.fill("#timer", "0")
+    a.click("#roomform button[type=submit]")
+    a.wait_for_url("**/r/*")
+    code = a.url.rsplit("/", 1)[1]
+    a.wait_for_selector("[data-testid=start-bot]")
+    a.select_option("[data-testid=start-bot]", "random")
+    # the waiting room redraws every 2 s: the level chosen stays chosen
+    a.wait_for_function("el => !el.isConnected", arg=a.query_selector("[data-testid=start-bot]"), timeout=WAIT_MS)
+    assert a.locator("[data-testid=start-bot]").input_value() == "random"
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        a.screenshot(path=str(Path(SHOTS) / "start-early.png"))
+    a.click("[data-testid=start-now]")
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    seats = a.request.get(server.base + f"/api/rooms/{code}").json()["seats"]
+    assert [s["bot"] for s in seats] == [None, "random", "random", "greedy"]
+    a.context.close()

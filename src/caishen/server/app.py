@@ -46,6 +46,7 @@ from caishen.server.protocol import (
     RoomBody,
     RoomOut,
     SeatOut,
+    StartBody,
     VariantOut,
     VerifyOut,
     parse_since,
@@ -329,15 +330,21 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         return room_out(start_if_full(room), request, uid)
 
     @app.post("/api/rooms/{code}/start")
-    def start_room(request: Request, code: str) -> RoomOut:
-        """The owner starts now: open seats get bots."""
+    def start_room(request: Request, code: str, body: StartBody | None = None) -> RoomOut:
+        """The owner starts now: open seats get bots, of the level the body names (start early,
+        issue 30) or else the room's own."""
         uid = need_user(request)
         limit(request, "joins", uid)
         room = room_or_404(code)
         if room.owner != uid:
             raise HTTPException(403, "only the room's owner can start it")
+        level = body.bot if body is not None and body.bot is not None else next((b for b in room.bots if b), "greedy")
+        try:
+            core.check_bot(level)
+        except core.RoomError as exc:
+            raise HTTPException(422, str(exc)) from None
         if room.status == "waiting":
-            started = store.fill_and_start(code, next((b for b in room.bots if b), "greedy"))
+            started = store.fill_and_start(code, level)
             assert started is not None
             tables.start(started)
             room = started

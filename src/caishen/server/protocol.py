@@ -481,6 +481,13 @@ class RoomBody(_Strict):
         default="normal", description="how fast the bots move; with two or more people the claim pause holds at every pace")
 
 
+class StartBody(_Strict):
+    """Start now (the room's owner): ``bot``, the level of the bots that take the open seats;
+    none: the room's own level."""
+
+    bot: str | None = Field(default=None, max_length=20)
+
+
 class SeatOut(BaseModel):
     player: int
     name: str | None

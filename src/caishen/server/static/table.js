@@ -10,6 +10,7 @@ let sentNext = -1;
 let retry = 500;
 let seen = null;  // [hand, step] of the latest event or state that came (for ?since= on a reconnect)
 let drawn = null;  // the tile this seat just drew, shown apart
+let botLevels = null, startLevel = null;  // start early: the levels, and the one chosen
 
 function send(msg) { if (WS && WS.readyState === 1) WS.send(JSON.stringify(msg)); }
 // the state a move was sent for: its buttons go until the next state (a claim answered waits
@@ -281,10 +282,20 @@ async function showLobby() {
   } else if (!seated) card.append(h("p", { text: t("notSeated") }));
   else {
     card.append(h("p", { text: t("waitingFriends") }));
-    if (room.owner) card.append(h("button", { class: "primary", type: "button", text: t("startNow"), onclick: async () => {
-      await api(`/api/rooms/${CODE}/start`, { method: "POST" });
-      showLobby();
-    } }));
+    if (room.owner) {
+      // start early: the open seats get bots of the level chosen here (the room's own first)
+      // (kept across the redraws every 2 s while the room waits)
+      botLevels = botLevels || await api("/api/bot-levels");
+      startLevel = startLevel || (room.seats.find((s) => s.bot) || {}).bot || "greedy";
+      const level = h("select", { id: "startbot", "data-testid": "start-bot", "aria-label": t("botLevel"),
+        onchange: () => { startLevel = level.value; } },
+        botLevels.map((b) => h("option", { value: b, selected: b === startLevel }, t("level_" + b) === "level_" + b ? b : t("level_" + b))));
+      card.append(h("div", { class: "row" }, h("label", { for: "startbot", text: t("botLevel") }), level,
+        h("button", { class: "primary", type: "button", "data-testid": "start-now", text: t("startNow"), onclick: async () => {
+          await api(`/api/rooms/${CODE}/start`, { method: "POST", body: { bot: level.value } });
+          showLobby();
+        } })));
+    }
     setTimeout(showLobby, 2000);
   }
   document.getElementById("lobbybox").replaceChildren(card);

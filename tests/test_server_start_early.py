@@ -1,0 +1,52 @@
+"""Start early (issue 30, "Table manners"): the room's owner fills the open seats with bots of
+a chosen level and the match starts; without a level, the room's own; nobody else may start
+it, and a level the centre does not have is refused before anything changes."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from helpers_server import app_fixture
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+app = app_fixture("sqlite", "postgresql")
+
+
+def _client(app: FastAPI, name: str) -> TestClient:
+    c = TestClient(app)
+    assert c.post("/api/me", json={"name": name}).status_code == 200
+    return c
+
+
+def test_the_owner_starts_early_with_bots_of_a_chosen_level(app: FastAPI) -> None:
+    with _client(app, "Ann") as ann, _client(app, "Bob") as bob:
+        room = ann.post("/api/rooms", json={"friends": 2, "turn_seconds": 0, "hands": 8, "bot": "greedy"}).json()
+        code = room["code"]
+        assert [s["bot"] for s in room["seats"]] == [None, None, None, "greedy"]
+        assert bob.post(f"/api/rooms/{code}/join").json()["status"] == "waiting"
+
+        r = bob.post(f"/api/rooms/{code}/start", json={"bot": "random"})
+        assert r.status_code == 403 and "owner" in r.json()["detail"]
+        r = ann.post(f"/api/rooms/{code}/start", json={"bot": "grandmaster"})
+        assert r.status_code == 422 and "unknown bot level 'grandmaster'" in r.json()["detail"]
+        r = ann.post(f"/api/rooms/{code}/start", json={"bot": "random", "extra": 1})
+        assert r.status_code == 422  # strict: nothing but the level
+        waiting = ann.get(f"/api/rooms/{code}").json()
+        assert waiting["status"] == "waiting" and [s["name"] for s in waiting["seats"]][:2] == ["Ann", "Bob"]
+        assert waiting["seats"][2]["name"] is None  # nothing changed
+
+        started = ann.post(f"/api/rooms/{code}/start", json={"bot": "random"}).json()
+        assert started["status"] == "playing"
+        # the open seat took the chosen level; the room's own bot kept its level
+        assert [s["bot"] for s in started["seats"]] == [None, None, "random", "greedy"]
+
+
+def test_without_a_level_the_rooms_own(app: FastAPI) -> None:
+    with _client(app, "Ann") as ann:
+        code = ann.post("/api/rooms", json={"friends": 2, "turn_seconds": 0, "hands": 8, "bot": "random"}).json()["code"]
+        started = ann.post(f"/api/rooms/{code}/start").json()
+        assert started["status"] == "playing"
+        assert [s["bot"] for s in started["seats"]] == [None, "random", "random", "random"]
