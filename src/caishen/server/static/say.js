@@ -41,7 +41,9 @@ const SAY = (() => {
     const fill = () => panel.replaceChildren(
       h("div", { class: "phrases" }, PHRASES.map((p) => h("button", { type: "button", "data-say": p, onclick: () => pick(p), text: t("say_" + p) }))),
       h("div", { class: "stickers" }, STICKERS.map((p) => h("button", { type: "button", "data-say": p, title: t("say_" + p), onclick: () => pick(p) }, content(p)))));
-    const button = h("button", { type: "button", "data-testid": "say", text: t("say"), onclick: () => { fill(); panel.hidden = !panel.hidden; } });
+    // shown once the page is at the table (table.js, on its socket's open): before, nobody hears
+    const button = h("button", { type: "button", "data-testid": "say", hidden: true, text: t("say"),
+      onclick: () => { fill(); panel.hidden = !panel.hidden; } });
     return [button, panel];
   }
 

@@ -198,6 +198,7 @@ function connect() {
   WS.onopen = () => {
     retry = 500;
     registerKey(WS);
+    document.querySelector("[data-testid=say]").hidden = false;
     // a "next" sent as the last connection dropped may never have arrived: say it again (the
     // table takes a repeated "next" for a hand that is over as the same answer)
     if (sentNext >= 0 && VIEW && VIEW.hand_end && VIEW.hand === sentNext) send({ type: "next", hand: sentNext });
