@@ -29,7 +29,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.middleware.sessions import SessionMiddleware
 
 from caishen.bots import caches
-from caishen.server import accounts, collector, core, metrics
+from caishen.server import accounts, collector, core, metrics, profiles
 from caishen.server.conns import ABORT_KEY, ABORT_SECONDS, CLOSE_ELSEWHERE, Outbox, close_socket
 from caishen.server.db import make_engine, now, upgrade
 from caishen.server.hygiene import ServeOptions
@@ -262,6 +262,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         return MeOut(id=uid, name=name)
 
     accounts.install(app, store, gate, tables, uid_of)  # claim, log in and out, sessions (issue 30)
+    profiles.install(app, store, uid_of)  # profiles, recent players (issue 30)
 
     @app.post("/api/logout-everywhere")
     def logout_everywhere(request: Request) -> LoggedOutOut:
