@@ -52,6 +52,7 @@ const I18N = {
     pay_L24_2: "付赢家", pay_L24_4: "输家之间的差额", pay_L24_6: "腊子", pay_L24_8: "包三家", pay_L25_3: "断筹：付完所剩",
     presets: "规则方案", customRules: "自定", customRulesDoc: "自己选的房规（见下面的地方规则）。", ruleDetails: "显示规则编号和开关名",
     endedHands: "{0}局打完，比赛结束", endedBroke: "{0}断筹，比赛在第{1}局后结束",
+    myProfile: "我的资料", profiles: "个人资料：",
   },
   en: {
     sameAddress: "Note: {0} are connected from the same network address (one person, or one household)", close: "Close",
@@ -107,6 +108,7 @@ const I18N = {
     pay_L24_2: "to the winner", pay_L24_4: "difference between losers", pay_L24_6: "limit 腊子", pay_L24_8: "pays for all 包三家",
     pay_L25_3: "broke: paid what was left",
     endedHands: "The match is over: all {0} hands played", endedBroke: "The match ended after hand {1}: {0} went broke (断筹)",
+    myProfile: "My profile", profiles: "Profiles:",
   },
 };
 

@@ -54,8 +54,40 @@ async function render() {
     parts.push(h("section", { class: "card" }, scoreTableEl(end),
       h("p", {}, h("a", { href: `/replay/${CODE}/${end.index}`, "data-testid": `replay-${end.index}`, text: `${t("replay")} ${t("hand", end.index + 1)}` }))));
   }
+  if (res.status === "over") parts.splice(1, 0, shareCardEl(res));
   main.replaceChildren(...parts);
   if (res.hands.length) runBrowserCheck(local);
+  profileLinks(res, parts[0]);
+}
+
+// The share card (static/sharecard.js): drawn here once the fonts are in, shown, and offered as a
+// PNG download (and to the phone's share sheet where the browser has one).
+function shareCardEl(res) {
+  const box = h("section", { class: "card", id: "sharecard" }, h("h2", { text: t("shareCard") }),
+    h("p", { class: "muted", text: t("shareCardDoc") }));
+  document.fonts.ready.then(async () => {
+    const card = ShareCard.draw(res);
+    const blob = await ShareCard.png(card.canvas);
+    const url = URL.createObjectURL(blob);
+    const file = `caishen-${CODE}.png`;
+    const shareable = navigator.canShare && navigator.canShare({ files: [new File([blob], file, { type: "image/png" })] });
+    box.append(h("img", { class: "sharecard", src: url, alt: t("shareCard"), "data-testid": "sharecard-img" }),
+      h("p", { class: "row" }, h("a", { href: url, download: file, "data-testid": "sharecard-download", text: t("downloadPng") }),
+        shareable ? h("button", { type: "button", text: t("share"), onclick: () => navigator.share({
+          files: [new File([blob], file, { type: "image/png" })], title: t("cardTitle") }).catch(() => {}) }) : null));
+    window.shareCardTexts = card.texts;  // what was drawn where (the browser test reads it)
+    box.dataset.ready = "1";
+  });
+  return box;
+}
+
+// Under the standings, each player whose profile the viewer may open (an account's, or his own).
+async function profileLinks(res, card) {
+  let ids;
+  try { ids = await api(`/api/matches/${CODE}/profiles`); } catch (err) { return; }
+  const links = res.players.map((name, i) => (ids[i] ? h("a", { href: "/profile/" + ids[i], "data-testid": "profile-link", text: playerName(name) }) : null))
+    .filter(Boolean);
+  if (links.length) card.append(h("p", { class: "row" }, h("span", { class: "muted", text: t("profiles") }), ...links));
 }
 
 setLang(LANG);
