@@ -5,24 +5,24 @@
 "use strict";
 
 Object.assign(I18N.zh, {
-  profile: "个人资料", matchesCount: "对局", finishedCount: "已打完", handsCount: "局数", winsCount: "胡牌",
+  profile: "个人资料", matchesCount: "对局", finishedOf: "打完 {0}", handsCount: "局数", winsCount: "胡牌",
   winRate: "胡牌率", chipsPerHand: "每局平均筹码", favouriteVariant: "最常玩", byVariant: "各玩法",
   accountPill: "账户", guestPill: "游客", youPill: "你", deletedPlayer: "已删除玩家",
   deletedNote: "这个账户已删除；对局仍保留，名字显示为“已删除玩家”。",
   guestNote: "游客的资料只有你自己看得到。注册账户后，资料对有链接的人公开。", toAccount: "注册账户",
   noProfile: "没有这个资料（游客的资料只对本人显示）。", noHands: "还没有打完的局。",
   recentPlayers: "最近的牌友", recentDoc: "邀请：按你们上一场的规则新开一个房间，留一个好友座位；在牌桌页复制链接发给对方。",
-  noRecent: "还没有和别人打过。", lastTogether: "上次一起", invite: "再约一局", notSignedIn: "先在大厅取一个昵称。",
+  noRecent: "还没有和别人打过。", lastTogether: "上次一起：{0}", invite: "再约一局", notSignedIn: "先在大厅取一个昵称。",
 });
 Object.assign(I18N.en, {
-  profile: "Profile", matchesCount: "Matches", finishedCount: "finished", handsCount: "Hands", winsCount: "Wins",
+  profile: "Profile", matchesCount: "Matches", finishedOf: "{0} finished", handsCount: "Hands", winsCount: "Wins",
   winRate: "Win rate", chipsPerHand: "Chips per hand", favouriteVariant: "Favourite", byVariant: "By variant",
   accountPill: "account", guestPill: "guest", youPill: "you", deletedPlayer: "deleted player",
   deletedNote: "This account was deleted; its matches stay, under \u201cdeleted player\u201d.",
   guestNote: "A guest's profile is seen by the guest only. Claim an account to make it public to anyone with the link.", toAccount: "Claim an account",
   noProfile: "No such profile (a guest's profile is shown to the guest only).", noHands: "No finished hand yet.",
   recentPlayers: "Recent players", recentDoc: "Invite: a new room with the rules of your last match together and a seat for a friend; copy its link on the table page and send it.",
-  noRecent: "You have not played with anyone yet.", lastTogether: "Last match", invite: "Invite again", notSignedIn: "Pick a name in the lobby first.",
+  noRecent: "You have not played with anyone yet.", lastTogether: "Last match: {0}", invite: "Invite again", notSignedIn: "Pick a name in the lobby first.",
 });
 
 const PID = decodeURIComponent(location.pathname.split("/").pop() || "me");
@@ -30,20 +30,28 @@ const PID = decodeURIComponent(location.pathname.split("/").pop() || "me");
 const pct = (x) => (x === null ? "—" : `${(100 * x).toFixed(1)}%`);
 const perHand = (x) => (x === null ? "—" : (x > 0 ? "+" : "") + x.toFixed(1));
 
-function statEl(key, value, testid) {
-  return h("div", { class: "stat" }, h("b", { "data-testid": testid, text: value }), h("span", { text: t(key) }));
+function statEl(key, value, testid, note) {
+  return h("div", { class: "stat" }, h("b", { "data-testid": testid, text: value }), h("span", { text: note ? `${t(key)} · ${note}` : t(key) }));
+}
+
+// A time from the server (UTC) in this browser's time zone: "MM-DD HH:MM".
+function local(iso) {
+  const d = new Date(iso);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 function statsEl(st) {
   const fav = st.favourite_variant ? t("variant_" + st.favourite_variant) : "—";
   const parts = [h("div", { class: "stats" },
-    statEl("matchesCount", `${st.matches} (${st.finished} ${t("finishedCount")})`, "stat-matches"),
+    statEl("matchesCount", st.matches, "stat-matches", t("finishedOf", st.finished)),
     statEl("handsCount", st.hands, "stat-hands"), statEl("winsCount", st.wins, "stat-wins"),
     statEl("winRate", pct(st.win_rate), "stat-winrate"), statEl("chipsPerHand", perHand(st.chips_per_hand), "stat-chips"),
     statEl("favouriteVariant", fav, "stat-favourite"))];
+  parts[0].lastChild.classList.add("small");
   if (!st.hands) parts.push(h("p", { class: "muted", text: t("noHands") }));
   if (st.variants.length) {
-    parts.push(h("h2", { text: t("byVariant"), style: "margin-top:.8rem" }), h("table", { class: "list", "data-testid": "by-variant" },
+    parts.push(h("h2", { text: t("byVariant"), style: "margin-top:.8rem" }), h("table", { class: "list wrap", "data-testid": "by-variant" },
       h("tr", {}, h("th", { text: t("variant") }), h("th", { class: "num", text: t("matchesCount") }),
         h("th", { class: "num", text: t("handsCount") }), h("th", { class: "num", text: t("winRate") }),
         h("th", { class: "num", text: t("chipsPerHand") })),
@@ -76,12 +84,10 @@ async function recentEl() {
     h("p", { class: "muted", text: t("recentDoc") }));
   if (!list.length) box.append(h("p", { class: "muted", "data-testid": "no-recent", text: t("noRecent") }));
   else {
-    box.append(h("table", { class: "list", "data-testid": "recent-players" },
-      h("tr", {}, h("th", { text: t("name") }), h("th", { text: t("lastTogether") }), h("th", {})),
-      list.map((p) => h("tr", { "data-testid": "recent-player" },
-        h("td", {}, p.profile ? h("a", { href: "/profile/" + p.profile, text: p.name }) : h("span", { text: p.name })),
-        h("td", { class: "nowrap" }, h("a", { href: "/m/" + p.last_match, text: `${t("variant_" + p.variant)} · ${p.when.slice(5, 16).replace("T", " ")}` })),
-        h("td", {}, h("button", { type: "button", "data-testid": "invite", text: t("invite"), onclick: () => invite(p, err) }))))));
+    box.append(h("ul", { class: "recent", "data-testid": "recent-players" }, list.map((p) => h("li", { "data-testid": "recent-player" },
+      p.profile ? h("a", { class: "who", href: "/profile/" + p.profile, text: p.name }) : h("span", { class: "who", text: p.name }),
+      h("a", { class: "muted", href: "/m/" + p.last_match, text: t("lastTogether", `${t("variant_" + p.variant)} · ${local(p.when)}`) }),
+      h("button", { type: "button", "data-testid": "invite", text: t("invite"), onclick: () => invite(p, err) })))));
   }
   box.append(err);
   return box;

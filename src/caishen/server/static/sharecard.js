@@ -114,15 +114,21 @@ const ShareCard = (() => {
       put(t("hand", best.end.index + 1), W - 100, y + 70, { size: 36, color: "#fff", align: "right", role: "bighand" });
       put(`${shown(best.line.name)} · ${how}`, 100, y + 145, { size: 46, weight: "bold", color: "#fff", max: 640, min: 28, role: "winner" });
       put(`+${best.line.chips}`, W - 100, y + 145, { size: 52, weight: "bold", color: GOLD, align: "right", role: "bigchips" });
-      tiles(ctx, best.line.hand, 100, y + 190, W - 200);
+      tiles(ctx, best.line.hand, best.end.tile, 100, y + 190, W - 200);
+      if (!best.end.win_type && best.line.total) {  // Longgang: 胡 and 台, and the total (L24)
+        put(`${best.line.fu} ${t("fu")} · ${best.line.tai} ${t("tai")} · ${t("total")} ${best.line.total}`, 100, y + 300,
+          { size: 34, color: "#ffffffd0", max: W - 200, min: 24, role: "score" });
+      }
     }
     put(t("cardFooter"), W / 2, H - 50, { size: 32, color: "#ffffffb0", align: "center", role: "footer" });
     return { canvas, texts };
   }
 
-  // The winning hand (notation: docs/notation.md) as small drawn tiles from (x, y), at most w wide.
-  function tiles(ctx, text, x, y, w) {
+  // The winning hand (notation: docs/notation.md) and the winning tile (gold-edged, apart) as
+  // small drawn tiles from (x, y), at most w wide.
+  function tiles(ctx, text, winning, x, y, w) {
     const groups = handGroups(text || "") || [];
+    if (winning) groups.push({ meld: false, tiles: [winning], won: true });
     const n = groups.reduce((a, g) => a + g.tiles.length, 0) + Math.max(0, groups.length - 1) * 0.4;
     const tw = Math.min(60, n ? Math.floor(w / n) - 4 : 60), th = Math.round(tw * 1.38);
     let cx = x;
@@ -132,6 +138,11 @@ const ShareCard = (() => {
         ctx.fillStyle = PAPER;
         roundRect(ctx, cx, y, tw, th, 6);
         ctx.fill();
+        if (g.won) {
+          ctx.strokeStyle = GOLD;
+          ctx.lineWidth = 4;
+          ctx.stroke();
+        }
         const colour = { "suit-p": "#1f4e9c", "suit-s": "#21804a", flower: "#b0306a" }[f.cls] || (f.cls === "honour z7" ? "#c0392b" : INK);
         ctx.fillStyle = colour;
         ctx.textAlign = "center";
