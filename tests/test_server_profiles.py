@@ -7,6 +7,7 @@ most recent first, without bots; each match's players' profile links; clear refu
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from sqlalchemy import text
 
 from caishen.server import core
 from caishen.server.app import create_app
+from caishen.server.profiles import Seat, count, stats_of
 from helpers_server import act_json, choose, next_state, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -220,3 +222,28 @@ def test_clear_refusals_never_a_500(url: str) -> None:
         assert c.get("/api/players/nobody/profile").status_code == 404
         assert c.get("/profile/nobody").status_code == 200  # the page says so itself
         assert c.get("/profile/me").headers["content-type"].startswith("text/html")
+
+
+def _hand(seats: list[int], winner: int | None, chips: list[int]) -> str:
+    return json.dumps({"seats": seats, "result": {"winner": winner, "chips": chips}})
+
+
+def test_counting_reads_each_hand_by_seat_and_orders_the_favourite() -> None:
+    t0, t1, t2 = (datetime(2026, 12, d) for d in (1, 2, 3))
+    seats = [Seat("a", "longgang", "over", t1, 2), Seat("b", "luoyang-gangci", "playing", t2, 0),
+             Seat("c", "longgang", "damaged", t0, 1)]
+    hands = [("a", _hand([1, 2, 3, 0], 1, [-10, 30, -10, -10])),  # player 2 in seat 1 wins 30
+             ("a", _hand([2, 3, 0, 1], 2, [-5, 0, 5, 0])),  # player 2 in seat 0 pays 5
+             ("b", _hand([0, 1, 2, 3], None, [0, 0, 0, 0])),  # a draw
+             ("b", "not a record"), ("c", _hand([0, 2, 3, 0], 0, [1, 2, 3, 4])),  # left out: no seat of player 1
+             ("elsewhere", _hand([0, 1, 2, 3], 0, [9, -3, -3, -3]))]  # not a room of the person
+    st = stats_of(count(seats, hands))
+    assert (st.matches, st.finished, st.hands, st.wins, st.chips) == (3, 1, 3, 1, 25)
+    assert st.win_rate == pytest.approx(1 / 3) and st.chips_per_hand == pytest.approx(25 / 3)
+    assert st.favourite_variant == "longgang"
+    assert [(v.variant, v.matches, v.hands, v.wins, v.chips) for v in st.variants] == [
+        ("longgang", 2, 2, 1, 25), ("luoyang-gangci", 1, 1, 0, 0)]
+    # equal matches and hands: the one played last
+    tied = stats_of(count([Seat("x", "longgang", "over", t0, 0), Seat("y", "luoyang-gangci", "over", t1, 0)], []))
+    assert tied.favourite_variant == "luoyang-gangci" and tied.win_rate is None and tied.chips_per_hand is None
+    assert stats_of(count([], [])).favourite_variant is None

@@ -154,15 +154,18 @@ class Seat:
     player: int
 
 
-def hand_part(record: str, player: int) -> tuple[bool, int]:
+def hand_part(record: str, player: int) -> tuple[bool, int] | None:
     """Whether player ``player`` won the hand of ``record`` (a stored hand's JSON) and the
     chips their seat got in its settlement (``result.chips`` is by seat; ``seats[s]`` is the
-    player in seat ``s``; ``result.winner`` a seat)."""
-    data = json.loads(record)
-    seats: list[int] = data["seats"]
-    result = data["result"]
-    seat = seats.index(player)
-    return result.get("winner") == seat, int(result["chips"][seat])
+    player in seat ``s``; ``result.winner`` a seat). None for a record without them (none
+    the centre writes: a profile then leaves the hand out rather than fail)."""
+    try:
+        data = json.loads(record)
+        seat = list(data["seats"]).index(player)
+        result = data["result"]
+        return result.get("winner") == seat, int(result["chips"][seat])
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return None
 
 
 def count(seats: Iterable[Seat], hands: Iterable[tuple[str, str]]) -> Counted:
@@ -180,7 +183,10 @@ def count(seats: Iterable[Seat], hands: Iterable[tuple[str, str]]) -> Counted:
         seat = by_code.get(code)
         if seat is None:
             continue
-        won, chips = hand_part(record, seat.player)
+        part = hand_part(record, seat.player)
+        if part is None:
+            continue
+        won, chips = part
         for t in (out.total, out.variants[seat.variant]):
             t.hands += 1
             t.wins += won
