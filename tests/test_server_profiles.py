@@ -16,7 +16,8 @@ from sqlalchemy import text
 
 from caishen.server import core
 from caishen.server.app import create_app
-from caishen.server.profiles import Seat, count, stats_of
+from caishen.server.profiles import Seat, count, hand_part, stats_of
+from caishen.table.match import selfplay
 from helpers_server import act_json, choose, next_state, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -247,3 +248,23 @@ def test_counting_reads_each_hand_by_seat_and_orders_the_favourite() -> None:
     tied = stats_of(count([Seat("x", "longgang", "over", t0, 0), Seat("y", "luoyang-gangci", "over", t1, 0)], []))
     assert tied.favourite_variant == "luoyang-gangci" and tied.win_rate is None and tied.chips_per_hand is None
     assert stats_of(count([], [])).favourite_variant is None
+
+
+def test_a_hands_part_is_read_as_from_the_whole_record() -> None:
+    """hand_part reads two fields of a stored hand without parsing the rest: the same answer as
+    the whole hand parsed, for every seat of real hands of both variants, and for a hand written
+    with its keys in another order (read whole)."""
+    checked = 0
+    for variant in ("longgang", "luoyang-gangci"):
+        for h in selfplay(core.build_ruleset(variant, {}, 8), b"profile parts", hands=8).hands:
+            text = h.json_text()
+            whole = json.loads(text)
+            for player in range(4):
+                seat = whole["seats"].index(player)
+                want = (whole["result"]["winner"] == seat, whole["result"]["chips"][seat])
+                assert hand_part(text, player) == want
+                reordered = json.dumps({"result": whole["result"], "seats": whole["seats"]}, separators=(",", ":"))
+                assert hand_part(reordered, player) == want
+                checked += want[0]
+    assert checked > 0  # some hands were won
+    assert hand_part("{}", 0) is None and hand_part('{"seats": [1, 2, 3, 0], "result": 5}', 0) is None
