@@ -35,7 +35,7 @@ const I18N = {
     browserCheckedAll: "共{0}局、{1}次摸牌：每副牌墙、骰子和摸牌都出自公开的种子和各家随机数，链条完整",
     notSeated: "你不在这张桌子上。", joinTable: "入座", wilds: "财神", timeLeft: "剩余",
     backToLobby: "返回大厅", language: "English", winds: "东南西北", hidden: "暗",
-    noMatches: "还没有对局。", selfDraw: "自摸", onDiscard: "点炮", robKong: "抢杠", bulldozer: "推土机",
+    noMatches: "还没有对局。", selfDraw: "自摸", onDiscard: "接炮", robKong: "抢杠", bulldozer: "推土机",
     handsPlayed: "已打局数", created: "创建时间", rank: "名次", moves: "步", notPlayable: "暂不可玩",
     ciTile: "次牌", payments: "支付", from: "付", to: "收", amount: "金额",
     tian_hu: "天胡", tian_ci: "天次", an_ci: "暗次", zhi_ci: "直次", xu_ci: "续次", zha_dan: "炸弹",
