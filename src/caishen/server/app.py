@@ -29,7 +29,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.middleware.sessions import SessionMiddleware
 
 from caishen.bots import caches
-from caishen.server import accounts, collector, core, metrics, profiles
+from caishen.server import accounts, clubs, collector, core, metrics, profiles
 from caishen.server.conns import ABORT_KEY, ABORT_SECONDS, CLOSE_ELSEWHERE, Outbox, close_socket
 from caishen.server.db import make_engine, now, upgrade
 from caishen.server.hygiene import ServeOptions
@@ -299,6 +299,8 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         )
         return room_out(start_if_full(room), request, uid)
 
+    club_store = clubs.install(app, store, gate, uid_of, make_room)  # clubs, their tables (issue 30)
+
     @app.post("/api/rooms")
     def create_room(request: Request, body: RoomBody) -> RoomOut:
         """Create a room: variant, switches, hands, seats for friends, bot level, turn timer."""
@@ -320,6 +322,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         uid = need_user(request)
         limit(request, "joins", uid)
         room_or_404(code)
+        clubs.check_seat(club_store, code, uid)  # a club's table: its members only
         user = store.user(uid)
         assert user is not None
         room = store.join(code, uid, user.name)

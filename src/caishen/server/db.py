@@ -10,13 +10,14 @@ rebuilt from the room's settings, its secret master seed and its moves
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     Boolean,
+    Date,
     DateTime,
     Engine,
     ForeignKey,
@@ -150,6 +151,55 @@ class MoveRow(Base):
     # "unsigned"; None: stored before 0007
     sig: Mapped[str | None] = mapped_column(String(128), nullable=True)
     signer: Mapped[str | None] = mapped_column(String(130), nullable=True)
+
+
+class Club(Base):
+    """A club 亲友圈 (0010, :mod:`caishen.server.clubs`): ``code`` is its invite code, ``approval``
+    whether joining needs an admin's yes; a season runs from ``season_start`` to ``season_end``
+    (both days included) when the owner set them, else it is the calendar month (UTC)."""
+
+    __tablename__ = "clubs"
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    owner: Mapped[str] = mapped_column(String(40), ForeignKey("users.id"))
+    approval: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    season_start: Mapped[date | None] = mapped_column(Date, nullable=True)
+    season_end: Mapped[date | None] = mapped_column(Date, nullable=True)
+
+
+class ClubMember(Base):
+    """A person's place in a club (0010): ``role`` owner, admin, member, pending (asked to join)
+    or blacklisted (may not join again). A removed member has no row. ``seen_at``: when the
+    person last had the club's page open (who is online)."""
+
+    __tablename__ = "club_members"
+    club: Mapped[str] = mapped_column(String(16), ForeignKey("clubs.code"), primary_key=True)
+    user: Mapped[str] = mapped_column(String(40), ForeignKey("users.id"), primary_key=True, index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    joined_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class ClubTemplate(Base):
+    """A club's named preset of house rules (0010): ``options`` is the JSON of the room options
+    ``POST /api/rooms`` takes (``protocol.RoomBody``)."""
+
+    __tablename__ = "club_templates"
+    club: Mapped[str] = mapped_column(String(16), ForeignKey("clubs.code"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    options: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class ClubRoom(Base):
+    """A room opened for a club's members (0010): only members may take its seats."""
+
+    __tablename__ = "club_rooms"
+    room: Mapped[str] = mapped_column(String(32), ForeignKey("rooms.code"), primary_key=True)
+    club: Mapped[str] = mapped_column(String(16), ForeignKey("clubs.code"), index=True)
+    template: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    opened_by: Mapped[str] = mapped_column(String(40), ForeignKey("users.id"))
 
 
 class Setting(Base):
