@@ -1,4 +1,4 @@
-// Lobby: name, one-click practice, create/join a room, my matches.
+// Lobby: name, one-click practice, create/join a room, my clubs, my matches.
 "use strict";
 
 let VARIANTS = [];
@@ -126,6 +126,33 @@ function sortedKeys(o) {
   return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
 }
 
+Object.assign(I18N.zh, { clubs: "亲友圈", clubsLink: "我的亲友圈：创建、加入", saveTemplate: "存为亲友圈模板",
+  templateName: "模板名", templateSaved: "已存为“{1}”的模板“{0}”" });
+Object.assign(I18N.en, { clubs: "Clubs", clubsLink: "My clubs: create one, join one", saveTemplate: "Save as a club template",
+  templateName: "Template name", templateSaved: "Saved as the template “{0}” of “{1}”" });
+
+// The room form's options, as POST /api/rooms takes them (a club's template is the same).
+function roomOptions() {
+  return {
+    variant: document.getElementById("variant").value, switches: changedSwitches(),
+    hands: Number(document.getElementById("hands").value), friends: Number(document.getElementById("friends").value),
+    bot: document.getElementById("bot").value, turn_seconds: Number(document.getElementById("timer").value),
+    help_allowed: document.getElementById("helpallowed").checked,
+  };
+}
+
+// My clubs as links; the clubs I run can take the room form as a template.
+async function loadClubs() {
+  const mine = await api("/api/clubs");
+  document.getElementById("lobbyclubs").replaceChildren(...mine.map((c) => h("a", { href: "/club/" + c.code, text: c.name })));
+  const runs = mine.filter((c) => c.role === "owner" || c.role === "admin");
+  const sel = document.getElementById("templateclub");
+  const wanted = new URLSearchParams(location.search).get("club") || sel.value;
+  sel.replaceChildren(...runs.map((c) => h("option", { value: c.code, text: c.name })));
+  if (runs.some((c) => c.code === wanted)) sel.value = wanted;
+  document.getElementById("templaterow").hidden = !runs.length;
+}
+
 async function loadMatches() {
   const list = await api("/api/my/matches");
   const box = document.getElementById("matches");
@@ -169,6 +196,7 @@ async function main() {
   renderSwitches();
   await loadMe();
   loadMatches();
+  loadClubs();
 
   document.getElementById("nameform").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -207,14 +235,18 @@ async function main() {
     e.preventDefault();
     try {
       if (!(await ensureName())) return;
-      const room = await api("/api/rooms", { method: "POST", body: {
-        variant: document.getElementById("variant").value, switches: changedSwitches(),
-        hands: Number(document.getElementById("hands").value), friends: Number(document.getElementById("friends").value),
-        bot: document.getElementById("bot").value, turn_seconds: Number(document.getElementById("timer").value),
-        help_allowed: document.getElementById("helpallowed").checked,
-      } });
+      const room = await api("/api/rooms", { method: "POST", body: roomOptions() });
       location.href = "/r/" + room.code;
     } catch (err) { document.getElementById("roomerr").textContent = err.message; }
+  });
+  document.getElementById("savetemplate").addEventListener("click", async () => {
+    const err = document.getElementById("roomerr");
+    const club = document.getElementById("templateclub");
+    try {
+      await api(`/api/clubs/${club.value}/templates`, { method: "POST",
+        body: { name: document.getElementById("templatename").value, options: roomOptions() } });
+      err.textContent = t("templateSaved", document.getElementById("templatename").value, club.selectedOptions[0].textContent);
+    } catch (ex) { err.textContent = ex.message; }
   });
   document.body.dataset.ready = "1";  // every form has its handler (tests wait for this)
 }

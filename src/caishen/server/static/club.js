@@ -1,0 +1,260 @@
+// Clubs 亲友圈: the list of my clubs (/clubs: create one, join by code or link) and a club's
+// page (/club/CODE: join by the invite; its templates, open tables, members online and
+// playing, requests and blacklist for admins, the season's leaderboard, recent matches).
+// Every name from the server goes in as text (h() and textContent), never as HTML.
+"use strict";
+
+Object.assign(I18N.zh, {
+  myClubs: "我的亲友圈", clubs: "亲友圈", joinClub: "凭圈号或链接加入", newClub: "创建亲友圈", clubName: "圈名",
+  approval: "加入需管理员同意", noClubs: "还没有加入亲友圈。", clubCode: "圈号", role_owner: "圈主", role_admin: "管理员",
+  role_member: "成员", role_pending: "申请中", role_blacklisted: "黑名单", joinThisClub: "加入亲友圈", requestJoin: "申请加入",
+  invitedTo: "你被邀请加入亲友圈“{0}”（{1} 位成员）。", pendingNote: "已申请加入，等待管理员同意。",
+  blacklistedNote: "你不能加入这个亲友圈。", templates: "房规模板（一键开桌）", withBots: "空位全部由机器人补上",
+  openTable: "开桌", addTemplate: "在大厅的“创建房间”里设定房规，存为本圈模板", noTemplates: "还没有模板。",
+  openTables: "开着的桌子", noTables: "现在没有开着的桌子。", members: "成员", requests: "加入申请", blacklist: "黑名单",
+  online: "在线", offline: "离线", playingAt: "正在打", approve: "同意", reject: "拒绝", remove: "移出",
+  ban: "拉黑", unban: "解除拉黑", makeAdmin: "设为管理员", makeMember: "取消管理员", leaderboard: "赛季排行榜",
+  seasonDates: "赛季：{0} 至 {1}", seasonMonth: "（自然月）", seasonFrom: "从", seasonTo: "到", calendarMonth: "按自然月",
+  recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？",
+  matchesCol: "场次", handsCol: "局数", winsCol: "胡牌", chipsCol: "筹码", perHand: "每局", template: "模板",
+  noBoard: "本赛季还没有打完的局。", saveTemplate: "存为亲友圈模板", templateName: "模板名", templateSaved: "已存为模板",
+  err_not_a_member: "只有本圈成员可以这样做", err_not_an_admin: "只有管理员可以这样做", err_not_the_owner: "只有圈主可以这样做",
+  err_owner_stays: "圈主不能被移出", err_blacklisted: "你不能加入这个亲友圈", err_no_club: "没有这个亲友圈",
+  err_not_a_club_member: "这张桌子只给本圈成员", err_no_template: "没有这个模板", err_bad_template: "模板的房规不对：{0}",
+  err_bad_season: "赛季要有开始和结束日期，结束不早于开始", err_cannot_change: "不能这样改", err_not_in_club: "此人不在圈里",
+  err_not_signed_in: "先取一个昵称",
+});
+Object.assign(I18N.en, {
+  myClubs: "My clubs", clubs: "Clubs", joinClub: "Join by club code or link", newClub: "Create a club", clubName: "Club name",
+  approval: "Joining needs an admin's yes", noClubs: "You are in no club yet.", clubCode: "Club code", role_owner: "owner",
+  role_admin: "admin", role_member: "member", role_pending: "asked to join", role_blacklisted: "blacklisted",
+  joinThisClub: "Join the club", requestJoin: "Ask to join", invitedTo: "You are invited to the club \u201c{0}\u201d ({1} members).",
+  pendingNote: "You asked to join: an admin will say yes or no.", blacklistedNote: "You cannot join this club.",
+  templates: "Rule templates (one click opens a table)", withBots: "Bots take every empty seat", openTable: "Open a table",
+  addTemplate: "Set the house rules in the lobby's \u201cCreate a room\u201d and save them as this club's template",
+  noTemplates: "No template yet.", openTables: "Open tables", noTables: "No open table now.", members: "Members",
+  requests: "Asking to join", blacklist: "Blacklist", online: "online", offline: "offline", playingAt: "playing",
+  approve: "Approve", reject: "Reject", remove: "Remove", ban: "Blacklist", unban: "Lift", makeAdmin: "Make admin",
+  makeMember: "Make member", leaderboard: "Season leaderboard", seasonDates: "Season: {0} to {1}", seasonMonth: " (calendar month)",
+  seasonFrom: "From", seasonTo: "to", calendarMonth: "Calendar month", recentMatches: "Recent matches", leaveClub: "Leave the club",
+  confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
+  chipsCol: "Chips", perHand: "per hand", template: "Template", noBoard: "No hand finished this season yet.",
+  saveTemplate: "Save as a club template", templateName: "Template name", templateSaved: "Saved as a template",
+  err_not_a_member: "Only the club's members may do this", err_not_an_admin: "Only the club's admins may do this",
+  err_not_the_owner: "Only the club's owner may do this", err_owner_stays: "The owner cannot be removed",
+  err_blacklisted: "You cannot join this club", err_no_club: "No such club", err_not_a_club_member: "This table is for the club's members only",
+  err_no_template: "No such template", err_bad_template: "The template's rules are wrong: {0}",
+  err_bad_season: "A season needs a first and a last day, the last not before the first", err_cannot_change: "This cannot be changed so",
+  err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first",
+});
+
+// A request; a refusal's code in the page's language (else the server's words).
+async function call(path, method = "GET", body = undefined) {
+  const res = await fetch(path, { method, credentials: "same-origin", headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    const code = data && data.code;
+    const detail = data && typeof data.detail === "string" ? data.detail : res.statusText;
+    throw new Error(code && t("err_" + code) !== "err_" + code ? t("err_" + code, detail) : detail);
+  }
+  return data;
+}
+
+const $ = (id) => document.getElementById(id);
+const showErr = (ex) => { $("err").textContent = ex ? ex.message : ""; };
+const list = (items) => items.join(LANG === "zh" ? "、" : ", ");
+
+// ---------------------------------------------------------------- /clubs
+
+async function loadMyClubs() {
+  const me = await call("/api/me");
+  $("namecard").hidden = !!me.name;
+  const mine = await call("/api/clubs");
+  const box = $("clublist");
+  if (!mine.length) { box.replaceChildren(h("p", { class: "muted", text: t("noClubs") })); return; }
+  box.replaceChildren(h("table", { class: "list" }, mine.map((c) => h("tr", {},
+    h("td", {}, h("a", { href: "/club/" + c.code, text: c.name })), h("td", { class: "nowrap", text: c.code }),
+    h("td", { text: t("role_" + c.role) }), h("td", { class: "num", text: String(c.members) })))));
+}
+
+function clubsPage() {
+  $("nameform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try { await call("/api/me", "POST", { name: $("name").value }); showErr(null); await loadMyClubs(); } catch (ex) { showErr(ex); }
+  });
+  $("newclubform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const club = await call("/api/clubs", "POST", { name: $("clubname").value, approval: $("clubapproval").checked });
+      location.href = "/club/" + club.code;
+    } catch (ex) { showErr(ex); }
+  });
+  $("joinclubform").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const raw = $("joinclubcode").value.trim();
+    const code = (raw.includes("/club/") ? raw.split("/club/")[1].split(/[?#/]/)[0] : raw).toUpperCase();
+    location.href = "/club/" + encodeURIComponent(code);
+  });
+  $("langslot").append(langButton(loadMyClubs));
+  return loadMyClubs();
+}
+
+// ---------------------------------------------------------------- /club/CODE
+
+const CODE = decodeURIComponent(location.pathname.split("/")[2] || "");
+let VIEW = null;
+let ME = null;
+
+// A button for an action on a person; the club's page as it is afterwards.
+function personAction(label, path, confirmText = null, body = undefined) {
+  return h("button", { type: "button", text: label, onclick: async () => {
+    if (confirmText && !confirm(confirmText)) return;
+    try { VIEW = await call(path, "POST", body); showErr(null); renderView(); } catch (ex) { showErr(ex); }
+  } });
+}
+
+function renderView() {
+  const v = VIEW;
+  const admin = v.club.role === "owner" || v.club.role === "admin";
+  const owner = v.club.role === "owner";
+  const base = `/api/clubs/${CODE}`;
+  // templates: one click opens a table
+  $("templates").replaceChildren(v.templates.length ? h("table", { class: "list" }, v.templates.map((tp) => h("tr", {},
+    h("td", { text: tp.name }),
+    h("td", { class: "muted", text: `${t("variant_" + tp.options.variant)} · ${tp.options.hands || t("toBreak")} · ${t("friends")} ${tp.options.friends}` }),
+    h("td", {}, h("button", { type: "button", class: "primary", text: t("openTable"), "data-testid": "open-table", onclick: async () => {
+      try {
+        const room = await call(`${base}/tables`, "POST", { template: tp.name, friends: $("withbots").checked ? 0 : null });
+        location.href = "/r/" + room.code;
+      } catch (ex) { showErr(ex); }
+    } }))))) : h("p", { class: "muted", text: t("noTemplates") }));
+  $("templatehint").hidden = !admin;
+  $("templatelink").href = "/?club=" + encodeURIComponent(CODE) + "#roomform";
+  // open tables
+  $("tables").replaceChildren(v.tables.length ? h("table", { class: "list" }, v.tables.map((tb) => h("tr", {},
+    h("td", { class: "nowrap", text: tb.template || t("variant_" + tb.variant) }), h("td", { class: "nowrap", text: t(tb.status) }),
+    h("td", { text: list(tb.players.map((n) => (n === null ? t("seatOpen") : (botLevel(n) ? botName(n) : n)))) }),
+    h("td", { class: "links" }, h("a", { href: "/r/" + tb.code, text: t(tb.players.includes(null) ? "joinTable" : "open") }))))) :
+    h("p", { class: "muted", text: t("noTables") }));
+  // members: online, playing; actions by role
+  // one person a line; the buttons wrap under the name on a phone
+  const row = (m, actions) => h("div", { class: "member row", "data-member": m.id },
+    h("span", { class: "who", text: m.name }), h("span", { class: "nowrap muted", text: t("role_" + m.role) }),
+    h("span", { class: "nowrap" }, h("span", { class: m.online ? "" : "muted", text: m.online ? "● " + t("online") : "○ " + t("offline") }),
+      m.playing ? h("a", { href: "/r/" + m.playing, text: " · " + t("playingAt") }) : null),
+    h("span", { class: "row" }, actions));
+  const me = ME && ME.id;
+  $("members").replaceChildren(...v.members.map((m) => row(m, [
+    owner && m.role === "member" ? personAction(t("makeAdmin"), `${base}/members/${m.id}/role`, null, { role: "admin" }) : null,
+    owner && m.role === "admin" ? personAction(t("makeMember"), `${base}/members/${m.id}/role`, null, { role: "member" }) : null,
+    admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("remove"), `${base}/members/${m.id}/remove`) : null,
+    admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("ban"), `${base}/members/${m.id}/blacklist`, t("confirmBan", m.name)) : null,
+  ])));
+  $("requestsbox").hidden = !v.requests.length;
+  $("requests").replaceChildren(...v.requests.map((m) => row(m, [
+    personAction(t("approve"), `${base}/requests/${m.id}/approve`), personAction(t("reject"), `${base}/requests/${m.id}/reject`)])));
+  $("blacklistbox").hidden = !v.blacklist.length;
+  $("blacklist").replaceChildren(...v.blacklist.map((m) => row(m, [
+    personAction(t("unban"), `${base}/members/${m.id}/unblacklist`)])));
+  // recent matches
+  $("matches").replaceChildren(v.matches.length ? h("table", { class: "list" }, v.matches.map((m) => h("tr", {},
+    h("td", { class: "nowrap", text: m.created.slice(5, 16).replace("T", " ") }), h("td", { class: "nowrap", text: m.template || "" }),
+    h("td", { text: list(m.players.map((n) => (botLevel(n) ? botName(n) : n))) }), h("td", { text: m.chips.join("/") }),
+    h("td", { class: "links" }, h("a", { href: "/m/" + m.code, text: t("result") }))))) : h("p", { class: "muted", text: t("noMatches") }));
+  // season and the owner's settings
+  $("season").textContent = t("seasonDates", v.season_start, v.season_end) + (v.season_set ? "" : t("seasonMonth"));
+  $("seasonform").hidden = !owner;
+  if (owner && document.activeElement.tagName !== "INPUT") {
+    $("approvalbox").checked = v.club.approval;
+    $("seasonstart").value = v.season_start;
+    $("seasonend").value = v.season_end;
+  }
+  $("leavecard").hidden = owner;
+  $("myrole").textContent = t("role_" + v.club.role);
+  $("clubtitle").textContent = v.club.name;
+}
+
+async function loadBoard() {
+  const b = await call(`/api/clubs/${CODE}/leaderboard`);
+  const num = (x) => h("td", { class: "num", text: String(x) });
+  $("board").replaceChildren(b.rows.length ? h("table", { class: "list" },
+    h("tr", {}, h("th", {}), h("th", { text: t("players") }), h("th", { class: "num", text: t("matchesCol") }),
+      h("th", { class: "num", text: t("handsCol") }), h("th", { class: "num", text: t("winsCol") }),
+      h("th", { class: "num", text: `${t("winsCol")} ${t("perHand")}` }), h("th", { class: "num", text: t("chipsCol") }),
+      h("th", { class: "num", text: `${t("chipsCol")} ${t("perHand")}` })),
+    b.rows.map((r, i) => h("tr", {}, num(i + 1), h("td", { text: r.name }), num(r.matches), num(r.hands), num(r.wins),
+      num(r.wins_per_hand.toFixed(2)), num(r.chips), num(r.chips_per_hand.toFixed(2)))))
+    : h("p", { class: "muted", text: t("noBoard") }));
+}
+
+async function loadClub() {
+  ME = await call("/api/me");
+  let club;
+  try { club = await call(`/api/clubs/${encodeURIComponent(CODE)}`); } catch (ex) { showErr(ex); $("invitecard").hidden = true; return; }
+  $("clubtitle").textContent = club.name;
+  $("clubcode").textContent = club.code;
+  $("clublink").value = club.link;
+  $("myrole").textContent = club.role ? t("role_" + club.role) : "";
+  const member = club.role === "owner" || club.role === "admin" || club.role === "member";
+  $("joincard").hidden = member;
+  $("memberonly").hidden = !member;
+  if (!member) {
+    $("joinnote").textContent = club.role === "pending" ? t("pendingNote")
+      : club.role === "blacklisted" ? t("blacklistedNote") : t("invitedTo", club.name, club.members);
+    $("joinbutton").textContent = t(club.approval ? "requestJoin" : "joinThisClub");
+    $("joinbutton").hidden = club.role === "pending" || club.role === "blacklisted";
+    $("name").hidden = !!ME.name;
+    $("name").placeholder = t("name");
+    $("name").required = !ME.name;
+    return;
+  }
+  VIEW = await call(`/api/clubs/${CODE}/view`);
+  renderView();
+  await loadBoard();
+}
+
+function clubPage() {
+  $("copylink").addEventListener("click", () => {
+    navigator.clipboard.writeText($("clublink").value).then(() => { $("copylink").textContent = t("copied"); }, () => {});
+  });
+  $("joinform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      if (!ME.name) await call("/api/me", "POST", { name: $("name").value });
+      await call(`/api/clubs/${CODE}/join`, "POST");
+      showErr(null);
+      await loadClub();
+    } catch (ex) { showErr(ex); }
+  });
+  $("seasonform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      VIEW = await call(`/api/clubs/${CODE}/settings`, "POST", { approval: $("approvalbox").checked,
+        season_start: $("seasonstart").value || null, season_end: $("seasonend").value || null });
+      showErr(null); renderView(); await loadBoard();
+    } catch (ex) { showErr(ex); }
+  });
+  $("calendarmonth").addEventListener("click", async () => {
+    try { VIEW = await call(`/api/clubs/${CODE}/settings`, "POST", { calendar_month: true }); renderView(); await loadBoard(); } catch (ex) { showErr(ex); }
+  });
+  $("leave").addEventListener("click", async () => {
+    if (!confirm(t("confirmLeave"))) return;
+    try { await call(`/api/clubs/${CODE}/leave`, "POST"); location.href = "/clubs"; } catch (ex) { showErr(ex); }
+  });
+  $("langslot").append(langButton(() => loadClub().catch(showErr)));
+  // every 30 s: who is online and playing, the tables (and this page counts as online)
+  setInterval(() => { if (!document.hidden) loadClub().catch(showErr); }, 30000);
+  return loadClub();
+}
+
+async function main() {
+  setLang(LANG);
+  try {
+    await (document.body.dataset.page === "clubs" ? clubsPage() : clubPage());
+  } catch (ex) { showErr(ex); }
+  document.body.dataset.ready = "1";
+}
+
+document.addEventListener("submit", (e) => { if (!document.body.dataset.ready) e.preventDefault(); }, true);
+main();

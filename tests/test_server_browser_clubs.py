@@ -1,0 +1,112 @@
+"""Browser test of clubs (issue 30, item 2), desktop and phone, Chinese and English: Ann
+creates a club on /clubs (its name and hers with HTML in them: they stay text), saves the
+lobby's room form as the club's template, invites Bob by the link; Bob joins from the link,
+opens a table from the template (a seat kept for a member: Ann's club page lists it), then a
+table with bots in every empty seat, plays a hand, and the season's leaderboard counts it.
+
+Run it on its own: ``python3 -m pytest -m browser tests/test_server_browser_clubs.py``. With
+``CAISHEN_SCREENSHOTS=DIR`` it saves Ann's club page of each size and language there
+(docs/screenshots/club.png is the desktop one in Chinese).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from helpers_server import ServerProcess
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
+Page = playwright_api.Page
+from helpers_browser import lobby_page, play_hand  # noqa: E402 - needs playwright
+
+WAIT_MS = 60000  # a bound only: a busy machine
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("clubs") / "centre.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}", env={"CAISHEN_PACE_SCALE": "0"}).start()
+    yield s
+    s.stop()
+
+
+def _ready(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=WAIT_MS)
+
+
+def _named(page: Page, name: str) -> None:
+    page.fill("#name", name)
+    page.click("#nameform button")
+    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "zh"), ("desktop", "en"), ("phone", "zh"), ("phone", "en")])
+def test_create_a_club_invite_by_link_open_tables_and_see_the_leaderboard(
+    server: ServerProcess, browser: object, size: str, lang: str,
+) -> None:
+    club_name = f"<i>牌友</i> {size} {lang}"
+    ann = lobby_page(browser, server.base, size, lang)  # type: ignore[arg-type]
+    _named(ann, "<b>Ann</b>")
+    ann.click("[data-testid=clubs-link]")
+    ann.wait_for_selector("body[data-ready]", state="attached", timeout=WAIT_MS)
+    ann.fill("[data-testid=club-name]", club_name)
+    ann.click("[data-testid=create-club]")
+    ann.wait_for_url("**/club/*", timeout=WAIT_MS)
+    ann.wait_for_function("name => document.getElementById('clubtitle').textContent === name", arg=club_name,
+                          timeout=WAIT_MS)
+    assert ann.locator("header i").count() == 0  # the name is text, not markup
+    link = ann.input_value("[data-testid=club-link]")
+    code = ann.text_content("[data-testid=club-code]")
+    assert code and link.endswith("/club/" + code)
+    # the lobby's room form, saved as the club's template: one seat for a member, no timer
+    _ready(ann, f"{server.base}/?club={code}")
+    ann.wait_for_selector("#templaterow:not([hidden])", timeout=WAIT_MS)
+    ann.select_option("#friends", "1")
+    ann.fill("#timer", "0")
+    ann.fill("[data-testid=template-name]", "Friday 周五")
+    ann.click("[data-testid=save-template]")
+    ann.wait_for_function("() => document.getElementById('roomerr').textContent", timeout=WAIT_MS)
+    assert "Friday 周五" in (ann.text_content("#roomerr") or "")
+    # Bob opens the invite link, picks a name and joins
+    bob = browser.new_context(viewport=ann.viewport_size, device_scale_factor=1).new_page()  # type: ignore[attr-defined]
+    _ready(bob, server.base + "/")
+    bob.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
+    _ready(bob, link)
+    assert bob.text_content("#joinnote") and club_name in (bob.text_content("#joinnote") or "")
+    bob.fill("#name", "Bob")
+    bob.click("[data-testid=join-club]")
+    bob.wait_for_selector("#memberonly:not([hidden]) [data-testid=open-table]", timeout=WAIT_MS)
+    # a table from the template, kept for a member: Ann's club page lists it with its open seat
+    bob.click("[data-testid=open-table]")
+    bob.wait_for_url("**/r/*", timeout=WAIT_MS)
+    table = bob.url.rsplit("/", 1)[1]
+    _ready(ann, link)
+    ann.wait_for_selector(f"[data-testid=tables] a[href='/r/{table}']", timeout=WAIT_MS)
+    assert "Bob" in (ann.text_content("[data-testid=members]") or "")
+    # bots in every empty seat: Bob plays a hand, and the leaderboard counts it
+    _ready(bob, link)
+    bob.check("[data-testid=with-bots]")
+    bob.click("[data-testid=open-table]")
+    bob.wait_for_url("**/r/*", timeout=WAIT_MS)
+    bob.wait_for_selector(".myhand .tile", timeout=WAIT_MS)
+    play_hand(bob)
+    _ready(ann, link)
+    ann.wait_for_function("() => document.querySelector('[data-testid=leaderboard] table')", timeout=WAIT_MS)
+    row = ann.locator("[data-testid=leaderboard] tr", has_text="Bob")
+    assert row.count() == 1
+    cells = row.locator("td").all_text_contents()
+    assert cells[1] == "Bob" and cells[2:4] == ["1", "1"]  # one match, one hand
+    assert ann.locator("[data-testid=members] b, [data-testid=members] i").count() == 0  # Ann's name with <b> is text too
+    assert "<b>Ann</b>" in (ann.text_content("[data-testid=members]") or "")
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        ann.screenshot(path=str(Path(SHOTS) / f"club-{size}-{lang}.png"), full_page=True)
+    bob.context.close()
+    ann.context.close()

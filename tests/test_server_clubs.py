@@ -1,0 +1,350 @@
+"""Clubs (issue 30, item 2), on SQLite and PostgreSQL: create a club, invite by its code, join
+or ask to join; roles (owner, admins, members) and every action refused to a person who lacks
+the role; removed members may rejoin, blacklisted ones may not; rule templates checked as the
+lobby's rooms are; tables from a template for members only; the season's leaderboard; a
+database from before clubs upgrades."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from fastapi.testclient import TestClient
+from sqlalchemy import text, update
+from sqlalchemy.orm import Session
+
+from caishen.server import core
+from caishen.server.app import create_app
+from caishen.server.clubs.store import season_of
+from caishen.server.db import MIGRATIONS, Club, ClubRoom, HandRow, Room, make_engine, now
+from caishen.table.match import selfplay
+from helpers_server import url_fixture
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+url = url_fixture("sqlite", "postgresql")
+
+TEMPLATE = {"name": "周五局 Friday", "options": {"variant": "longgang", "hands": 8, "friends": 1, "bot": "greedy",
+                                                 "turn_seconds": 0, "pace": "instant"}}
+
+
+def _person(client: TestClient, name: str) -> str:
+    r = client.post("/api/me", json={"name": name})
+    assert r.status_code == 200
+    uid: str = r.json()["id"]
+    return uid
+
+
+def _club(client: TestClient, name: str = "牌友圈 Friends", approval: bool = False) -> dict[str, Any]:
+    r = client.post("/api/clubs", json={"name": name, "approval": approval})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _refused(r: Any, status: int, code: str) -> None:
+    assert (r.status_code, r.json().get("code")) == (status, code), r.text
+
+
+def _roles(client: TestClient, code: str) -> dict[str, str]:
+    view = client.get(f"/api/clubs/{code}/view").json()
+    return {m["name"]: m["role"] for m in view["members"]}
+
+
+def test_create_a_club_invite_by_code_and_join(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as nobody:
+        _person(ann, "Ann")
+        bob_id = _person(bob, "Bob")
+        club = _club(ann)
+        code = club["code"]
+        assert club["role"] == "owner" and club["members"] == 1 and club["link"].endswith(f"/club/{code}")
+        assert len(code) == 6 and code.isalnum() and code.isupper()
+        # the invite shows the club to anyone; its page is for members
+        assert bob.get(f"/api/clubs/{code}").json()["role"] is None
+        _refused(bob.get(f"/api/clubs/{code}/view"), 403, "not_a_member")
+        _refused(nobody.get(f"/api/clubs/{code}/view"), 401, "not_signed_in")
+        _refused(nobody.post(f"/api/clubs/{code}/join"), 401, "not_signed_in")
+        _refused(bob.get("/api/clubs/NOSUCH/view"), 404, "no_club")
+        _refused(bob.get("/api/clubs/<b>x/view"), 404, "no_club")
+        assert bob.post(f"/api/clubs/{code}/join").json()["role"] == "member"
+        assert bob.post(f"/api/clubs/{code}/join").json()["role"] == "member"  # twice: the same
+        view = bob.get(f"/api/clubs/{code}/view").json()
+        assert [(m["name"], m["role"], m["online"]) for m in view["members"]] == [
+            ("Ann", "owner", True), ("Bob", "member", True)]
+        assert view["requests"] == [] and view["blacklist"] == []
+        assert [c["name"] for c in bob.get("/api/clubs").json()] == ["牌友圈 Friends"]
+        assert nobody.get("/api/clubs").json() == []
+        assert ann.get("/page-does-not-matter").status_code == 404
+        assert ann.get(f"/club/{code}").status_code == 200 and ann.get("/clubs").status_code == 200
+        # a member leaves; the owner cannot
+        assert bob.post(f"/api/clubs/{code}/leave").json()["role"] is None
+        _refused(bob.get(f"/api/clubs/{code}/view"), 403, "not_a_member")
+        _refused(ann.post(f"/api/clubs/{code}/leave"), 409, "cannot_change")
+        assert bob_id not in json.dumps(ann.get(f"/api/clubs/{code}/view").json()["members"])
+
+
+def test_a_club_with_approval_and_who_may_approve(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as cy:
+        _person(ann, "Ann")
+        _person(bob, "Bob")
+        cy_id = _person(cy, "Cy")
+        code = _club(ann, approval=True)["code"]
+        assert bob.post(f"/api/clubs/{code}/join").json()["role"] == "pending"
+        bob_id = ann.get(f"/api/clubs/{code}/view").json()["requests"][0]["id"]
+        _refused(bob.get(f"/api/clubs/{code}/view"), 403, "not_a_member")  # asked, not in yet
+        _refused(bob.post(f"/api/clubs/{code}/requests/{bob_id}/approve"), 403, "not_a_member")
+        assert ann.post(f"/api/clubs/{code}/requests/{bob_id}/approve").status_code == 200
+        assert _roles(bob, code) == {"Ann": "owner", "Bob": "member"}
+        assert bob.get(f"/api/clubs/{code}/view").json()["requests"] == []  # a member sees no requests
+        assert cy.post(f"/api/clubs/{code}/join").json()["role"] == "pending"
+        _refused(bob.post(f"/api/clubs/{code}/requests/{cy_id}/approve"), 403, "not_an_admin")  # member as admin
+        _refused(bob.post(f"/api/clubs/{code}/requests/{cy_id}/reject"), 403, "not_an_admin")
+        view = ann.post(f"/api/clubs/{code}/requests/{cy_id}/reject").json()
+        assert view["requests"] == [] and [m["name"] for m in view["members"]] == ["Ann", "Bob"]
+        _refused(ann.post(f"/api/clubs/{code}/requests/{bob_id}/approve"), 409, "cannot_change")  # not a request
+        # the owner turns approval off: Cy joins at once now
+        _refused(bob.post(f"/api/clubs/{code}/settings", json={"approval": False}), 403, "not_the_owner")
+        assert ann.post(f"/api/clubs/{code}/settings", json={"approval": False}).json()["club"]["approval"] is False
+        assert cy.post(f"/api/clubs/{code}/join").json()["role"] == "member"
+
+
+def test_roles_remove_and_blacklist_each_refused_without_the_role(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as cy, TestClient(app) as di:
+        ann_id = _person(ann, "Ann")
+        bob_id = _person(bob, "Bob")
+        cy_id = _person(cy, "Cy")
+        di_id = _person(di, "Di")
+        code = _club(ann)["code"]
+        for c in (bob, cy, di):
+            assert c.post(f"/api/clubs/{code}/join").json()["role"] == "member"
+        # a member acting as an admin, or as the owner
+        _refused(bob.post(f"/api/clubs/{code}/members/{cy_id}/remove"), 403, "not_an_admin")
+        _refused(bob.post(f"/api/clubs/{code}/members/{cy_id}/blacklist"), 403, "not_an_admin")
+        _refused(bob.post(f"/api/clubs/{code}/members/{bob_id}/role", json={"role": "admin"}), 403, "not_the_owner")
+        _refused(bob.post(f"/api/clubs/{code}/templates", json=TEMPLATE), 403, "not_an_admin")
+        # the owner makes Bob an admin; an admin cannot promote, nor touch the owner or another admin
+        r = ann.post(f"/api/clubs/{code}/members/{bob_id}/role", json={"role": "owner"})
+        assert r.status_code == 422  # only admin or member
+        assert ann.post(f"/api/clubs/{code}/members/{bob_id}/role", json={"role": "admin"}).status_code == 200
+        assert _roles(cy, code)["Bob"] == "admin"
+        _refused(bob.post(f"/api/clubs/{code}/members/{cy_id}/role", json={"role": "admin"}), 403, "not_the_owner")
+        _refused(bob.post(f"/api/clubs/{code}/members/{ann_id}/remove"), 403, "owner_stays")
+        _refused(bob.post(f"/api/clubs/{code}/members/{ann_id}/blacklist"), 403, "owner_stays")
+        _refused(ann.post(f"/api/clubs/{code}/members/{ann_id}/remove"), 409, "cannot_change")
+        assert ann.post(f"/api/clubs/{code}/members/{cy_id}/role", json={"role": "admin"}).status_code == 200
+        _refused(bob.post(f"/api/clubs/{code}/members/{cy_id}/remove"), 403, "not_the_owner")  # admin on admin
+        assert ann.post(f"/api/clubs/{code}/members/{cy_id}/role", json={"role": "member"}).status_code == 200
+        # an admin removes Cy: Cy loses the page, and may join again by the code
+        assert bob.post(f"/api/clubs/{code}/templates", json=TEMPLATE).status_code == 200
+        assert bob.post(f"/api/clubs/{code}/members/{cy_id}/remove").status_code == 200
+        _refused(cy.get(f"/api/clubs/{code}/view"), 403, "not_a_member")
+        _refused(cy.get(f"/api/clubs/{code}/leaderboard"), 403, "not_a_member")
+        _refused(cy.post(f"/api/clubs/{code}/tables", json={"template": TEMPLATE["name"]}), 403, "not_a_member")
+        _refused(bob.post(f"/api/clubs/{code}/members/{cy_id}/remove"), 404, "not_in_club")
+        assert cy.post(f"/api/clubs/{code}/join").json()["role"] == "member"
+        # blacklisted: out, and cannot join again until an admin lifts it
+        view = bob.post(f"/api/clubs/{code}/members/{di_id}/blacklist").json()
+        assert [m["name"] for m in view["blacklist"]] == ["Di"]
+        assert cy.get(f"/api/clubs/{code}/view").json()["blacklist"] == []  # a member does not see it
+        _refused(di.post(f"/api/clubs/{code}/join"), 403, "blacklisted")
+        _refused(di.get(f"/api/clubs/{code}/view"), 403, "not_a_member")
+        _refused(di.post(f"/api/clubs/{code}/leave"), 409, "cannot_change")  # leaving does not lift it
+        _refused(di.post(f"/api/clubs/{code}/join"), 403, "blacklisted")
+        assert di.get("/api/clubs").json() == []
+        _refused(cy.post(f"/api/clubs/{code}/members/{di_id}/unblacklist"), 403, "not_an_admin")
+        assert bob.post(f"/api/clubs/{code}/members/{di_id}/unblacklist").status_code == 200
+        assert di.post(f"/api/clubs/{code}/join").json()["role"] == "member"
+        # the owner demotes an admin: Bob is a member again, with a member's rights
+        assert ann.post(f"/api/clubs/{code}/members/{bob_id}/role", json={"role": "member"}).status_code == 200
+        _refused(bob.post(f"/api/clubs/{code}/members/{di_id}/remove"), 403, "not_an_admin")
+
+
+def test_templates_are_checked_and_open_tables_for_members_only(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as eve:
+        _person(ann, "Ann")
+        _person(bob, "Bob")
+        _person(eve, "Eve")
+        code = _club(ann)["code"]
+        assert bob.post(f"/api/clubs/{code}/join").status_code == 200
+        # checked as POST /api/rooms checks its options
+        bad = {"name": "bad", "options": {**TEMPLATE["options"], "variant": "nope"}}  # type: ignore[dict-item]
+        _refused(ann.post(f"/api/clubs/{code}/templates", json=bad), 422, "bad_template")
+        bad["options"] = {**TEMPLATE["options"], "bot": "no-such-bot"}  # type: ignore[dict-item]
+        _refused(ann.post(f"/api/clubs/{code}/templates", json=bad), 422, "bad_template")
+        bad["options"] = {**TEMPLATE["options"], "hands": 7}  # type: ignore[dict-item]
+        _refused(ann.post(f"/api/clubs/{code}/templates", json=bad), 422, "bad_template")
+        bad["options"] = {**TEMPLATE["options"], "turn_seconds": "20"}  # type: ignore[dict-item]
+        assert ann.post(f"/api/clubs/{code}/templates", json=bad).status_code == 422  # strict: no coercion
+        bad["options"] = {**TEMPLATE["options"], "extra": 1}  # type: ignore[dict-item]
+        assert ann.post(f"/api/clubs/{code}/templates", json=bad).status_code == 422
+        saved = ann.post(f"/api/clubs/{code}/templates", json=TEMPLATE).json()
+        assert [t["name"] for t in saved] == [TEMPLATE["name"]] and saved[0]["options"]["pace"] == "instant"
+        assert bob.get(f"/api/clubs/{code}/view").json()["templates"] == saved
+        _refused(bob.post(f"/api/clubs/{code}/tables", json={"template": "nope"}), 404, "no_template")
+        _refused(eve.post(f"/api/clubs/{code}/tables", json={"template": TEMPLATE["name"]}), 403, "not_a_member")
+        # a member opens a table from the template: one seat kept for a member, bots in the others
+        room = bob.post(f"/api/clubs/{code}/tables", json={"template": TEMPLATE["name"]}).json()
+        assert room["status"] == "waiting" and room["turn_seconds"] == 0 and room["pace"] == "instant"
+        assert [s["bot"] is not None for s in room["seats"]] == [False, False, True, True]
+        view = ann.get(f"/api/clubs/{code}/view").json()
+        assert [(t["code"], t["template"], t["players"][:2]) for t in view["tables"]] == [
+            (room["code"], TEMPLATE["name"], ["Bob", None])]
+        # the room's code does not let an outsider in
+        _refused(eve.post(f"/api/rooms/{room['code']}/join"), 403, "not_a_club_member")
+        assert eve.get(f"/api/rooms/{room['code']}").json()["seats"][1]["name"] is None  # the seat stays open
+        joined = ann.post(f"/api/rooms/{room['code']}/join").json()
+        assert joined["status"] == "playing" and [s["name"] for s in joined["seats"]][:2] == ["Bob", "Ann"]
+        view = ann.get(f"/api/clubs/{code}/view").json()
+        assert {m["name"]: m["playing"] for m in view["members"]} == {"Ann": room["code"], "Bob": room["code"]}
+        assert [m["code"] for m in view["matches"]] == [room["code"]]
+        # bots for every empty seat if the opener wants: no seat kept, the match starts at once
+        alone = bob.post(f"/api/clubs/{code}/tables", json={"template": TEMPLATE["name"], "friends": 0}).json()
+        assert alone["status"] == "playing" and [s["bot"] is not None for s in alone["seats"]] == [
+            False, True, True, True]
+        # a member cannot delete a template; an admin can
+        _refused(bob.delete(f"/api/clubs/{code}/templates/{TEMPLATE['name']}"), 403, "not_an_admin")
+        assert ann.delete(f"/api/clubs/{code}/templates/{TEMPLATE['name']}").json() == []
+        _refused(ann.delete(f"/api/clubs/{code}/templates/{TEMPLATE['name']}"), 404, "no_template")
+        # a member removed cannot take a seat at the club's tables any more
+        other = ann.post(f"/api/clubs/{code}/templates", json=TEMPLATE).json()
+        assert other
+        fresh = ann.post(f"/api/clubs/{code}/tables", json={"template": TEMPLATE["name"]}).json()
+        bob_id = next(m["id"] for m in view["members"] if m["name"] == "Bob")
+        assert ann.post(f"/api/clubs/{code}/members/{bob_id}/remove").status_code == 200
+        _refused(bob.post(f"/api/rooms/{fresh['code']}/join"), 403, "not_a_club_member")
+
+
+def _played_room(app: Any, club: str, owner: str, member: str, names: tuple[str, str], finished: Any) -> str:
+    """A room of ``club`` with ``owner`` and ``member`` at players 0 and 1 (bots at 2, 3), over,
+    its 3 hands (dealt by random players) stored as finished at ``finished``."""
+    store = app.state.store
+    ruleset = core.build_ruleset("longgang", {}, 8)
+    room = store.create_room(owner, names[0], "longgang", core.ruleset_json(ruleset), 8, 0, True, 1, "greedy")
+    store.join(room.code, member, names[1])
+    record = dataclasses.replace(selfplay(ruleset, b"club season", hands=3), players=store.room(room.code).names)
+    with Session(store.engine) as db, db.begin():
+        db.execute(update(Room).where(Room.code == room.code).values(status="over", finished_at=finished,
+                                                                        record=record.dumps()))
+        db.add(ClubRoom(room=room.code, club=club, template=None, opened_by=owner))
+        for h in record.hands:
+            db.add(HandRow(room=room.code, index=h.index, commitment=h.commitment, seed=h.seed.hex() if h.seed else None,
+                           record=json.dumps(h.to_json()), started_at=finished, finished_at=finished))
+    return str(room.code)
+
+
+def test_the_season_leaderboard_counts_the_members_hands(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as eve:
+        ann_id = _person(ann, "Ann")
+        bob_id = _person(bob, "Bob")
+        _person(eve, "Eve")
+        code = _club(ann)["code"]
+        assert bob.post(f"/api/clubs/{code}/join").status_code == 200
+        board = bob.get(f"/api/clubs/{code}/leaderboard").json()
+        today = now().date()
+        assert board["rows"] == [] and board["season_start"] == today.replace(day=1).isoformat()
+        assert date.fromisoformat(board["season_end"]).month == today.month
+        assert (date.fromisoformat(board["season_end"]) + timedelta(days=1)).day == 1  # the month's last day
+        _refused(eve.get(f"/api/clubs/{code}/leaderboard"), 403, "not_a_member")
+        _played_room(app, code, ann_id, bob_id, ("Ann", "Bob"), now())
+        long_ago = now() - timedelta(days=400)
+        _played_room(app, code, ann_id, bob_id, ("Ann", "Bob"), long_ago)  # another season
+        # what the hands hold: each person's chips and wins, from the stored records themselves
+        expected: dict[str, list[int]] = {"Ann": [0, 0], "Bob": [0, 0]}
+        with Session(app.state.store.engine) as db:
+            rows = list(db.execute(text("SELECT h.record FROM hands h JOIN club_rooms c ON c.room = h.room "
+                                        "WHERE h.finished_at >= :since"), {"since": now() - timedelta(days=1)}))
+        assert len(rows) == 3
+        for (rec,) in rows:
+            hand = json.loads(rec)
+            for s, p in enumerate(hand["seats"]):
+                if p < 2:
+                    who = ("Ann", "Bob")[p]
+                    expected[who][0] += hand["result"]["chips"][s]
+                    expected[who][1] += int(hand["result"].get("winner") == s)
+        rows_out = bob.get(f"/api/clubs/{code}/leaderboard").json()["rows"]
+        got = {r["name"]: r for r in rows_out}
+        assert set(got) == {"Ann", "Bob"}  # the bots are not ranked
+        for who in ("Ann", "Bob"):
+            r = got[who]
+            assert (r["matches"], r["hands"]) == (1, 3)
+            assert [r["chips"], r["wins"]] == expected[who]
+            assert r["chips_per_hand"] == round(expected[who][0] / 3, 2)
+            assert r["wins_per_hand"] == round(expected[who][1] / 3, 3)
+        assert [r["chips"] for r in rows_out] == sorted((r["chips"] for r in rows_out), reverse=True)
+        # the owner sets the season's dates (a member may not): now both rooms count
+        season = {"season_start": (long_ago.date() - timedelta(days=1)).isoformat(), "season_end": today.isoformat()}
+        _refused(bob.post(f"/api/clubs/{code}/settings", json=season), 403, "not_the_owner")
+        _refused(ann.post(f"/api/clubs/{code}/settings", json={"season_start": today.isoformat(),
+                                                                "season_end": (today - timedelta(days=1)).isoformat()}),
+                 422, "bad_season")
+        view = ann.post(f"/api/clubs/{code}/settings", json=season).json()
+        assert view["season_set"] is True and view["season_start"] == season["season_start"]
+        board = bob.get(f"/api/clubs/{code}/leaderboard").json()
+        assert {(r["name"], r["matches"], r["hands"]) for r in board["rows"]} == {("Ann", 2, 6), ("Bob", 2, 6)}
+        view = ann.post(f"/api/clubs/{code}/settings", json={"calendar_month": True}).json()
+        assert view["season_set"] is False and view["season_start"] == today.replace(day=1).isoformat()
+
+
+def test_the_calendar_month_season() -> None:
+    club = Club(code="ABCDEF", name="x", owner="o", approval=False)
+    assert season_of(club, date(2024, 2, 10)) == (date(2024, 2, 1), date(2024, 2, 29), False)
+    assert season_of(club, date(2026, 12, 31)) == (date(2026, 12, 1), date(2026, 12, 31), False)
+    club.season_start, club.season_end = date(2026, 3, 5), date(2026, 6, 4)
+    assert season_of(club, date(2026, 12, 31)) == (date(2026, 3, 5), date(2026, 6, 4), True)
+
+
+def test_names_with_html_come_back_as_they_were_and_the_pages_write_text_only(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as ann:
+        _person(ann, "<img src=x onerror=f()>")
+        club = _club(ann, name="<script>alert(1)</script>")
+        assert club["name"] == "<script>alert(1)</script>"
+        view = ann.get(f"/api/clubs/{club['code']}/view").json()
+        assert view["members"][0]["name"] == "<img src=x onerror=f()>"
+        page = ann.get(f"/club/{club['code']}").text
+        assert "<script>alert" not in page  # the page is static: the names come in through the API
+    for js in ("club.js",):
+        source = (core.__file__.rsplit("/", 1)[0] + "/static/" + js)
+        with open(source, encoding="utf-8") as f:
+            body = f.read()
+        assert "innerHTML" not in body and "insertAdjacentHTML" not in body and "document.write" not in body
+
+
+def test_a_database_from_before_clubs_upgrades(url: str) -> None:
+    engine = make_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    ruleset = core.ruleset_json(core.build_ruleset("longgang", {}, 8))
+    players = json.dumps([{"name": "Kai", "user": "old-kai", "bot": None}, {"name": None, "user": None, "bot": None}]
+                         + [{"name": f"bot {i}", "user": None, "bot": "greedy"} for i in range(2, 4)])
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0009")
+        conn.execute(text("INSERT INTO users (id, name, created_at) VALUES ('old-kai', 'Kai', :at)"), {"at": now()})
+        conn.execute(text(
+            "INSERT INTO rooms (code, owner, variant, ruleset, hands, turn_seconds, help_allowed, players, seed, "
+            "status, created_at, seat_draw, pace, epoch) VALUES ('oldroom', 'old-kai', 'longgang', :rs, 8, 0, true, "
+            ":players, :seed, 'waiting', :at, true, 'normal', 0)"),
+            {"rs": ruleset, "players": players, "seed": "ab" * 32, "at": now()})
+        conn.execute(text("INSERT INTO members (room, player, \"user\") VALUES ('oldroom', 0, 'old-kai')"))
+    engine.dispose()
+    app = create_app(url)  # upgrades to clubs
+    with app.state.store.engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0010"
+        assert conn.execute(text("SELECT count(*) FROM clubs")).scalar() == 0
+    with TestClient(app) as c:
+        _person(c, "New")
+        code = _club(c)["code"]
+        assert c.get(f"/api/clubs/{code}/view").status_code == 200
+        assert c.get("/api/rooms/oldroom").json()["status"] == "waiting"  # the old room is as it was
+        assert c.post("/api/rooms/oldroom/join").status_code == 200  # not a club's room: anyone may join
