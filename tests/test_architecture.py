@@ -155,3 +155,18 @@ def test_no_client_imports_another_client() -> None:
 def test_the_client_check_sees_a_client_importing_a_client() -> None:
     assert _client_of("caishen.env.aec") == "caishen.env" and _client_of("caishen.simulate") == "caishen.simulate"
     assert _client_of("caishen.table.results") is None and _client_of("caishen.environment") is None
+
+
+CLUB_MAY_IMPORT = ("caishen.errors", "caishen.server.core", "caishen.server.db", "caishen.server.limits",
+                   "caishen.server.protocol", "caishen.server.store", "caishen.server.clubs")
+
+
+def test_the_clubs_part_of_the_server_imports_only_the_shared_server_modules() -> None:
+    """docs/architecture.md, "Inside the game centre": server/clubs/ never imports the app,
+    the live tables or another part (accounts)."""
+    graph = _graph()
+    clubs = [m for m in graph if m.startswith("caishen.server.clubs")]
+    assert "caishen.server.clubs.routes" in clubs
+    bad = [f"{m} -> {t}" for m in clubs for t in graph[m] if t.startswith("caishen.") and not t.startswith(CLUB_MAY_IMPORT)]
+    assert bad == []
+    assert "caishen.server.clubs" in graph["caishen.server.app"]
