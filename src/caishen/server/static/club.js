@@ -17,7 +17,7 @@ Object.assign(I18N.zh, {
   seasonDates: "赛季：{0} 至 {1}", seasonMonth: "（自然月）", seasonFrom: "从", seasonTo: "到", calendarMonth: "按自然月",
   recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？",
   matchesCol: "场次", handsCol: "局数", winsCol: "胡牌", chipsCol: "筹码", perHand: "每局", template: "模板",
-  noBoard: "本赛季还没有打完的局。", saveTemplate: "存为亲友圈模板", templateName: "模板名", templateSaved: "已存为模板",
+  noBoard: "本赛季还没有打完的局。", deleteTemplate: "删除", confirmDeleteTemplate: "删除模板“{0}”？",
   err_not_a_member: "只有本圈成员可以这样做", err_not_an_admin: "只有管理员可以这样做", err_not_the_owner: "只有圈主可以这样做",
   err_owner_stays: "圈主不能被移出", err_blacklisted: "你不能加入这个亲友圈", err_no_club: "没有这个亲友圈",
   err_not_a_club_member: "这张桌子只给本圈成员", err_no_template: "没有这个模板", err_bad_template: "模板的房规不对：{0}",
@@ -39,7 +39,7 @@ Object.assign(I18N.en, {
   seasonFrom: "From", seasonTo: "to", calendarMonth: "Calendar month", recentMatches: "Recent matches", leaveClub: "Leave the club",
   confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
   chipsCol: "Chips", perHand: "per hand", template: "Template", noBoard: "No hand finished this season yet.",
-  saveTemplate: "Save as a club template", templateName: "Template name", templateSaved: "Saved as a template",
+  deleteTemplate: "Delete", confirmDeleteTemplate: "Delete the template \u201c{0}\u201d?",
   err_not_a_member: "Only the club's members may do this", err_not_an_admin: "Only the club's admins may do this",
   err_not_the_owner: "Only the club's owner may do this", err_owner_stays: "The owner cannot be removed",
   err_blacklisted: "You cannot join this club", err_no_club: "No such club", err_not_a_club_member: "This table is for the club's members only",
@@ -128,7 +128,13 @@ function renderView() {
         const room = await call(`${base}/tables`, "POST", { template: tp.name, friends: $("withbots").checked ? 0 : null });
         location.href = "/r/" + room.code;
       } catch (ex) { showErr(ex); }
-    } }))))) : h("p", { class: "muted", text: t("noTemplates") }));
+    } }), admin ? h("button", { type: "button", text: t("deleteTemplate"), onclick: async () => {
+      if (!confirm(t("confirmDeleteTemplate", tp.name))) return;
+      try {
+        await call(`${base}/templates/${encodeURIComponent(tp.name)}`, "DELETE");
+        VIEW = await call(`${base}/view`); renderView();
+      } catch (ex) { showErr(ex); }
+    } }) : null)))) : h("p", { class: "muted", text: t("noTemplates") }));
   $("templatehint").hidden = !admin;
   $("templatelink").href = "/?club=" + encodeURIComponent(CODE) + "#roomform";
   // open tables
