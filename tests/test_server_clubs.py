@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from caishen.server import core
 from caishen.server.app import create_app
 from caishen.server.clubs.store import season_of
-from caishen.server.db import MIGRATIONS, Club, ClubRoom, HandRow, Room, make_engine, now
+from caishen.server.db import MIGRATIONS, Club, ClubMember, ClubRoom, HandRow, Room, make_engine, now
 from caishen.table.match import selfplay
 from helpers_server import url_fixture
 
@@ -78,6 +78,12 @@ def test_create_a_club_invite_by_code_and_join(url: str) -> None:
         assert [(m["name"], m["role"], m["online"]) for m in view["members"]] == [
             ("Ann", "owner", True), ("Bob", "member", True)]
         assert view["requests"] == [] and view["blacklist"] == []
+        # online: had the page open in the last two minutes (written in the store: any process sees it)
+        with Session(app.state.store.engine) as db, db.begin():
+            db.execute(update(ClubMember).where(ClubMember.club == code).values(seen_at=now() - timedelta(minutes=5)))
+        view = bob.get(f"/api/clubs/{code}/view").json()
+        assert [(m["name"], m["online"], m["playing"]) for m in view["members"]] == [
+            ("Ann", False, None), ("Bob", True, None)]
         assert [c["name"] for c in bob.get("/api/clubs").json()] == ["牌友圈 Friends"]
         assert nobody.get("/api/clubs").json() == []
         assert ann.get("/page-does-not-matter").status_code == 404
