@@ -128,7 +128,7 @@ function renderView() {
         const room = await call(`${base}/tables`, "POST", { template: tp.name, friends: $("withbots").checked ? 0 : null });
         location.href = "/r/" + room.code;
       } catch (ex) { showErr(ex); }
-    } }), admin ? h("button", { type: "button", text: t("deleteTemplate"), onclick: async () => {
+    } }), admin ? h("button", { type: "button", style: "margin-left:.4rem", text: t("deleteTemplate"), onclick: async () => {
       if (!confirm(t("confirmDeleteTemplate", tp.name))) return;
       try {
         await call(`${base}/templates/${encodeURIComponent(tp.name)}`, "DELETE");
