@@ -70,6 +70,9 @@ def test_create_a_club_invite_by_code_and_join(url: str) -> None:
         _refused(bob.get(f"/api/clubs/{code}/view"), 403, "not_a_member")
         _refused(nobody.get(f"/api/clubs/{code}/view"), 401, "not_signed_in")
         _refused(nobody.post(f"/api/clubs/{code}/join"), 401, "not_signed_in")
+        _refused(nobody.post("/api/clubs", json={"name": "x"}), 401, "not_signed_in")
+        _refused(bob.post(f"/api/clubs/{code}/templates", json=TEMPLATE), 403, "not_a_member")  # outsider as admin
+        _refused(bob.post(f"/api/clubs/{code}/settings", json={"approval": True}), 403, "not_a_member")
         _refused(bob.get("/api/clubs/NOSUCH/view"), 404, "no_club")
         _refused(bob.get("/api/clubs/<b>x/view"), 404, "no_club")
         assert bob.post(f"/api/clubs/{code}/join").json()["role"] == "member"
@@ -142,6 +145,7 @@ def test_roles_remove_and_blacklist_each_refused_without_the_role(url: str) -> N
         assert ann.post(f"/api/clubs/{code}/members/{bob_id}/role", json={"role": "admin"}).status_code == 200
         assert _roles(cy, code)["Bob"] == "admin"
         _refused(bob.post(f"/api/clubs/{code}/members/{cy_id}/role", json={"role": "admin"}), 403, "not_the_owner")
+        _refused(bob.post(f"/api/clubs/{code}/settings", json={"approval": True}), 403, "not_the_owner")  # admin as owner
         _refused(bob.post(f"/api/clubs/{code}/members/{ann_id}/remove"), 403, "owner_stays")
         _refused(bob.post(f"/api/clubs/{code}/members/{ann_id}/blacklist"), 403, "owner_stays")
         _refused(ann.post(f"/api/clubs/{code}/members/{ann_id}/remove"), 409, "cannot_change")
