@@ -222,3 +222,21 @@ def asked(ws: Any, view: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def act_json(view: dict[str, Any], action: str) -> str:
     return json.dumps({"type": "act", "action": action, "hand": view["hand"], "step": view["step"]})
+
+
+def person(app: Any, name: str, host: str = "testclient") -> Any:
+    """A test client of ``app`` that picked the name ``name`` (a person with a cookie),
+    connecting from ``host``."""
+    from fastapi.testclient import TestClient  # noqa: PLC0415 - the server only for the tests that use it
+
+    c = TestClient(app, client=(host, 40000))
+    assert c.post("/api/me", json={"name": name}).status_code == 200
+    return c
+
+
+def until(check: Callable[[], bool], bound: float = 60.0) -> None:
+    """Poll ``check`` until it holds, within ``bound`` seconds."""
+    deadline = time.monotonic() + bound
+    while not check():
+        assert time.monotonic() < deadline, f"not within {bound} s"
+        time.sleep(0.01)  # polling a state, not timing a behaviour

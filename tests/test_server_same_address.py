@@ -6,35 +6,19 @@ address, and nothing of it is stored."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from caishen.server.tables import address_token
-from helpers_server import app_fixture
+from helpers_server import app_fixture, person, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 app = app_fixture("sqlite", "postgresql")
 HOME, AWAY = "198.51.100.7", "203.0.113.20"  # documentation addresses (RFC 5737)
-
-
-def _client(app: FastAPI, name: str, host: str) -> TestClient:
-    c = TestClient(app, client=(host, 40000))
-    assert c.post("/api/me", json={"name": name}).status_code == 200
-    return c
-
-
-def _until(check: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 60
-    while not check():
-        assert time.monotonic() < deadline, "not within 60 s"
-        time.sleep(0.01)  # polling a state, not timing a behaviour
 
 
 def _to_pong(ws: Any) -> list[dict[str, Any]]:
@@ -62,27 +46,27 @@ def test_the_token_keeps_no_address() -> None:
 
 
 def test_players_at_one_address_are_named_to_everyone(app: FastAPI) -> None:
-    with _client(app, "Ann", HOME) as ann:
-        bob, cy = _client(app, "Bob", HOME), _client(app, "Cy <b>", AWAY)
+    with person(app, "Ann", HOME) as ann:
+        bob, cy = person(app, "Bob", HOME), person(app, "Cy <b>", AWAY)
         bob.portal = cy.portal = ann.portal  # one event loop for all, as in the server
         code = ann.post("/api/rooms", json={"friends": 2, "turn_seconds": 0, "hands": 8}).json()["code"]
         assert bob.post(f"/api/rooms/{code}/join").status_code == 200
         assert cy.post(f"/api/rooms/{code}/join").json()["status"] == "playing"
         with ann.websocket_connect(f"/ws/{code}") as wa, cy.websocket_connect(f"/ws/{code}") as wc:
             live = app.state.tables.live[code]
-            _until(lambda: len(live.clients) == 2 and not live.lock.locked())
+            until(lambda: len(live.clients) == 2 and not live.lock.locked())
             # Ann and Cy: two addresses, no warning
             for ws in (wa, wc):
                 assert all(m["type"] != "same_address" for m in _to_pong(ws))
             with bob.websocket_connect(f"/ws/{code}") as wb:
-                _until(lambda: len(live.clients) == 3 and not live.lock.locked())
+                until(lambda: len(live.clients) == 3 and not live.lock.locked())
                 want = {"type": "same_address", "groups": [["Ann", "Bob"]]}
                 for ws in (wa, wb, wc):  # every page, Cy's too
                     assert [m for m in _to_pong(ws) if m["type"] == "same_address"] == [want]
             # Bob again, once his first page has gone: the same group, told to that page only
-            _until(lambda: len(live.clients) == 2 and not live.lock.locked())
+            until(lambda: len(live.clients) == 2 and not live.lock.locked())
             with bob.websocket_connect(f"/ws/{code}") as wb2:
-                _until(lambda: len(live.clients) == 3 and not live.lock.locked())
+                until(lambda: len(live.clients) == 3 and not live.lock.locked())
                 assert [m for m in _to_pong(wb2) if m["type"] == "same_address"] == [want]
                 for ws in (wa, wc):
                     assert all(m["type"] != "same_address" for m in _to_pong(ws))

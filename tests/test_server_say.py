@@ -6,35 +6,19 @@ more than the budget's burst at once is refused as ``rate_limited``."""
 
 from __future__ import annotations
 
-import time
 import typing
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from caishen.server import conns
 from caishen.server.protocol import PHRASES, STICKERS, Say
-from helpers_server import app_fixture
+from helpers_server import app_fixture, person, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 app = app_fixture("sqlite", "postgresql")
-
-
-def _client(app: FastAPI, name: str) -> TestClient:
-    c = TestClient(app)
-    assert c.post("/api/me", json={"name": name}).status_code == 200
-    return c
-
-
-def _until(check: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 60
-    while not check():
-        assert time.monotonic() < deadline, "not within 60 s"
-        time.sleep(0.01)  # polling a state, not timing a behaviour
 
 
 def _next_of(ws: Any, kind: str) -> dict[str, Any]:
@@ -53,15 +37,15 @@ def test_the_list_is_the_protocols() -> None:
 
 def test_a_phrase_and_a_sticker_reach_every_seat_at_the_senders_seat(app: FastAPI,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    with _client(app, "Ann") as ann:
-        bob = _client(app, "Bob")
+    with person(app, "Ann") as ann:
+        bob = person(app, "Bob")
         bob.portal = ann.portal  # one event loop for both, as in the server
         code = ann.post("/api/rooms", json={"friends": 1, "turn_seconds": 0, "hands": 8}).json()["code"]
         assert bob.post(f"/api/rooms/{code}/join").json()["status"] == "playing"
         players = {s["name"]: s["player"] for s in ann.get(f"/api/rooms/{code}").json()["seats"] if s["name"]}
         with ann.websocket_connect(f"/ws/{code}") as wa, bob.websocket_connect(f"/ws/{code}") as wb:
             live = app.state.tables.live[code]
-            _until(lambda: len(live.clients) == 2 and not live.lock.locked())
+            until(lambda: len(live.clients) == 2 and not live.lock.locked())
             seat_ann = live.session.seat_of(players["Ann"])
             seat_bob = live.session.seat_of(players["Bob"])
             assert seat_ann is not None and seat_bob is not None and seat_ann != seat_bob

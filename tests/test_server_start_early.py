@@ -6,23 +6,16 @@ from __future__ import annotations
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
-from helpers_server import app_fixture
+from helpers_server import app_fixture, person
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 app = app_fixture("sqlite", "postgresql")
 
 
-def _client(app: FastAPI, name: str) -> TestClient:
-    c = TestClient(app)
-    assert c.post("/api/me", json={"name": name}).status_code == 200
-    return c
-
-
 def test_the_owner_starts_early_with_bots_of_a_chosen_level(app: FastAPI) -> None:
-    with _client(app, "Ann") as ann, _client(app, "Bob") as bob:
+    with person(app, "Ann") as ann, person(app, "Bob") as bob:
         room = ann.post("/api/rooms", json={"friends": 2, "turn_seconds": 0, "hands": 8, "bot": "greedy"}).json()
         code = room["code"]
         assert [s["bot"] for s in room["seats"]] == [None, None, None, "greedy"]
@@ -45,7 +38,7 @@ def test_the_owner_starts_early_with_bots_of_a_chosen_level(app: FastAPI) -> Non
 
 
 def test_without_a_level_the_rooms_own(app: FastAPI) -> None:
-    with _client(app, "Ann") as ann:
+    with person(app, "Ann") as ann:
         code = ann.post("/api/rooms", json={"friends": 2, "turn_seconds": 0, "hands": 8, "bot": "random"}).json()["code"]
         started = ann.post(f"/api/rooms/{code}/start").json()
         assert started["status"] == "playing"

@@ -32,15 +32,15 @@ from typing import Annotated
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import FastAPI, HTTPException, Path, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from caishen.errors import CaishenError
 from caishen.server.db import Account, Member, Room, SessionRow, User, now
 from caishen.server.limits import Gate
+from caishen.server.protocol import ApiError
 from caishen.server.store import Store
 from caishen.server.tables import Tables
 from caishen.table.signing import SIGNATURE
@@ -58,15 +58,10 @@ _hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
 _dummy: list[str] = []  # a hash to check an unknown login's password against (same work)
 
 
-class AccountError(CaishenError):
-    """A refused account request: ``code`` names why, ``status`` is the HTTP status."""
+class AccountError(ApiError):
+    """A refused account request (answered by the app's handler of :class:`ApiError`)."""
 
     code = "account"
-
-    def __init__(self, message: str, *, code: str, status: int = 400, retry_after: int | None = None) -> None:
-        super().__init__(message, code=code)
-        self.status = status
-        self.retry_after = retry_after
 
 
 def bad_login() -> AccountError:
@@ -271,12 +266,6 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables,
     """Add the account routes to ``app``; ``uid_of``: the person a request's cookie names
     (``caishen.server.app``)."""
     accounts = AccountStore(store.engine)
-
-    @app.exception_handler(AccountError)
-    async def account_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, AccountError)
-        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
-        return JSONResponse({"detail": str(exc), "code": exc.code}, status_code=exc.status, headers=headers)
 
     def limit(request: Request, kind: str, who: str | None) -> None:
         try:

@@ -37,6 +37,7 @@ from caishen.server.limits import Gate, HttpLimits
 from caishen.server.nodes import Node, NodeError
 from caishen.server.protocol import (
     MAX_MESSAGE_BYTES,
+    ApiError,
     LoggedOutOut,
     MatchSummaryOut,
     MeOut,
@@ -130,6 +131,14 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
                                 headers={"Retry-After": "5"})
         return JSONResponse({"detail": "conflict: another request changed this at the same time; try again"},
                             status_code=409)
+    @app.exception_handler(ApiError)
+    async def refused(request: Request, exc: Exception) -> Response:
+        """A request a part of the centre refused (accounts, clubs, profiles): its status and
+        ``{"detail", "code"}``."""
+        assert isinstance(exc, ApiError)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
+        return JSONResponse({"detail": str(exc), "code": exc.code}, status_code=exc.status, headers=headers)
+
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
         """422 with the errors, as FastAPI answers, but as ASCII JSON: a lone surrogate the

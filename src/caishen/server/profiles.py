@@ -27,13 +27,13 @@ from pathlib import Path as PathLib
 from typing import Annotated
 
 from fastapi import FastAPI, Path, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session, aliased
 
-from caishen.errors import CaishenError
 from caishen.server.db import Account, HandRow, Member, Room, User
+from caishen.server.protocol import ApiError
 from caishen.server.store import Store
 
 STATIC = PathLib(__file__).resolve().parent / "static"
@@ -45,14 +45,10 @@ _ID = r"^[A-Za-z0-9_-]{1,40}$"
 _CODE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
-class ProfileError(CaishenError):
-    """A refused profile request: ``code`` names why, ``status`` is the HTTP status."""
+class ProfileError(ApiError):
+    """A refused profile request (answered by the app's handler of :class:`ApiError`)."""
 
     code = "profile"
-
-    def __init__(self, message: str, *, code: str, status: int) -> None:
-        super().__init__(message, code=code)
-        self.status = status
 
 
 def no_profile() -> ProfileError:
@@ -310,11 +306,6 @@ def install(app: FastAPI, store: Store, uid_of: Callable[[Request], str | None])
     """Add the profile routes and page to ``app``; ``uid_of``: the person a request's cookie
     names (``caishen.server.app``)."""
     profiles = ProfileStore(store.engine)
-
-    @app.exception_handler(ProfileError)
-    async def profile_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ProfileError)
-        return JSONResponse({"detail": str(exc), "code": exc.code}, status_code=exc.status)
 
     def signed_in(request: Request) -> str:
         uid = uid_of(request)

@@ -12,6 +12,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from caishen.errors import CaishenError
 from caishen.table import movesig
 
 MAX_MESSAGE_BYTES = 1024  # every client message fits in far less; bigger ones are refused
@@ -124,6 +125,19 @@ AnyClientMessage = (
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+class ApiError(CaishenError):
+    """A refused HTTP request of any part of the centre (accounts, clubs, profiles): ``code``
+    names why, ``status`` is the HTTP status; answered as JSON ``{"detail", "code"}`` (with
+    ``Retry-After`` when ``retry_after`` is set) by the app's one handler."""
+
+    code = "refused"
+
+    def __init__(self, message: str, *, code: str, status: int = 400, retry_after: int | None = None) -> None:
+        super().__init__(message, code=code)
+        self.status = status
+        self.retry_after = retry_after
 
 
 class ProtocolError(ValueError):

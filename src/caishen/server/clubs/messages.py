@@ -8,21 +8,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from caishen.errors import CaishenError
-from caishen.server.protocol import RoomBody
+from caishen.server.protocol import ApiError, RoomBody
 
 Role = Literal["owner", "admin", "member", "pending", "blacklisted"]
 
 
-class ClubError(CaishenError):
-    """A refused club request: ``code`` names why, ``status`` is the HTTP status; answered as
-    JSON ``{"detail", "code"}``."""
+class ClubError(ApiError):
+    """A refused club request (answered by the app's handler of :class:`ApiError`)."""
 
     code = "club"
-
-    def __init__(self, message: str, *, code: str, status: int = 400) -> None:
-        super().__init__(message, code=code)
-        self.status = status
 
 
 class _Strict(BaseModel):

@@ -12,7 +12,7 @@ from pathlib import Path as PathLib
 from typing import Annotated
 
 from fastapi import FastAPI, HTTPException, Path, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse
 
 from caishen.server import core
 from caishen.server.clubs.messages import (
@@ -60,11 +60,6 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     """Add the club routes to ``app``. ``uid_of``: the person a request's cookie names;
     ``make_room``: ``POST /api/rooms``'s room making (limits, checks, a bot start)."""
     clubs = ClubStore(store.engine)
-
-    @app.exception_handler(ClubError)
-    async def club_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ClubError)
-        return JSONResponse({"detail": str(exc), "code": exc.code}, status_code=exc.status)
 
     def signed_in(request: Request) -> str:
         uid = uid_of(request)
