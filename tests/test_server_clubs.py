@@ -350,11 +350,13 @@ def test_a_database_from_before_clubs_upgrades(url: str) -> None:
     engine.dispose()
     app = create_app(url)  # upgrades to clubs
     with app.state.store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0010"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0011"
         assert conn.execute(text("SELECT count(*) FROM clubs")).scalar() == 0
     with TestClient(app) as c:
         _person(c, "New")
         code = _club(c)["code"]
         assert c.get(f"/api/clubs/{code}/view").status_code == 200
-        assert c.get("/api/rooms/oldroom").json()["status"] == "waiting"  # the old room is as it was
+        old = c.get("/api/rooms/oldroom").json()
+        assert old["status"] == "waiting"  # the old room is as it was
+        assert old["stand_in"] == "full"  # 0011: a room from before keeps the stand-in it had
         assert c.post("/api/rooms/oldroom/join").status_code == 200  # not a club's room: anyone may join

@@ -108,6 +108,7 @@ __all__ = [
     "Session",
     "action_of",
     "auto_action",
+    "stand_in_action",
     "build_ruleset",
     "commitment",
     "hand_end_view",
@@ -366,6 +367,29 @@ def stand_in(ruleset: VariantRules) -> Player:
 
 def auto_action(bot: Player, session: MatchSession, seat: int) -> Action:
     return bot.act(session.observation(seat))
+
+
+def stand_in_action(bot: Player, session: MatchSession, seat: int, policy: str) -> Action:
+    """The move of an away person's stand-in (托管). ``full``: the bot's own. ``discard`` (the
+    regional apps' 托管, a room's default): it only draws and discards: it passes every claim and
+    every win on a discard it is offered, declares no kong and no self-drawn win, and discards
+    the tile just drawn (摸打), or the bot's discard when that tile may not be discarded (a
+    wild) or nothing was drawn (after a claim the person made)."""
+    if policy == "full":
+        return auto_action(bot, session, seat)
+    legal = session.legal_actions(seat)
+    for a in legal:
+        if a.kind is ActionKind.PASS:
+            return a
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    if not discards:  # nothing to discard (no variant asks this of a seat): the bot decides
+        return auto_action(bot, session, seat)
+    drawn = session.drawn_tile(seat)
+    for a in discards:
+        if a.tile == drawn:
+            return a
+    chosen = auto_action(bot, session, seat)
+    return chosen if chosen.kind is ActionKind.DISCARD else discards[-1]
 
 
 def public_step(session: MatchSession) -> int:

@@ -108,6 +108,9 @@ class Room(Base):
     # the fencing number (0008): raised by each node that takes the table over; a write of the
     # table's moves and hands with an older one is refused (docs/server.md, "Nodes")
     epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # what an away person's stand-in plays (托管, issue 30): "discard" (draws and discards
+    # only) or "full" (as the bot would); rooms before 0011 played "full"
+    stand_in: Mapped[str] = mapped_column(String(16), default="discard", server_default="full")
 
 
 class Member(Base):

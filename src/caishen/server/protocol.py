@@ -493,6 +493,8 @@ class RoomBody(_Strict):
     help_allowed: bool = True
     pace: Literal["normal", "fast", "instant"] = Field(
         default="normal", description="how fast the bots move; with two or more people the claim pause holds at every pace")
+    stand_in: Literal["discard", "full"] = Field(
+        default="discard", description="托管: what an away person's stand-in plays: draws and discards only, or as a bot")
 
 
 class StartBody(_Strict):
@@ -530,6 +532,7 @@ class RoomOut(BaseModel):
     seats: list[SeatOut]
     owner: bool
     pace: str = "normal"
+    stand_in: str = "discard"  # what an away person's stand-in plays (托管): discard or full
     rules: list[RuleOut] = []  # the house rules changed from the variant's defaults
     damage: str | None = None  # status "damaged": why its stored moves cannot be replayed
 

@@ -180,6 +180,9 @@ class LiveTable:
         self.addresses: dict[int, set[str]] = {}  # player -> the address tokens of its connections
         self._told_addresses: frozenset[frozenset[int]] = frozenset()
         self.away: set[int] = set()
+        # away people who connected again: the stand-in leaves them their next prompt (it plays
+        # on if their timer runs out again); acting or "back" ends 托管 altogether
+        self.spared: set[int] = set()
         self.ready: set[int] = set()
         self.help_ok = room.help_allowed
         self.stand_ins = {i: core.stand_in(session.ruleset) for i, b in enumerate(room.bots) if b is None}
@@ -289,6 +292,8 @@ class LiveTable:
             if client.player in self.handed:  # back: the seat is theirs again
                 self.handed.discard(client.player)
                 self.away.discard(client.player)
+            elif client.player in self.away:  # 托管 goes on, but the next prompt is theirs
+                self.spared.add(client.player)
             if client.contributes:  # asked for its randomness while a window is open
                 if not self.session.dealt and not self.paused:
                     self._open_window(due=True, tell=False)  # the first deal waits for this page too
@@ -376,6 +381,7 @@ class LiveTable:
                 elif isinstance(msg, BackMessage):
                     if client.player in self.away:
                         self.away.discard(client.player)
+                        self.spared.discard(client.player)
                         self._broadcast()
                     elif self._may_see(client):  # nothing changed: only this connection hears so
                         client.last_state = ""  # asked for: answered even if nothing changed
@@ -452,6 +458,7 @@ class LiveTable:
         # who vouches for the move (docs/fairness.md, "Signed moves"): checked before it is applied
         sig, key = movesig_of(client, msg, self.room.code, s.hand_index, step, action)
         self.away.discard(client.player)
+        self.spared.discard(client.player)
         await self._apply(seat, action, sig, key)
         await self._go()
 
@@ -500,15 +507,18 @@ class LiveTable:
             except ProtocolError:  # storage_unavailable: the table is paused and goes on when it is back
                 pass
 
-    def _auto_to_move(self) -> tuple[int, core.Player] | None:
-        """A seat a bot moves now: a bot's, or an away person's (its stand-in)."""
+    def _auto_to_move(self) -> tuple[int, core.Player, str] | None:
+        """A seat a bot moves now, and how: a bot's (``full``), or an away person's stand-in
+        (托管, the room's ``stand_in`` policy), unless the person came back since and this
+        prompt is theirs to answer (``spared``)."""
         s = self.session
         got = s.bot_to_move()
         if got is not None:
-            return got
+            return got[0], got[1], "full"
         for seat in s.waiting_for():
-            if s.seats[seat] in self.away:
-                return seat, self.stand_ins[s.seats[seat]]
+            p = s.seats[seat]
+            if p in self.away and p not in self.spared:
+                return seat, self.stand_ins[p], self.room.stand_in
         return None
 
     async def _go(self) -> None:
@@ -533,7 +543,7 @@ class LiveTable:
             auto = self._auto_to_move()
             if core.in_window(s):
                 if auto is not None:  # a bot's answer to a discard: made now, told when the window closes
-                    await self._apply(auto[0], core.auto_action(auto[1], s, auto[0]))
+                    await self._apply(auto[0], core.stand_in_action(auto[1], s, auto[0], auto[2]))
                     continue
                 self._arm()
                 await self._ask()  # the people asked see their own choices, nobody else anything
@@ -542,7 +552,7 @@ class LiveTable:
                 return  # the pause runs: what follows is told when it ends
             if auto is None or self.instant:
                 if auto is not None:
-                    await self._apply(auto[0], core.auto_action(auto[1], s, auto[0]))
+                    await self._apply(auto[0], core.stand_in_action(auto[1], s, auto[0], auto[2]))
                     continue
                 self._arm()
                 await self._tell()
@@ -565,7 +575,7 @@ class LiveTable:
             if auto is None:
                 return
             try:
-                await self._apply(auto[0], core.auto_action(auto[1], s, auto[0]))
+                await self._apply(auto[0], core.stand_in_action(auto[1], s, auto[0], auto[2]))
                 await self._go()
             except ProtocolError:  # storage_unavailable: the table is paused and goes on when it is back
                 pass
@@ -938,6 +948,7 @@ class LiveTable:
                     return
                 for seat in s.waiting_for():
                     self.away.add(s.seats[seat])
+                    self.spared.discard(s.seats[seat])
                 await self._go()
             except ProtocolError:  # storage_unavailable: the table is paused, the timer set again on return
                 pass

@@ -138,6 +138,7 @@ function roomOptions() {
     hands: Number(document.getElementById("hands").value), friends: Number(document.getElementById("friends").value),
     bot: document.getElementById("bot").value, turn_seconds: Number(document.getElementById("timer").value),
     help_allowed: document.getElementById("helpallowed").checked,
+    stand_in: document.getElementById("standin").value,
   };
 }
 
