@@ -142,3 +142,25 @@ def test_the_stand_in_plays_only_draws_and_discards_spares_a_return_and_ends_wit
                 assert a not in live.spared
                 view = [m for m in _to_pong(wa2) if m["type"] == "state"][-1]
                 assert view["away"] is False and view["choices"]
+
+
+@pytest.mark.parametrize("variant", ["longgang", "luoyang-gangci"])
+def test_matches_of_discard_only_stand_ins_run_to_their_end(variant: str) -> None:
+    """Four seats all played by the ``discard`` stand-in: every hand still ends (the wall runs
+    out: nobody wins) and the match with it, within a bound of moves."""
+    ruleset = core.build_ruleset(variant, {}, 8)
+    bot = core.stand_in(ruleset)
+    session = core.new_session(ruleset, (None, None, None, None), b"stand-in" * 4, ("a", "b", "c", "d"))
+    moves = hands = 0
+    while not session.over:
+        assert moves < 20_000, "the match did not end"
+        if session.hand_over:
+            hands += 1
+            session.next_hand()
+            continue
+        seat = session.waiting_for()[0]
+        action = core.stand_in_action(bot, session, seat, "discard")
+        assert action.kind in (ActionKind.DISCARD, ActionKind.PASS)
+        session.act(seat, action)
+        moves += 1
+    assert hands >= 1 and moves > 100
