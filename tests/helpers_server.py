@@ -59,10 +59,10 @@ def database(kind: str, tmp: Path) -> Iterator[str]:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
-def url_fixture(*kinds: str) -> Callable[..., Iterator[str]]:
+def url_fixture(*kinds: Any) -> Callable[..., Iterator[str]]:
     """A pytest fixture (assign it to a module-level name, ``url = url_fixture("sqlite",
     "postgresql")``) giving each test a database URL of its own (:func:`database`), once
-    for each of ``kinds``."""
+    for each of ``kinds`` (a kind may be a ``pytest.param`` with marks: :data:`PG_SLOW`)."""
 
     @pytest.fixture(params=list(kinds))
     def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
@@ -70,6 +70,11 @@ def url_fixture(*kinds: str) -> Callable[..., Iterator[str]]:
             yield u
 
     return url
+
+
+#: PostgreSQL as a kind whose runs are slow (``-m slow``, CI's slow stage): for the API tests
+#: that play whole matches, whose SQLite runs stay in the README's quick command
+PG_SLOW = pytest.param("postgresql", marks=pytest.mark.slow)
 
 
 def store_fixture(*kinds: str) -> Callable[..., Iterator[Any]]:

@@ -23,11 +23,11 @@ from caishen.server.app import create_app
 from caishen.server.clubs.store import season_of
 from caishen.server.db import MIGRATIONS, Club, ClubMember, ClubRoom, HandRow, Room, make_engine, now
 from caishen.table.match import selfplay
-from helpers_server import url_fixture
+from helpers_server import PG_SLOW, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-url = url_fixture("sqlite", "postgresql")
+url = url_fixture("sqlite", PG_SLOW)  # PostgreSQL in the slow stage (whole matches played)
 
 TEMPLATE = {"name": "周五局 Friday", "options": {"variant": "longgang", "hands": 8, "friends": 1, "bot": "greedy",
                                                  "turn_seconds": 0, "pace": "instant"}}

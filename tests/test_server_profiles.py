@@ -18,11 +18,11 @@ from caishen.server import core
 from caishen.server.app import create_app
 from caishen.server.profiles import Seat, count, hand_part, stats_of
 from caishen.table.match import selfplay
-from helpers_server import act_json, choose, next_state, url_fixture
+from helpers_server import PG_SLOW, act_json, choose, next_state, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-url = url_fixture("sqlite", "postgresql")
+url = url_fixture("sqlite", PG_SLOW)  # PostgreSQL in the slow stage (whole matches played)
 
 PASSWORD = "correct horse battery"
 SEED = bytes(range(32))  # every room's master seed in the counting test: a fixed match
