@@ -245,3 +245,18 @@ def until(check: Callable[[], bool], bound: float = 60.0) -> None:
     while not check():
         assert time.monotonic() < deadline, f"not within {bound} s"
         time.sleep(0.01)  # polling a state, not timing a behaviour
+
+
+def old_room(conn: Any, ruleset: str, players: str) -> None:
+    """A waiting room ``oldroom`` of user ``old-kai`` (its first player), written with the
+    columns of revision 0008/0009, for the tests that upgrade a database from before."""
+    from sqlalchemy import text  # noqa: PLC0415 - the server only for the tests that use it
+
+    from caishen.server.db import now  # noqa: PLC0415
+
+    conn.execute(text(
+        "INSERT INTO rooms (code, owner, variant, ruleset, hands, turn_seconds, help_allowed, players, seed, "
+        "status, created_at, seat_draw, pace, epoch) VALUES ('oldroom', 'old-kai', 'longgang', :rs, 8, 0, true, "
+        ":players, :seed, 'waiting', :at, true, 'normal', 0)"),
+        {"rs": ruleset, "players": players, "seed": "ab" * 32, "at": now()})
+    conn.execute(text("INSERT INTO members (room, player, \"user\") VALUES ('oldroom', 0, 'old-kai')"))

@@ -27,7 +27,7 @@ from caishen.server.db import MIGRATIONS, Room, make_engine, now
 from caishen.server.limits import HttpLimits
 from caishen.table.match import selfplay
 from caishen.table.signing import load_or_create_key, sign_record
-from helpers_server import url_fixture
+from helpers_server import old_room, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -309,12 +309,7 @@ def test_a_database_from_before_accounts_upgrades_with_its_people_as_guests(url:
         conn.execute(text("INSERT INTO settings (key, value) VALUES ('cookie_secret', 'old-secret')"))
         conn.execute(text("INSERT INTO sessions (id, \"user\", created_at, last_seen) VALUES ('old-sid', 'old-kai', "
                           ":at, :at)"), {"at": now()})
-        conn.execute(text(
-            "INSERT INTO rooms (code, owner, variant, ruleset, hands, turn_seconds, help_allowed, players, seed, "
-            "status, created_at, seat_draw, pace, epoch) VALUES ('oldroom', 'old-kai', 'longgang', :rs, 8, 0, true, "
-            ":players, :seed, 'waiting', :at, true, 'normal', 0)"),
-            {"rs": ruleset, "players": players, "seed": "ab" * 32, "at": now()})
-        conn.execute(text("INSERT INTO members (room, player, \"user\") VALUES ('oldroom', 0, 'old-kai')"))
+        old_room(conn, ruleset, players)
     engine.dispose()
     app = create_app(url)  # upgrades to accounts
     with TestClient(app, cookies={"caishen": _session_cookie("old-secret", "old-kai", "old-sid")}) as kai:

@@ -23,7 +23,7 @@ from caishen.server.app import create_app
 from caishen.server.clubs.store import season_of
 from caishen.server.db import MIGRATIONS, Club, ClubMember, ClubRoom, HandRow, Room, make_engine, now
 from caishen.table.match import selfplay
-from helpers_server import PG_SLOW, url_fixture
+from helpers_server import PG_SLOW, old_room, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -341,12 +341,7 @@ def test_a_database_from_before_clubs_upgrades(url: str) -> None:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0009")
         conn.execute(text("INSERT INTO users (id, name, created_at) VALUES ('old-kai', 'Kai', :at)"), {"at": now()})
-        conn.execute(text(
-            "INSERT INTO rooms (code, owner, variant, ruleset, hands, turn_seconds, help_allowed, players, seed, "
-            "status, created_at, seat_draw, pace, epoch) VALUES ('oldroom', 'old-kai', 'longgang', :rs, 8, 0, true, "
-            ":players, :seed, 'waiting', :at, true, 'normal', 0)"),
-            {"rs": ruleset, "players": players, "seed": "ab" * 32, "at": now()})
-        conn.execute(text("INSERT INTO members (room, player, \"user\") VALUES ('oldroom', 0, 'old-kai')"))
+        old_room(conn, ruleset, players)
     engine.dispose()
     app = create_app(url)  # upgrades to clubs
     with app.state.store.engine.connect() as conn:
