@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 from sqlalchemy import text, update
 from sqlalchemy.orm import Session
@@ -24,6 +25,8 @@ from caishen.server.clubs.store import season_of
 from caishen.server.db import MIGRATIONS, Club, ClubMember, ClubRoom, HandRow, Room, make_engine, now
 from caishen.table.match import selfplay
 from helpers_server import PG_SLOW, old_room, url_fixture
+
+HEAD = ScriptDirectory(str(MIGRATIONS)).get_current_head()  # the newest migration
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -345,7 +348,7 @@ def test_a_database_from_before_clubs_upgrades(url: str) -> None:
     engine.dispose()
     app = create_app(url)  # upgrades to clubs
     with app.state.store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0011"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
         assert conn.execute(text("SELECT count(*) FROM clubs")).scalar() == 0
     with TestClient(app) as c:
         _person(c, "New")
@@ -354,4 +357,5 @@ def test_a_database_from_before_clubs_upgrades(url: str) -> None:
         old = c.get("/api/rooms/oldroom").json()
         assert old["status"] == "waiting"  # the old room is as it was
         assert old["stand_in"] == "full"  # 0011: a room from before keeps the stand-in it had
+        assert old["spectators"] is False and old["chat"] is False  # 0012: neither is turned on for it
         assert c.post("/api/rooms/oldroom/join").status_code == 200  # not a club's room: anyone may join

@@ -197,7 +197,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             seats=[SeatOut(player=i, name=p.name, bot=p.bot, mine=uid is not None and p.user == uid)
                    for i, p in enumerate(room.players)],
             owner=uid == room.owner, rules=core.changed_rules(room.variant, room.ruleset), damage=room.damage,
-            pace=room.pace, stand_in=room.stand_in,
+            pace=room.pace, stand_in=room.stand_in, spectators=room.spectators, chat=room.chat,
         )
 
     def start_if_full(room: RoomInfo) -> RoomInfo:
@@ -305,7 +305,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         room = store.create_room(
             uid, user.name, body.variant, core.ruleset_json(ruleset), body.hands, body.turn_seconds,
             body.help_allowed, body.friends, body.bot, code=tables.new_code(), pace=body.pace,
-            stand_in=body.stand_in,
+            stand_in=body.stand_in, spectators=body.spectators, chat=body.chat,
         )
         return room_out(start_if_full(room), request, uid)
 

@@ -111,6 +111,10 @@ class Room(Base):
     # what an away person's stand-in plays (托管, issue 30): "discard" (draws and discards
     # only) or "full" (as the bot would); rooms before 0011 played "full"
     stand_in: Mapped[str] = mapped_column(String(16), default="discard", server_default="full")
+    # table manners (0012): friends may watch (public information, one move behind), and the
+    # people at the table may write free text; both off unless the room's owner turns them on
+    spectators: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Member(Base):

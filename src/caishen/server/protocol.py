@@ -495,6 +495,8 @@ class RoomBody(_Strict):
         default="normal", description="how fast the bots move; with two or more people the claim pause holds at every pace")
     stand_in: Literal["discard", "full"] = Field(
         default="discard", description="托管: what an away person's stand-in plays: draws and discards only, or as a bot")
+    spectators: bool = Field(default=False, description="friends may watch: public information only, one move behind")
+    chat: bool = Field(default=False, description="free-text chat beside the fixed phrases and stickers")
 
 
 class StartBody(_Strict):
@@ -533,6 +535,8 @@ class RoomOut(BaseModel):
     owner: bool
     pace: str = "normal"
     stand_in: str = "discard"  # what an away person's stand-in plays (托管): discard or full
+    spectators: bool = False  # friends may watch (public information only, one move behind)
+    chat: bool = False  # free-text chat at the table
     rules: list[RuleOut] = []  # the house rules changed from the variant's defaults
     damage: str | None = None  # status "damaged": why its stored moves cannot be replayed
 

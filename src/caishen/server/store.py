@@ -88,6 +88,8 @@ class RoomInfo:
     damage: str | None = None  # status "damaged": why its stored moves cannot be replayed
     pace: str = "normal"  # how fast the bots move: normal, fast, instant
     stand_in: str = "discard"  # what an away person's stand-in plays (托管): discard or full
+    spectators: bool = False  # friends may watch (public information only, one move behind)
+    chat: bool = False  # the people at the table may write free text (plain, length-limited)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -126,6 +128,7 @@ def _info(r: Room) -> RoomInfo:
         turn_seconds=r.turn_seconds, help_allowed=r.help_allowed, players=_slots(r.players),
         seed=bytes.fromhex(r.seed), status=r.status, created=r.created_at.isoformat(timespec="seconds"),
         record=r.record, seat_draw=r.seat_draw, damage=r.damage, pace=r.pace, stand_in=r.stand_in,
+        spectators=r.spectators, chat=r.chat,
     )
 
 
@@ -346,7 +349,7 @@ class Store:
     def create_room(
         self, owner: str, owner_name: str, variant: str, ruleset: str, hands: int, turn_seconds: int,
         help_allowed: bool, friends: int, bot: str, code: str | None = None, pace: str = "normal",
-        stand_in: str = "discard",
+        stand_in: str = "discard", spectators: bool = False, chat: bool = False,
     ) -> RoomInfo:
         """A new waiting room, with ``code`` if given (the server's choice of owner:
         :meth:`caishen.server.tables.Tables.new_code`), else a :func:`new_code`."""
@@ -359,6 +362,7 @@ class Store:
                 code=code, owner=owner, variant=variant, ruleset=ruleset, hands=hands,
                 turn_seconds=turn_seconds, help_allowed=help_allowed, players=_slots_json(players),
                 seed=core.new_seed().hex(), status="waiting", created_at=now(), seat_draw=True, pace=pace, stand_in=stand_in,
+                spectators=spectators, chat=chat,
             )
             db.add(room)
             db.flush()

@@ -139,6 +139,7 @@ function roomOptions() {
     bot: document.getElementById("bot").value, turn_seconds: Number(document.getElementById("timer").value),
     help_allowed: document.getElementById("helpallowed").checked,
     stand_in: document.getElementById("standin").value,
+    spectators: document.getElementById("spectators").checked, chat: document.getElementById("chat").checked,
   };
 }
 

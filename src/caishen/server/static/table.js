@@ -261,7 +261,8 @@ async function showLobby() {
   // what everyone who joins agrees to play: the variant, the match, the house rules changed
   card.append(h("p", { "data-testid": "room-rules" }, h("b", { text: t("variant_" + room.variant) }),
     ` · ${t("hands")} ${room.hands ? room.hands : t("toBreak")}` + (room.turn_seconds ? ` · ${t("turnTimer", room.turn_seconds)}` : "")
-    + ` · ${t("standIn")}: ${t("standIn_" + room.stand_in)}`));
+    + ` · ${t("standIn")}: ${t("standIn_" + room.stand_in)}`
+    + (room.spectators ? ` · ${t("spectatorsOn")}` : "") + (room.chat ? ` · ${t("chatOn")}` : "")));
   if (room.rules.length) {
     card.append(h("p", { text: t("houseRules") }), h("ul", { class: "rules" }, room.rules.map((r) => h("li", {},
       h("span", { class: "rid", text: r.rule }), " ", LANG === "zh" ? r.doc_zh : r.doc, ": ",
