@@ -122,3 +122,54 @@ def test_the_owner_starts_early_with_bots_of_the_level_chosen(server: ServerProc
     seats = a.request.get(server.base + f"/api/rooms/{code}").json()["seats"]
     assert [s["bot"] for s in seats] == [None, "random", "random", "greedy"]
     a.context.close()
+
+
+def test_free_text_chat_where_the_room_allows_it_shows_as_text_and_survives_a_reload(
+        server: ServerProcess, browser: object) -> None:
+    """Free-text chat (a room option, off by default): the host ticks it on a phone in
+    English; the friend writes markup on a desktop in Chinese; it shows as the very text,
+    beside the friend's seat and in the log, and the log is there again after a reload."""
+    a = lobby_page(browser, server.base, "phone", "en")  # type: ignore[arg-type]
+    _name(a, "Host")
+    a.select_option("#friends", "1")
+    a.fill("#timer", "0")
+    a.check("[data-testid=chat]")
+    a.click("#roomform button[type=submit]")
+    a.wait_for_url("**/r/*")
+    link = a.url
+    b = lobby_page(browser, server.base, "desktop", "zh")  # type: ignore[arg-type]
+    b.goto(link)
+    b.fill("#joinname", "朋友")
+    b.click("[data-testid=take-seat]")
+    b.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+
+    b.click("[data-testid=say]")
+    assert b.get_attribute("[data-testid=chat-input]", "placeholder") == "说点什么…"
+    b.fill("[data-testid=chat-input]", "<b>胡了</b> 再来！")
+    b.click("[data-testid=chat-send]")
+    bubble = """(name) => { for (const seat of document.querySelectorAll('.seat')) {
+        const who = seat.querySelector('.name'); const said = seat.querySelector('.said.chat');
+        if (who && who.textContent === name && said) return JSON.stringify([said.textContent, said.children.length]); }
+      return false; }"""
+    import json  # noqa: PLC0415
+
+    assert json.loads(a.wait_for_function(bubble, arg="朋友", timeout=WAIT_MS).json_value()) == ["<b>胡了</b> 再来！", 0]
+    b.wait_for_selector("[data-testid=chatlog] li", timeout=WAIT_MS)
+    assert b.inner_text("[data-testid=chatlog] li") == "朋友: <b>胡了</b> 再来！"
+    assert b.locator("[data-testid=chatlog] li b").count() == 1  # the name, bold; the text no markup
+    a.wait_for_function("() => document.querySelector('[data-testid=say]').textContent.includes('(1)')",
+                        timeout=WAIT_MS)  # the host's panel is closed: one line unread
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        a.click("[data-testid=say]")
+        a.wait_for_selector("[data-testid=chatlog] li")
+        a.screenshot(path=str(Path(SHOTS) / "chat-phone.png"))
+    a.reload()
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    a.wait_for_selector("[data-testid=say]:not([hidden])", timeout=WAIT_MS)
+    a.click("[data-testid=say]")
+    a.wait_for_selector("[data-testid=chatlog] li", timeout=WAIT_MS)
+    assert a.inner_text("[data-testid=chatlog] li") == "朋友: <b>胡了</b> 再来！"
+    for ctx in (a.context, b.context):
+        ctx.close()

@@ -149,6 +149,8 @@ CONNECTION_RATES: Final = {
     "key": Rate(1.0, 4.0),
     # quick phrases and stickers: a few at once, then one every 3 seconds
     "say": Rate(1 / 3, 3.0),
+    # free-text chat, where the room allows it: as the phrases
+    "chat": Rate(1 / 3, 3.0),
 }
 PERSON_RATES: Final = {k: Rate(r.per_second * 2, r.burst * 2) for k, r in CONNECTION_RATES.items()}
 

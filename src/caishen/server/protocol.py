@@ -119,9 +119,21 @@ class SayMessage(_Strict):
     say: Say
 
 
+CHAT_CHARS: Final = 120  # the longest line of free-text chat
+
+
+class ChatMessage(_Strict):
+    """A line of free text from a seated person (rooms with ``chat`` on; issue 30, table
+    manners): at most :data:`CHAT_CHARS` characters, kept as plain text; rate-limited as the
+    quick phrases are."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=CHAT_CHARS)
+
+
 AnyClientMessage = (
     ActMessage | NextMessage | BackMessage | HelpMessage | PingMessage | TakeoverMessage | ContributeMessage
-    | KeyMessage | SayMessage
+    | KeyMessage | SayMessage | ChatMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -205,6 +217,19 @@ class SaidMessage(BaseModel):
     type: Literal["said"] = "said"
     seat: int
     say: Say
+
+
+class ChattedMessage(BaseModel):
+    """Engine seat ``seat`` (named ``name``) wrote ``text``, plain text that every page shows
+    as text, never as markup; ``at`` numbers the table's lines. A page that connects gets the
+    table's latest lines again (``again``), so nothing it was told is lost by a reconnect."""
+
+    type: Literal["chatted"] = "chatted"
+    seat: int
+    name: str
+    text: str
+    at: int
+    again: bool = False
 
 
 class SameAddressMessage(BaseModel):

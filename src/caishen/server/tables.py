@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from caishen.server import collector, contrib, core, metrics
+from caishen.server.chat import ChatLog
 from caishen.server.conns import (
     CLOSE_MOVED,
     CLOSE_REPLACED,
@@ -44,6 +45,7 @@ from caishen.server.logs import fields, log
 from caishen.server.protocol import (
     ActMessage,
     BackMessage,
+    ChatMessage,
     ContributeMessage,
     ErrorMessage,
     HelpMessage,
@@ -217,6 +219,7 @@ class LiveTable:
         # (the table's position when it was made, or the oldest move dropped since).
         self.history: deque[_Told] = deque(maxlen=HISTORY_EVENTS)
         self.history_from = (session.hand_index, core.public_step(session))
+        self.chat = ChatLog()  # free text (rooms with chat on), in memory only: docs/server.md
 
     def evict(self) -> None:
         """Leave memory: the timer stops, and a timeout already on its way changes nothing."""
@@ -313,6 +316,8 @@ class LiveTable:
                 self.clients.append(client)
             self._arm()
             self._tell_missed(client)
+            for line in self.chat.again():  # the table's latest chat, told again
+                client.outbox.put(line)
             if arrived:
                 self._broadcast()  # (only the people asked while a discard is decided on)
             elif self._may_see(client):
@@ -394,6 +399,8 @@ class LiveTable:
                     client.key = msg.key  # checked on the curve already; each signed move is checked by it
                 elif isinstance(msg, SayMessage):
                     self._say(client, msg)
+                elif isinstance(msg, ChatMessage):
+                    self._chat(client, msg)
                 elif isinstance(msg, HelpMessage):
                     if msg.on and not self.help_ok:
                         raise ProtocolError("help_off", "this room does not allow learner help")
@@ -431,6 +438,17 @@ class LiveTable:
         if seat is None:
             raise ProtocolError("not_seated", "only the people at the table send phrases and stickers")
         out = SaidMessage(seat=seat, say=msg.say).model_dump_json()
+        for c in self.clients:
+            c.outbox.put(out)
+
+    def _chat(self, client: Client, msg: ChatMessage) -> None:
+        """A line of free text (rooms with ``chat`` on), told to every page at the table."""
+        if not self.room.chat:
+            raise ProtocolError("chat_off", "this room has no free-text chat: use the phrases and stickers")
+        seat = self.session.seat_of(client.player)
+        if seat is None:
+            raise ProtocolError("not_seated", "only the people at the table chat")
+        out = self.chat.add(seat, self.room.players[client.player].name or "", msg.text).model_dump_json()
         for c in self.clients:
             c.outbox.put(out)
 

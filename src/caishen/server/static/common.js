@@ -6,6 +6,7 @@ const I18N = {
   zh: {
     sameAddress: "注意：{0} 从同一网络地址连接（可能是同一个人或同一家人）", close: "关闭",
     standIn: "托管（离线或超时时）", standIn_discard: "只摸打", standIn_full: "机器人代打",
+    chatPlaceholder: "说点什么…", chatSend: "发送",
     spectatorsAllowed: "允许观战", chatAllowed: "允许文字聊天", spectatorsOn: "可观战", chatOn: "可聊天",
     say: "快捷语", say_hello: "大家好！", say_hurry: "快点吧，等得花儿都谢了", say_nice: "打得好！", say_thanks: "谢谢",
     say_sorry: "不好意思", say_again: "再来一局！", say_bye: "先走了，下次再玩", say_smile: "微笑", say_laugh: "大笑",
@@ -59,6 +60,7 @@ const I18N = {
   en: {
     sameAddress: "Note: {0} are connected from the same network address (one person, or one household)", close: "Close",
     standIn: "Stand-in (托管) when away", standIn_discard: "draw and discard only", standIn_full: "full bot",
+    chatPlaceholder: "Say something…", chatSend: "Send",
     spectatorsAllowed: "Friends may watch", chatAllowed: "Free-text chat", spectatorsOn: "spectators welcome", chatOn: "chat on",
     say: "Say", say_hello: "Hello, everyone!", say_hurry: "Hurry up, please", say_nice: "Well played!", say_thanks: "Thanks",
     say_sorry: "Sorry", say_again: "One more match!", say_bye: "I must go, see you next time", say_smile: "smile",

@@ -217,6 +217,7 @@ function connect() {
     if (msg.type === "error") { toast(msg.message); unanswer(); return; }
     if (msg.type === "fair") { FairPage.onMessage(msg, send, CODE); return; }
     if (msg.type === "said") { SAY.onSaid(msg); return; }
+    if (msg.type === "chatted") { SAY.onChatted(msg); return; }
     if (msg.type === "same_address") { sameAddress(msg.groups); return; }
     if (msg.type === "event" || msg.type === "state") {
       if (!seen || msg.hand > seen[0] || (msg.hand === seen[0] && msg.step > seen[1])) seen = [msg.hand, msg.step];
@@ -251,6 +252,7 @@ async function showLobby() {
   }
   const me = await api("/api/me");
   const seated = room.seats.some((s) => s.mine);
+  SAY.setChat(room.chat);
   if (room.status === "playing" && seated) { connect(); return; }
   const card = h("section", { class: "card", style: "color:#000;margin:.8rem" });
   card.append(h("h2", { text: `${t("roomCode")} ${room.code}` }), h("p", {}, h("a", { href: room.link, text: room.link })));
