@@ -30,7 +30,14 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from caishen.bots import caches
 from caishen.server import accounts, clubs, collector, core, metrics, profiles
-from caishen.server.conns import ABORT_KEY, ABORT_SECONDS, CLOSE_ELSEWHERE, Outbox, close_socket
+from caishen.server.conns import (
+    ABORT_KEY,
+    ABORT_SECONDS,
+    CLOSE_ELSEWHERE,
+    CLOSE_REMOVED,
+    Outbox,
+    close_socket,
+)
 from caishen.server.db import make_engine, now, upgrade
 from caishen.server.hygiene import ServeOptions
 from caishen.server.limits import Gate, HttpLimits
@@ -194,7 +201,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         return RoomOut(
             code=room.code, link=str(request.base_url).rstrip("/") + f"/r/{room.code}", variant=room.variant,
             status=room.status, hands=room.hands, turn_seconds=room.turn_seconds, help_allowed=room.help_allowed,
-            seats=[SeatOut(player=i, name=p.name, bot=p.bot, mine=uid is not None and p.user == uid)
+            seats=[SeatOut(player=i, name=p.name, bot=p.bot, mine=uid is not None and p.user == uid, removed=p.removed)
                    for i, p in enumerate(room.players)],
             owner=uid == room.owner, rules=core.changed_rules(room.variant, room.ruleset), damage=room.damage,
             pace=room.pace, stand_in=room.stand_in, spectators=room.spectators, chat=room.chat,
@@ -480,6 +487,10 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             await ws.close(code=1008, reason="room damaged")
             return
         player = room.player_of(uid) if room is not None and isinstance(uid, str) else None
+        if room is not None and player is not None and room.players[player].removed:
+            await ws.accept()  # told why, and the page does not come back (static/table.js)
+            await ws.close(code=CLOSE_REMOVED, reason="removed from this table by its owner")
+            return
         try:
             if node is not None:  # a stranger never makes a node take a table over
                 live = await node.open(room) if room is not None and player is not None else None

@@ -40,12 +40,13 @@ QUEUE_MESSAGES: Final = 256        # messages waiting for one connection (states
 QUEUE_BYTES: Final = 1 << 20       # ... and their size
 SEND_TIMEOUT_SECONDS: Final = 5.0  # one send may take this long (the socket's buffers full)
 
-# Close codes the table page knows (static/table.js): 1008 sends it back to the room's page;
-# every other code reconnects, CLOSE_REPLACED only after asking.
+# Close codes the table page knows (static/table.js): 1008, 4002 and 4003 send it back to the
+# room's page; every other code reconnects, CLOSE_REPLACED only after asking.
 CLOSE_NOT_A_PLAYER: Final = 1008
 CLOSE_BEHIND: Final = 4000    # fell too far behind: reconnect now, the present state follows
 CLOSE_REPLACED: Final = 4001  # more connections for this seat than allowed: this, the oldest, closed
 CLOSE_SIGNED_OUT: Final = 4002  # the session was revoked ("log out everywhere")
+CLOSE_REMOVED: Final = 4003  # the room's owner removed this person from the table: not again
 # game-centre nodes (caishen.server.nodes): both reconnect, the page's default
 CLOSE_MOVED: Final = 1012      # this node stopped running the table (its lease lost): reconnect
 CLOSE_ELSEWHERE: Final = 1013  # another node runs the table (no relay yet): try again later
@@ -151,6 +152,8 @@ CONNECTION_RATES: Final = {
     "say": Rate(1 / 3, 3.0),
     # free-text chat, where the room allows it: as the phrases
     "chat": Rate(1 / 3, 3.0),
+    # the room's owner removing a seat after a same-address warning
+    "remove": Rate(0.5, 5.0),
 }
 PERSON_RATES: Final = {k: Rate(r.per_second * 2, r.burst * 2) for k, r in CONNECTION_RATES.items()}
 

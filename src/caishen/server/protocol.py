@@ -119,6 +119,14 @@ class SayMessage(_Strict):
     say: Say
 
 
+class RemoveMessage(_Strict):
+    """The room's owner removes person ``player`` (a room's player index) from the table, one
+    of a group told by the same-address warning (issue 30): a bot plays the seat to the end."""
+
+    type: Literal["remove"]
+    player: int = Field(ge=0, le=5)
+
+
 CHAT_CHARS: Final = 120  # the longest line of free-text chat
 
 
@@ -133,7 +141,7 @@ class ChatMessage(_Strict):
 
 AnyClientMessage = (
     ActMessage | NextMessage | BackMessage | HelpMessage | PingMessage | TakeoverMessage | ContributeMessage
-    | KeyMessage | SayMessage | ChatMessage
+    | KeyMessage | SayMessage | ChatMessage | RemoveMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -239,6 +247,16 @@ class SameAddressMessage(BaseModel):
 
     type: Literal["same_address"] = "same_address"
     groups: list[list[str]]
+    players: list[list[int]] = []  # the same groups as the room's player indexes (the owner may remove one)
+
+
+class RemovedMessage(BaseModel):
+    """The room's owner removed ``name`` (player ``player``) from the table: a bot plays the
+    seat to the end of the match."""
+
+    type: Literal["removed"] = "removed"
+    player: int
+    name: str
 
 
 class StorageMessage(BaseModel):
@@ -536,6 +554,7 @@ class SeatOut(BaseModel):
     name: str | None
     bot: str | None
     mine: bool
+    removed: bool = False  # removed from the table by the room's owner: a bot plays it
 
 
 class RuleOut(BaseModel):

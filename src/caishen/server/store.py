@@ -64,6 +64,9 @@ class PlayerSlot:
     name: str | None
     user: str | None
     bot: str | None
+    # the room's owner removed this person from the table (issue 30, same-address warning): a
+    # bot plays the seat to the end and the person may not come back to it
+    removed: bool = False
 
     @property
     def open(self) -> bool:
@@ -115,11 +118,12 @@ class Stored:
 
 
 def _slots(text: str) -> tuple[PlayerSlot, ...]:
-    return tuple(PlayerSlot(p.get("name"), p.get("user"), p.get("bot")) for p in json.loads(text))
+    return tuple(PlayerSlot(p.get("name"), p.get("user"), p.get("bot"), bool(p.get("removed"))) for p in json.loads(text))
 
 
 def _slots_json(players: Sequence[PlayerSlot]) -> str:
-    return json.dumps([{"name": p.name, "user": p.user, "bot": p.bot} for p in players], ensure_ascii=False)
+    return json.dumps([{"name": p.name, "user": p.user, "bot": p.bot} | ({"removed": True} if p.removed else {})
+                       for p in players], ensure_ascii=False)
 
 
 def _info(r: Room) -> RoomInfo:
@@ -409,6 +413,19 @@ class Store:
                     players[i] = PlayerSlot(name, uid, None)
                     r.players = _slots_json(players)
                     db.add(Member(room=code, player=i, user=uid))
+            return _info(r)
+
+    def remove_player(self, code: str, player: int) -> RoomInfo | None:
+        """Person ``player`` of a playing room is removed from its table for good (the owner's
+        choice after a same-address warning): one transaction, the room's row locked."""
+        with self._turn(), Session(self.engine) as db, db.begin():
+            r = db.get(Room, code, with_for_update=True)
+            if r is None:
+                return None
+            players = list(_slots(r.players))
+            if r.status == "playing" and players[player].user is not None:
+                players[player] = dataclasses.replace(players[player], removed=True)
+                r.players = _slots_json(players)
             return _info(r)
 
     def fill_and_start(self, code: str, bot: str) -> RoomInfo | None:

@@ -30,6 +30,7 @@ from caishen.server import collector, contrib, core, metrics
 from caishen.server.chat import ChatLog
 from caishen.server.conns import (
     CLOSE_MOVED,
+    CLOSE_REMOVED,
     CLOSE_REPLACED,
     CLOSE_SIGNED_OUT,
     CONNECTION_RATES,
@@ -53,6 +54,8 @@ from caishen.server.protocol import (
     NextMessage,
     PingMessage,
     ProtocolError,
+    RemovedMessage,
+    RemoveMessage,
     SaidMessage,
     SameAddressMessage,
     SayMessage,
@@ -198,6 +201,9 @@ class LiveTable:
         t = time.monotonic()
         self.gone_since = {p: t for p, b in enumerate(room.bots) if b is None}
         self.handed: set[int] = set()
+        # people the room's owner removed (same-address warning): a bot plays them, for good
+        self.removed = {p for p, slot in enumerate(room.players) if slot.removed}
+        self.away |= self.removed
         self._offer: asyncio.TimerHandle | None = None
         self.evicted = False  # out of memory: nothing may change here any more
         scale = pace_scale()
@@ -283,6 +289,9 @@ class LiveTable:
         person was not connected before. A seat has at most SOCKETS_PER_SEAT connections:
         one more closes the oldest."""
         async with self.lock:
+            if client.player in self.removed:
+                client.outbox.give_up(CLOSE_REMOVED, "the room's owner removed you from this table")
+                return
             arrived = not self._present(client.player)
             mine = [c for c in self.clients if c.player == client.player]
             for old in mine[:max(0, len(mine) + 1 - SOCKETS_PER_SEAT)]:
@@ -401,6 +410,8 @@ class LiveTable:
                     self._say(client, msg)
                 elif isinstance(msg, ChatMessage):
                     self._chat(client, msg)
+                elif isinstance(msg, RemoveMessage):
+                    await self._remove(client, msg.player)
                 elif isinstance(msg, HelpMessage):
                     if msg.on and not self.help_ok:
                         raise ProtocolError("help_off", "this room does not allow learner help")
@@ -425,7 +436,8 @@ class LiveTable:
         if not groups:
             return
         names = self.room.names
-        out = SameAddressMessage(groups=[[names[p] for p in sorted(g)] for g in groups]).model_dump_json()
+        out = SameAddressMessage(groups=[[names[p] for p in sorted(g)] for g in groups],
+                                 players=[sorted(g) for g in groups]).model_dump_json()
         told = frozenset(groups)
         for c in self.clients if told != self._told_addresses else (client,):
             c.outbox.put(out)
@@ -440,6 +452,34 @@ class LiveTable:
         out = SaidMessage(seat=seat, say=msg.say).model_dump_json()
         for c in self.clients:
             c.outbox.put(out)
+
+    async def _remove(self, client: Client, player: int) -> None:
+        """The room's owner removes a person told in a same-address group (not himself): the
+        removal is stored first, then the person's pages are closed for good and a bot plays
+        the seat to the end of the match (docs/server.md, "Same-address warning")."""
+        if client.uid != self.room.owner:
+            raise ProtocolError("not_owner", "only the room's owner removes a seat")
+        if player == client.player or not any(player in g for g in self._told_addresses) or player in self.removed:
+            raise ProtocolError("no_remove", "only a person of a same-address group can be removed")
+        try:
+            room = await asyncio.to_thread(self.store.remove_player, self.room.code, player)
+        except Exception as exc:
+            if unavailable(exc):
+                raise ProtocolError("storage_unavailable", f"{STORAGE_LOST}: try again once the table resumes") from None
+            raise
+        if room is None or not room.players[player].removed:
+            raise ProtocolError("no_remove", "this table is not playing any more")
+        self.room = room
+        self.removed.add(player)
+        self.away.add(player)
+        self.addresses.pop(player, None)
+        for c in [c for c in self.clients if c.player == player]:
+            self.clients.remove(c)
+            c.outbox.give_up(CLOSE_REMOVED, "the room's owner removed you from this table")
+        out = RemovedMessage(player=player, name=room.names[player]).model_dump_json()
+        for c in self.clients:
+            c.outbox.put(out)
+        await self._go()
 
     def _chat(self, client: Client, msg: ChatMessage) -> None:
         """A line of free text (rooms with ``chat`` on), told to every page at the table."""
@@ -535,6 +575,8 @@ class LiveTable:
             return got[0], got[1], "full"
         for seat in s.waiting_for():
             p = s.seats[seat]
+            if p in self.removed:
+                return seat, self.stand_ins[p], "full"
             if p in self.away and p not in self.spared:
                 return seat, self.stand_ins[p], self.room.stand_in
         return None

@@ -11,6 +11,7 @@ let retry = 500;
 let seen = null;  // [hand, step] of the latest event or state that came (for ?since= on a reconnect)
 let drawn = null;  // the tile this seat just drew, shown apart
 let botLevels = null, startLevel = null;  // start early: the levels, and the one chosen
+let ROOM = null, MY_PLAYER = null;  // the room as the page last read it, and my player index in it
 
 function send(msg) { if (WS && WS.readyState === 1) WS.send(JSON.stringify(msg)); }
 // the state a move was sent for: its buttons go until the next state (a claim answered waits
@@ -165,11 +166,16 @@ function storageBanner(lost) {
 
 // Players of this room connected from one network address (the server never says which):
 // a banner under the bar, until closed; a new group shows it again.
-function sameAddress(groups) {
+// The room's owner may remove one of a group (not himself): a bot plays that seat to the end.
+function sameAddress(groups, players) {
   let el = document.getElementById("sameaddr");
   if (el) el.remove();
+  const remove = (g, i) => (ROOM && ROOM.owner && players && players[i] ? players[i].map((p, j) => p === MY_PLAYER ? null
+    : h("button", { type: "button", class: "removeseat", "data-testid": "remove-seat", "data-player": p,
+      text: t("removeSeat", g[j]), onclick: () => { if (confirm(t("removeSure", g[j]))) send({ type: "remove", player: p }); } }))
+    : []);
   el = h("div", { id: "sameaddr", class: "sameaddr", role: "alert", "data-testid": "same-address" },
-    groups.map((g) => h("div", { text: t("sameAddress", g.join(LANG === "zh" ? "、" : ", ")) })),
+    groups.map((g, i) => h("div", {}, h("span", { text: t("sameAddress", g.join(LANG === "zh" ? "、" : ", ")) }), " ", remove(g, i))),
     h("button", { type: "button", class: "close", "aria-label": t("close"), text: "×", onclick: () => el.remove() }));
   document.querySelector(".bar").after(el);
 }
@@ -218,7 +224,13 @@ function connect() {
     if (msg.type === "fair") { FairPage.onMessage(msg, send, CODE); return; }
     if (msg.type === "said") { SAY.onSaid(msg); return; }
     if (msg.type === "chatted") { SAY.onChatted(msg); return; }
-    if (msg.type === "same_address") { sameAddress(msg.groups); return; }
+    if (msg.type === "same_address") { sameAddress(msg.groups, msg.players); return; }
+    if (msg.type === "removed") {
+      toast(t("seatRemoved", msg.name));
+      const el = document.getElementById("sameaddr");
+      if (el) el.remove();
+      return;
+    }
     if (msg.type === "event" || msg.type === "state") {
       if (!seen || msg.hand > seen[0] || (msg.hand === seen[0] && msg.step > seen[1])) seen = [msg.hand, msg.step];
       enqueue(msg, applyState);
@@ -228,7 +240,7 @@ function connect() {
   // page; 4001 the seat was opened in more windows than allowed, this the oldest: ask first;
   // 4000 this page fell behind: reconnect at once (the present state follows); others retry.
   WS.onclose = (e) => {
-    if (e.code === 1008 || e.code === 4002) { showLobby(); return; }
+    if (e.code === 1008 || e.code === 4002 || e.code === 4003) { showLobby(); return; }
     if (e.code === 4001) {
       const again = h("button", { text: t("useHere") });
       again.onclick = () => { box.remove(); connect(); };
@@ -251,7 +263,10 @@ async function showLobby() {
     return;
   }
   const me = await api("/api/me");
-  const seated = room.seats.some((s) => s.mine);
+  const seated = room.seats.some((s) => s.mine && !s.removed);
+  const removed = room.seats.some((s) => s.mine && s.removed);
+  ROOM = room;
+  MY_PLAYER = (room.seats.find((s) => s.mine) || {}).player;
   SAY.setChat(room.chat);
   if (room.status === "playing" && seated) { connect(); return; }
   const card = h("section", { class: "card", style: "color:#000;margin:.8rem" });
@@ -272,7 +287,8 @@ async function showLobby() {
         : choiceText(r.value) })))));
   }
   card.append(h("ul", {}, room.seats.map((s) => h("li", { text: !s.name ? t("seatOpen")
-    : s.bot ? `${botName(s.name)} (${t("level_" + s.bot)})` : `${s.name}${s.mine ? " · " + t("you") : ""}` }))));
+    : s.bot ? `${botName(s.name)} (${t("level_" + s.bot)})`
+    : `${s.name}${s.mine ? " · " + t("you") : ""}${s.removed ? " · " + t("removedTag") : ""}` }))));
   if (room.status === "over") card.append(h("p", {}, h("a", { href: "/m/" + room.code, text: t("resultPage") })));
   else if (!seated && room.seats.some((s) => !s.name && !s.bot)) {
     const name = h("input", { id: "joinname", maxlength: 24, value: me.name || "", placeholder: t("name") });
@@ -284,7 +300,8 @@ async function showLobby() {
         showLobby();
       } catch (e2) { err.textContent = e2.message; }
     } })), err);
-  } else if (!seated) card.append(h("p", { text: t("notSeated") }));
+  } else if (removed) card.append(h("p", { class: "err", "data-testid": "removed-you", text: t("removedYou") }));
+  else if (!seated) card.append(h("p", { text: t("notSeated") }));
   else {
     card.append(h("p", { text: t("waitingFriends") }));
     if (room.owner) {
