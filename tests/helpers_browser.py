@@ -21,10 +21,12 @@ CLICK_MS = 15000
 MOVES = (".actions button.win", '.actions button[data-action="pass"]', ".myhand .tile.can >> nth=-1")
 
 
-def lobby_page(browser: Browser, base: str, size: str, lang: str) -> Page:
+def lobby_page(browser: Browser, base: str, size: str, lang: str, headers: dict[str, str] | None = None) -> Page:
     """The lobby of the centre at ``base`` in a new context of ``size`` (``SIZES``), in ``lang``
-    (``zh`` or ``en``), once every form of it has its handler."""
-    page = browser.new_context(viewport=SIZES[size], device_scale_factor=1).new_page()  # type: ignore[arg-type]
+    (``zh`` or ``en``), once every form of it has its handler; ``headers`` go with every
+    request of the context (an ``X-Forwarded-For``, as a proxy on this machine would send)."""
+    page = browser.new_context(viewport=SIZES[size], device_scale_factor=1,  # type: ignore[arg-type]
+                               extra_http_headers=headers).new_page()
     page.goto(base + "/")
     page.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
     page.goto(base + "/")

@@ -300,7 +300,13 @@ async function showLobby() {
         showLobby();
       } catch (e2) { err.textContent = e2.message; }
     } })), err);
-  } else if (removed) card.append(h("p", { class: "err", "data-testid": "removed-you", text: t("removedYou") }));
+  } else if (removed) {  // the table is no longer this page's: its board goes, the reason stays
+    for (const id of ["boardbox", "actions", "helpline"]) document.getElementById(id).replaceChildren();
+    document.querySelector("[data-testid=say]").hidden = true;
+    const warned = document.getElementById("sameaddr");
+    if (warned) warned.remove();
+    card.append(h("p", { class: "err", "data-testid": "removed-you", text: t("removedYou") }));
+  }
   else if (!seated) card.append(h("p", { text: t("notSeated") }));
   else {
     card.append(h("p", { text: t("waitingFriends") }));
