@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 
 from caishen.server.db import Account, Member, Room, SessionRow, User, now
 from caishen.server.limits import Gate
-from caishen.server.protocol import ApiError
+from caishen.server.protocol import ApiError, signed_in
 from caishen.server.store import Store
 from caishen.server.tables import Tables
 from caishen.table.signing import SIGNATURE
@@ -275,15 +275,10 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables,
             raise AccountError(f"too many attempts: try again in {wait} s", code="too_many_attempts", status=429,
                                retry_after=wait) from None
 
-    def signed_in(request: Request) -> str:
-        uid = uid_of(request)
-        if uid is None:
-            raise AccountError("you are not signed in", code="not_signed_in", status=401)
-        return uid
 
     def with_account(request: Request, password: str) -> tuple[str, str]:
         """The signed-in person and their login, once ``password`` is theirs (limited as a log-in)."""
-        uid = signed_in(request)
+        uid = signed_in(uid_of(request))
         row = accounts.hash_of(uid)
         if row is None:
             raise AccountError("you have no account", code="no_account", status=409)
@@ -361,7 +356,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables,
     @app.get("/api/account/sessions")
     def list_sessions(request: Request) -> list[SessionOut]:
         """Your signed-in browsers, the latest used first; ``current``: this one."""
-        uid = signed_in(request)
+        uid = signed_in(uid_of(request))
         mine = request.session.get("sid")
         t = now()
         return [SessionOut(id=session_handle(sid), created=made.isoformat(timespec="seconds") + "Z",
@@ -373,7 +368,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables,
                     handle: Annotated[str, Path(pattern="^[0-9a-f]{16}$")]) -> EndedOut:
         """End one of your sessions: its cookie opens nothing from now on, and your open
         tables close (4002: they reopen on the devices still signed in)."""
-        uid = signed_in(request)
+        uid = signed_in(uid_of(request))
         limit(request, "sessions", uid)
         sid = next((s for s, _, _ in accounts.sessions(uid, datetime.min) if session_handle(s) == handle), None)
         if sid is None or not accounts.end_session(uid, sid):

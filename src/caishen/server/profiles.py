@@ -33,7 +33,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session, aliased
 
 from caishen.server.db import Account, HandRow, Member, Room, User
-from caishen.server.protocol import ApiError
+from caishen.server.protocol import ApiError, signed_in
 from caishen.server.store import Store
 
 STATIC = PathLib(__file__).resolve().parent / "static"
@@ -307,11 +307,6 @@ def install(app: FastAPI, store: Store, uid_of: Callable[[Request], str | None])
     names (``caishen.server.app``)."""
     profiles = ProfileStore(store.engine)
 
-    def signed_in(request: Request) -> str:
-        uid = uid_of(request)
-        if uid is None:
-            raise ProfileError("you are not signed in (pick a name first)", code="not_signed_in", status=401)
-        return uid
 
     @app.get("/profile/{pid}", include_in_schema=False)
     def profile_page(pid: str) -> FileResponse:
@@ -323,7 +318,7 @@ def install(app: FastAPI, store: Store, uid_of: Callable[[Request], str | None])
         the guest only (``no_profile`` to anyone else, as for an unknown id); a deleted
         account's says "deleted player" and nothing more."""
         viewer = uid_of(request)
-        uid = signed_in(request) if pid == ME else pid
+        uid = signed_in(uid_of(request)) if pid == ME else pid
         person = profiles.person(uid)
         if person is None:
             raise no_profile()
@@ -339,7 +334,7 @@ def install(app: FastAPI, store: Store, uid_of: Callable[[Request], str | None])
     def recent_players(request: Request) -> list[RecentPlayerOut]:
         """The people you last played with (bots and deleted accounts left out), the most
         recent first, each with your last match together: to invite them again."""
-        uid = signed_in(request)
+        uid = signed_in(uid_of(request))
         return [RecentPlayerOut(name=r.name, profile=r.user if r.account else None, last_match=r.code,
                                 variant=r.variant, hands=r.hands, when=r.created.isoformat(timespec="seconds") + "Z")
                 for r in profiles.recent(uid)]

@@ -160,6 +160,14 @@ class ApiError(CaishenError):
         self.retry_after = retry_after
 
 
+def signed_in(uid: str | None) -> str:
+    """The person a request's cookie names (``uid_of(request)``, which ``caishen.server.app``
+    hands each part), or ``not_signed_in`` (401) if it names nobody: every part's one check."""
+    if uid is None:
+        raise ApiError("you are not signed in: pick a name first (POST /api/me)", code="not_signed_in", status=401)
+    return uid
+
+
 class ProtocolError(ValueError):
     """A client message that is refused; ``code`` names why (``too_big``, ``bad_message``...)."""
 

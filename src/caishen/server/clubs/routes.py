@@ -35,7 +35,7 @@ from caishen.server.clubs.messages import (
 from caishen.server.clubs.store import ADMINS, MEMBERS, ClubStore, season_of
 from caishen.server.db import Club, now
 from caishen.server.limits import Gate
-from caishen.server.protocol import RoomBody, RoomOut
+from caishen.server.protocol import RoomBody, RoomOut, signed_in
 from caishen.server.store import Store
 
 STATIC = PathLib(__file__).resolve().parent.parent / "static"
@@ -61,12 +61,6 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     ``make_room``: ``POST /api/rooms``'s room making (limits, checks, a bot start)."""
     clubs = ClubStore(store.engine)
 
-    def signed_in(request: Request) -> str:
-        uid = uid_of(request)
-        if uid is None:
-            raise ClubError("pick a name first (POST /api/me)", code="not_signed_in", status=401)
-        return uid
-
     def limit(request: Request, kind: str, uid: str) -> None:
         try:
             gate.check(kind, uid, request.client.host if request.client is not None else None)
@@ -82,7 +76,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     def need(request: Request, code: str, roles: tuple[str, ...]) -> tuple[Club, str, Role]:
         """The club, the person and their role, if the role is one of ``roles``; else 403
         (``not_a_member``, ``not_an_admin``, ``not_the_owner``)."""
-        uid = signed_in(request)
+        uid = signed_in(uid_of(request))
         club = club_or_404(code)
         role = clubs.role(code, uid)
         if role not in roles:
@@ -124,7 +118,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     @app.post("/api/clubs")
     def create_club(request: Request, body: NewClubBody) -> ClubOut:
         """A new club: you are its owner; its code is the invite."""
-        uid = signed_in(request)
+        uid = signed_in(uid_of(request))
         limit(request, "rooms", uid)
         code = clubs.create(uid, clean(body.name, "club's name"), body.approval)
         return club_out(request, club_or_404(code), "owner")
@@ -144,17 +138,19 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     @app.post("/api/clubs/{code}/join")
     def join_club(request: Request, code: ClubCode) -> ClubOut:
         """Join by the code; a club that wants approval puts you on its list of requests."""
-        uid = signed_in(request)
+        uid = signed_in(uid_of(request))
         limit(request, "joins", uid)
         role = clubs.join(code, uid)
         return club_out(request, club_or_404(code), role)
 
     @app.post("/api/clubs/{code}/leave")
     def leave_club(request: Request, code: ClubCode) -> ClubOut:
-        """Leave the club (or withdraw a request); the owner cannot leave."""
-        uid = signed_in(request)
+        """Leave the club (or withdraw a request); the owner cannot leave (they hand the club
+        to an admin first). A seat taken at a club table still waiting is free again."""
+        uid = signed_in(uid_of(request))
         club = club_or_404(code)
         clubs.set_role(code, uid, None, ("admin", "member", "pending"))
+        clubs.unseat(code, uid)
         return club_out(request, club, None)
 
     @app.get("/api/clubs/{code}/view")
@@ -210,6 +206,8 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         if target == "admin" and mine != "owner":
             raise ClubError("only the owner may act on an admin", code="not_the_owner", status=403)
         clubs.set_role(code, who, role, from_roles)
+        if target in MEMBERS and role not in MEMBERS:  # removed or blacklisted: out of the waiting tables
+            clubs.unseat(code, who)
         return view_club(request, code)
 
     @app.post("/api/clubs/{code}/requests/{who}/approve")
@@ -222,7 +220,8 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
 
     @app.post("/api/clubs/{code}/members/{who}/remove")
     def remove(request: Request, code: ClubCode, who: PersonId) -> ClubViewOut:
-        """Remove a member: they may join again by the code."""
+        """Remove a member: they may join again by the code. Their seat at a club table still
+        waiting is free again; at a table playing they stay until its match ends."""
         return act_on(request, code, who, None, ("admin", "member"))
 
     @app.post("/api/clubs/{code}/members/{who}/blacklist")
@@ -239,6 +238,15 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         """The owner makes a member an admin, or an admin a member again."""
         need(request, code, ("owner",))
         return act_on(request, code, who, body.role, ("admin", "member"))
+
+    @app.post("/api/clubs/{code}/members/{who}/owner")
+    def hand_over(request: Request, code: ClubCode, who: PersonId) -> ClubViewOut:
+        """The owner hands the club to one of its admins, and is an admin from then on."""
+        _, uid, _ = need(request, code, ("owner",))
+        if who == uid:
+            raise ClubError("not on yourself", code="cannot_change", status=409)
+        clubs.hand_over(code, uid, who)
+        return view_club(request, code)
 
     # ------------------------------------------------------------ templates and tables
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import cast
 
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -158,6 +158,25 @@ class ClubStore:
             raise ClubError("another request changed this at the same time; try again", code="conflict",
                             status=409) from None
 
+    def hand_over(self, code: str, owner: str, to: str) -> None:
+        """The owner ``owner`` hands the club to the admin ``to``, and is an admin from now on.
+        One transaction of two guarded updates (each changes a row only if its role is still
+        the one expected), so two hand-overs at once cannot leave two owners, on SQLite too."""
+        with Session(self.engine) as db, db.begin():
+            target = db.scalar(select(ClubMember.role).where(ClubMember.club == code, ClubMember.user == to))
+            if target is None:
+                raise ClubError("this person is not in the club", code="not_in_club", status=404)
+            stepped_down = db.execute(update(ClubMember).where(
+                ClubMember.club == code, ClubMember.user == owner, ClubMember.role == "owner").values(role="admin"))
+            if stepped_down.rowcount != 1:  # type: ignore[attr-defined]
+                raise ClubError("only the club's owner may do this", code="not_the_owner", status=403)
+            promoted = db.execute(update(ClubMember).where(
+                ClubMember.club == code, ClubMember.user == to, ClubMember.role == "admin").values(role="owner"))
+            if promoted.rowcount != 1:  # type: ignore[attr-defined]
+                raise ClubError("only an admin can be made the owner: make them an admin first",
+                                code="cannot_change", status=409)
+            db.execute(update(Club).where(Club.code == code).values(owner=to))
+
     def settings(self, code: str, approval: bool | None, start: date | None, end: date | None,
                  calendar_month: bool) -> None:
         with Session(self.engine) as db, db.begin():
@@ -215,6 +234,52 @@ class ClubStore:
     def add_room(self, code: str, room: str, template: str | None, opened_by: str) -> None:
         with Session(self.engine) as db, db.begin():
             db.add(ClubRoom(room=room, club=code, template=template, opened_by=opened_by))
+
+    def unseat(self, code: str, uid: str) -> list[str]:
+        """``uid`` is no longer one of club ``code``'s members: their seat at each of the club's
+        tables still waiting for players is open again (a table already playing keeps them
+        until its match ends). A waiting table they opened passes to the next person seated,
+        or, with nobody left, closes (``expired``). The rooms changed.
+
+        Each room is changed by a guarded update (only if its seats are still the ones read
+        and it still waits), tried again if a seat was taken or the match started meanwhile:
+        a table that started in between keeps them, as any playing table does."""
+        with Session(self.engine) as db:
+            rooms = list(db.scalars(select(Room.code).join(ClubRoom, ClubRoom.room == Room.code)
+                                    .join(Member, Member.room == Room.code)
+                                    .where(ClubRoom.club == code, Member.user == uid, Room.status == "waiting")))
+        changed = []
+        for room in rooms:
+            for _ in range(20):  # a seat taken at the same moment: read again (a few tries at most)
+                done = self._unseat_once(room, uid)
+                if done is not None:
+                    if done:
+                        changed.append(room)
+                    break
+        return changed
+
+    def _unseat_once(self, room: str, uid: str) -> bool | None:
+        """One try of :meth:`unseat` at ``room``: True (freed), False (nothing to free: no
+        longer waiting, or not seated), None (the room changed meanwhile: try again)."""
+        with Session(self.engine) as db, db.begin():
+            row = db.execute(select(Room.players, Room.owner, Room.status).where(Room.code == room)).first()
+            if row is None or row.status != "waiting":
+                return False
+            players = json.loads(row.players)
+            if not any(p.get("user") == uid for p in players):
+                return False
+            seats = [{"name": None, "user": None, "bot": None} if p.get("user") == uid else p for p in players]
+            people = [p["user"] for p in seats if p.get("user")]
+            owner, status = row.owner, "waiting"
+            if owner == uid:  # the table they opened: to the next person at it, else it closes
+                owner, status = (people[0], "waiting") if people else (uid, "expired")
+            freed = db.execute(update(Room).where(Room.code == room, Room.status == "waiting",
+                                                  Room.players == row.players)
+                               .values(players=json.dumps(seats, ensure_ascii=False), owner=owner, status=status))
+            if freed.rowcount != 1:  # type: ignore[attr-defined]
+                return None
+            db.execute(delete(Member).where(Member.room == room, Member.user == uid))
+            return True
 
     def club_of_room(self, room: str) -> str | None:
         with Session(self.engine) as db:
