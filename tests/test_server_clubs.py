@@ -359,3 +359,189 @@ def test_a_database_from_before_clubs_upgrades(url: str) -> None:
         assert old["stand_in"] == "full"  # 0011: a room from before keeps the stand-in it had
         assert old["spectators"] is False and old["chat"] is False  # 0012: neither is turned on for it
         assert c.post("/api/rooms/oldroom/join").status_code == 200  # not a club's room: anyone may join
+
+
+both = url_fixture("sqlite", "postgresql")  # no match played: both in the quick suite
+
+
+def _seats(client: TestClient, room: str) -> list[str | None]:
+    return [s["name"] for s in client.get(f"/api/rooms/{room}").json()["seats"]]
+
+
+def test_a_removed_or_blacklisted_member_loses_a_waiting_seat_and_keeps_a_playing_one(both: str) -> None:
+    """A seat at a club table still waiting is free again once its holder is removed,
+    blacklisted or leaves (they could not take it now); at a table playing they stay until its
+    match ends (taking them out mid-hand would wreck the others' game). A waiting table its
+    opener is removed from passes to the next person at it, or closes with nobody left."""
+    app = create_app(both)
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as cy, TestClient(app) as di:
+        ids = {n: _person(c, n) for n, c in (("Ann", ann), ("Bob", bob), ("Cy", cy), ("Di", di))}
+        code = _club(ann)["code"]
+        for c in (bob, cy, di):
+            assert c.post(f"/api/clubs/{code}/join").json()["role"] == "member"
+        assert ann.post(f"/api/clubs/{code}/templates", json=TEMPLATE).status_code == 200
+        three = {"template": TEMPLATE["name"], "friends": 3}  # every other seat kept: it waits
+        waiting = ann.post(f"/api/clubs/{code}/tables", json=three).json()["code"]
+        for c in (bob, cy, di):
+            assert c.post(f"/api/rooms/{waiting}/join").status_code == 200
+        assert app.state.store.room(waiting).status == "playing"  # full: it plays (Ann, Bob, Cy, Di)
+        playing = waiting
+        waiting = ann.post(f"/api/clubs/{code}/tables", json=three).json()["code"]
+        for c in (bob, cy):
+            assert c.post(f"/api/rooms/{waiting}/join").status_code == 200
+        assert _seats(ann, waiting) == ["Ann", "Bob", "Cy", None]
+        # Bob removed: his waiting seat is free, the playing table keeps him
+        view = ann.post(f"/api/clubs/{code}/members/{ids['Bob']}/remove").json()
+        assert _seats(ann, waiting) == ["Ann", None, "Cy", None]
+        assert app.state.store.room(waiting).player_of(ids["Bob"]) is None
+        assert _seats(ann, playing) == ["Ann", "Bob", "Cy", "Di"]
+        assert app.state.store.room(playing).player_of(ids["Bob"]) == 1 and app.state.store.room(playing).status == "playing"
+        assert [t["players"] for t in view["tables"] if t["code"] == waiting] == [["Ann", None, "Cy", None]]
+        _refused(bob.post(f"/api/rooms/{waiting}/join"), 403, "not_a_club_member")
+        # Cy blacklisted: the same
+        assert ann.post(f"/api/clubs/{code}/members/{ids['Cy']}/blacklist").status_code == 200
+        assert _seats(ann, waiting) == ["Ann", None, None, None]
+        assert app.state.store.room(playing).player_of(ids["Cy"]) == 2
+        _refused(cy.post(f"/api/rooms/{waiting}/join"), 403, "not_a_club_member")
+        # Di leaves the club herself: her waiting seat is free too
+        assert di.post(f"/api/rooms/{waiting}/join").status_code == 200
+        assert di.post(f"/api/clubs/{code}/leave").status_code == 200
+        assert _seats(ann, waiting) == ["Ann", None, None, None]
+        assert app.state.store.room(playing).player_of(ids["Di"]) == 3
+        # a removed opener: the waiting table passes to the next person at it ...
+        assert bob.post(f"/api/clubs/{code}/join").status_code == 200
+        bobs = bob.post(f"/api/clubs/{code}/tables", json=three).json()["code"]
+        assert ann.post(f"/api/rooms/{bobs}/join").status_code == 200
+        assert bob.get(f"/api/rooms/{bobs}").json()["owner"] is True
+        assert ann.post(f"/api/clubs/{code}/members/{ids['Bob']}/remove").status_code == 200
+        assert _seats(ann, bobs) == [None, "Ann", None, None]
+        room = ann.get(f"/api/rooms/{bobs}").json()
+        assert room["owner"] is True and room["status"] == "waiting"
+        assert bob.post(f"/api/rooms/{bobs}/start").status_code == 403  # no longer his to start
+        # ... or, with nobody left at it, closes (it leaves the club's open tables)
+        assert bob.post(f"/api/clubs/{code}/join").status_code == 200
+        alone = bob.post(f"/api/clubs/{code}/tables", json=three).json()["code"]
+        assert ann.post(f"/api/clubs/{code}/members/{ids['Bob']}/blacklist").status_code == 200
+        assert app.state.store.room(alone).status == "expired" and _seats(ann, alone) == [None] * 4
+        assert alone not in {t["code"] for t in ann.get(f"/api/clubs/{code}/view").json()["tables"]}
+        assert ann.post(f"/api/rooms/{alone}/join").status_code == 409  # not waiting any more
+        # the playing table's match goes on with everyone who sat down
+        assert app.state.store.room(playing).names == ("Ann", "Bob", "Cy", "Di")
+
+
+def test_the_owner_hands_the_club_to_an_admin(both: str) -> None:
+    app = create_app(both)
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as cy, TestClient(app) as di, \
+            TestClient(app) as eve, TestClient(app) as nobody:
+        ids = {n: _person(c, n) for n, c in (("Ann", ann), ("Bob", bob), ("Cy", cy), ("Di", di), ("Eve", eve))}
+        code = _club(ann)["code"]
+        for c in (bob, cy, di):
+            assert c.post(f"/api/clubs/{code}/join").status_code == 200
+        for who in ("Bob", "Cy"):
+            assert ann.post(f"/api/clubs/{code}/members/{ids[who]}/role", json={"role": "admin"}).status_code == 200
+        # only the owner may: not an admin, not a member, not an outsider, not nobody
+        to_bob = f"/api/clubs/{code}/members/{ids['Bob']}/owner"
+        _refused(cy.post(to_bob), 403, "not_the_owner")
+        _refused(bob.post(to_bob), 403, "not_the_owner")  # nor the admin to themselves
+        _refused(di.post(to_bob), 403, "not_the_owner")
+        _refused(eve.post(to_bob), 403, "not_a_member")
+        _refused(nobody.post(to_bob), 401, "not_signed_in")
+        # only to an admin of the club
+        _refused(ann.post(f"/api/clubs/{code}/members/{ids['Di']}/owner"), 409, "cannot_change")  # a member
+        _refused(ann.post(f"/api/clubs/{code}/members/{ids['Eve']}/owner"), 404, "not_in_club")
+        _refused(ann.post(f"/api/clubs/{code}/members/{ids['Ann']}/owner"), 409, "cannot_change")
+        assert _roles(ann, code) == {"Ann": "owner", "Bob": "admin", "Cy": "admin", "Di": "member"}
+        view = ann.post(to_bob).json()
+        assert view["club"]["role"] == "admin"  # Ann is an admin now
+        assert [(m["name"], m["role"]) for m in view["members"]] == [
+            ("Bob", "owner"), ("Ann", "admin"), ("Cy", "admin"), ("Di", "member")]
+        with Session(app.state.store.engine) as db:
+            assert db.get(Club, code).owner == ids["Bob"]  # type: ignore[union-attr]
+        assert bob.get(f"/api/clubs/{code}").json()["role"] == "owner"
+        # the new owner has the owner's rights, the old one an admin's
+        _refused(ann.post(f"/api/clubs/{code}/settings", json={"approval": True}), 403, "not_the_owner")
+        _refused(ann.post(f"/api/clubs/{code}/members/{ids['Bob']}/owner"), 403, "not_the_owner")
+        _refused(ann.post(f"/api/clubs/{code}/members/{ids['Cy']}/remove"), 403, "not_the_owner")  # an admin on an admin
+        _refused(ann.post(f"/api/clubs/{code}/members/{ids['Bob']}/remove"), 403, "owner_stays")
+        assert bob.post(f"/api/clubs/{code}/settings", json={"approval": True}).json()["club"]["approval"] is True
+        _refused(bob.post(f"/api/clubs/{code}/leave"), 409, "cannot_change")  # the owner cannot leave
+        assert ann.post(f"/api/clubs/{code}/leave").status_code == 200  # the old owner, now an admin, can
+        assert _roles(bob, code) == {"Bob": "owner", "Cy": "admin", "Di": "member"}
+        # and hands it on again: one owner at every step
+        assert bob.post(f"/api/clubs/{code}/members/{ids['Cy']}/owner").status_code == 200
+        assert _roles(di, code) == {"Cy": "owner", "Bob": "admin", "Di": "member"}
+
+
+# Every club route with the least role it needs: the check below fails when a route is added
+# without a line here, so each is tried by a person who lacks the role.
+ROUTES: list[tuple[str, str, Any, str]] = [  # method, path (CODE, WHO, TEMPLATE filled in), body, least role
+    ("GET", "/api/clubs/CODE", None, "anyone"),
+    ("POST", "/api/clubs/CODE/join", None, "signed_in"),
+    ("POST", "/api/clubs/CODE/leave", None, "signed_in"),
+    ("GET", "/api/clubs/CODE/view", None, "member"),
+    ("GET", "/api/clubs/CODE/leaderboard", None, "member"),
+    ("POST", "/api/clubs/CODE/tables", {"template": "TEMPLATE"}, "member"),
+    ("POST", "/api/clubs/CODE/requests/WHO/approve", None, "admin"),
+    ("POST", "/api/clubs/CODE/requests/WHO/reject", None, "admin"),
+    ("POST", "/api/clubs/CODE/members/WHO/remove", None, "admin"),
+    ("POST", "/api/clubs/CODE/members/WHO/blacklist", None, "admin"),
+    ("POST", "/api/clubs/CODE/members/WHO/unblacklist", None, "admin"),
+    ("POST", "/api/clubs/CODE/templates", TEMPLATE, "admin"),
+    ("DELETE", "/api/clubs/CODE/templates/TEMPLATE", None, "admin"),
+    ("POST", "/api/clubs/CODE/settings", {"approval": True}, "owner"),
+    ("POST", "/api/clubs/CODE/members/WHO/role", {"role": "admin"}, "owner"),
+    ("POST", "/api/clubs/CODE/members/WHO/owner", None, "owner"),
+]
+
+
+def test_every_club_route_is_refused_to_a_person_without_its_role(url: str) -> None:
+    """Each route of ``/api/clubs/CODE/...`` by nobody (401), an outsider, a person asking to
+    join and a blacklisted one (``not_a_member``), a member (``not_an_admin`` or
+    ``not_the_owner``) and an admin (``not_the_owner``): refused, and nothing changes."""
+    app = create_app(url)
+    listed = {(m, getattr(r, "path", "")) for r in app.routes if getattr(r, "path", "").startswith("/api/clubs/{code}")
+              for m in getattr(r, "methods", ())}
+    assert listed == {(m, p.replace("CODE", "{code}").replace("WHO", "{who}").replace("/TEMPLATE", "/{name}"))
+                      for m, p, _, _ in ROUTES}
+    with TestClient(app) as ann, TestClient(app) as bob, TestClient(app) as cy, TestClient(app) as di, \
+            TestClient(app) as eve, TestClient(app) as pat, TestClient(app) as nobody:
+        ids = {n: _person(c, n) for n, c in (("Ann", ann), ("Bob", bob), ("Cy", cy), ("Di", di), ("Eve", eve),
+                                             ("Pat", pat))}
+        code = _club(ann)["code"]
+        for c in (bob, cy, di):
+            assert c.post(f"/api/clubs/{code}/join").status_code == 200
+        assert ann.post(f"/api/clubs/{code}/members/{ids['Bob']}/role", json={"role": "admin"}).status_code == 200
+        assert ann.post(f"/api/clubs/{code}/templates", json=TEMPLATE).status_code == 200
+        assert ann.post(f"/api/clubs/{code}/members/{ids['Di']}/blacklist").status_code == 200
+        assert ann.post(f"/api/clubs/{code}/settings", json={"approval": True}).status_code == 200
+        assert pat.post(f"/api/clubs/{code}/join").json()["role"] == "pending"
+        assert ann.post(f"/api/clubs/{code}/settings", json={"approval": False}).status_code == 200
+        before = ann.get(f"/api/clubs/{code}/view").json()
+        rank = {"anyone": 0, "signed_in": 1, "member": 2, "admin": 3, "owner": 4}
+        people = [("nobody", nobody, 0, "not_signed_in"), ("outsider", eve, 1, "not_a_member"),
+                  ("pending", pat, 1, "not_a_member"), ("blacklisted", di, 1, "not_a_member"),
+                  ("member", cy, 2, "not_an_admin"), ("admin", bob, 3, "not_the_owner")]
+        tried = 0
+        for method, path, body, least in ROUTES:
+            if rank[least] < 2:
+                continue  # the invite, joining and leaving: by themselves, below
+            for who, client, has, code_expected in people:
+                if has >= rank[least]:
+                    continue
+                why = "not_the_owner" if who == "member" and least == "owner" else code_expected
+                status = 401 if who == "nobody" else 403
+                target = ids["Cy"] if "approve" not in path and "reject" not in path else ids["Pat"]
+                filled = path.replace("CODE", code).replace("WHO", target).replace("TEMPLATE", str(TEMPLATE["name"]))
+                sent = json.loads(json.dumps(body).replace("TEMPLATE", str(TEMPLATE["name"]))) if body else None
+                r = client.request(method, filled, json=sent)
+                assert (r.status_code, r.json().get("code")) == (status, why), (method, path, who, r.text)
+                tried += 1
+        assert tried == 3 * 4 + 7 * 5 + 3 * 6  # every member route by 4 people, admin's by 5, owner's by 6
+        assert ann.get(f"/api/clubs/{code}/view").json() == before  # nothing changed
+        # joining and leaving need a name; leaving needs to be in; the invite is anyone's
+        _refused(nobody.post(f"/api/clubs/{code}/join"), 401, "not_signed_in")
+        _refused(nobody.post(f"/api/clubs/{code}/leave"), 401, "not_signed_in")
+        _refused(eve.post(f"/api/clubs/{code}/leave"), 404, "not_in_club")
+        _refused(di.post(f"/api/clubs/{code}/join"), 403, "blacklisted")
+        assert nobody.get(f"/api/clubs/{code}").json()["role"] is None
+        assert ann.get(f"/api/clubs/{code}/view").json()["members"] == before["members"]

@@ -121,15 +121,15 @@ def _club_on_three_nodes(c: Cluster) -> None:
         def over() -> bool:
             for p in people:
                 assert not p.failures, p.failures
-            return c.store.room(table).status == "over"
+            return bool(c.store.room(table).status == "over")
 
         poll(over, BOUND * 2, "the club table's match to end")
     finally:
         for p in people:
             p.stop()
     with Session(c.store.engine) as db:
-        records = [json.loads(r) for r in db.scalars(select(HandRow.record).where(HandRow.room == table,
-                                                                                  HandRow.record.is_not(None)))]
+        records = [json.loads(r or "") for r in db.scalars(select(HandRow.record).where(
+            HandRow.room == table, HandRow.record.is_not(None)))]
     hands = len(records)
     assert hands >= 1
     expected = {"Bob": [0, 0], "Cy": [0, 0]}  # chips and wins, from the stored hands (Bob player 0, Cy 1)
