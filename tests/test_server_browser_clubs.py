@@ -110,3 +110,53 @@ def test_create_a_club_invite_by_link_open_tables_and_see_the_leaderboard(
         ann.screenshot(path=str(Path(SHOTS) / f"club-{size}-{lang}.png"), full_page=True)
     bob.context.close()
     ann.context.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "zh"), ("phone", "en")])
+def test_the_owner_hands_the_club_to_an_admin_on_its_page(
+    server: ServerProcess, browser: object, size: str, lang: str,
+) -> None:
+    """Ann makes Bob (his name with HTML in it) an admin on the club page, then hands him the
+    club (after a confirmation naming him): Bob is the owner, Ann an admin who may leave and
+    no longer sees the owner's settings; on Bob's page the owner's settings appear."""
+    words = {"zh": ("管理员", "圈主", "设为管理员", "转让圈主"), "en": ("admin", "owner", "Make admin", "Hand the club over")}
+    admin_word, owner_word, make_admin, make_owner = words[lang]
+    ann = lobby_page(browser, server.base, size, lang)  # type: ignore[arg-type]
+    _named(ann, "Ann")
+    ann.click("[data-testid=clubs-link]")
+    ann.wait_for_selector("body[data-ready]", state="attached", timeout=WAIT_MS)
+    ann.fill("[data-testid=club-name]", f"transfer {size} {lang}")
+    ann.click("[data-testid=create-club]")
+    ann.wait_for_url("**/club/*", timeout=WAIT_MS)
+    ann.wait_for_selector("#seasonform:not([hidden])", timeout=WAIT_MS)
+    link = ann.input_value("[data-testid=club-link]")
+    bob = browser.new_context(viewport=ann.viewport_size, device_scale_factor=1).new_page()  # type: ignore[attr-defined]
+    _ready(bob, server.base + "/")
+    bob.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
+    _ready(bob, link)
+    bob.fill("#name", "<b>Bob</b>")
+    bob.click("[data-testid=join-club]")
+    bob.wait_for_selector("#memberonly:not([hidden])", timeout=WAIT_MS)
+    assert bob.is_hidden("#seasonform")
+    _ready(ann, link)
+    bob_row = ann.locator("[data-testid=members] .member", has_text="<b>Bob</b>")
+    assert bob_row.locator("button", has_text=make_owner).count() == 0  # a member is not offered the club
+    bob_row.locator("button", has_text=make_admin).click()
+    bob_row.locator("button", has_text=make_owner).wait_for(timeout=WAIT_MS)
+    asked: list[str] = []
+    ann.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    bob_row.locator("button", has_text=make_owner).click()
+    ann.wait_for_function("w => document.getElementById('myrole').textContent === w", arg=admin_word, timeout=WAIT_MS)
+    assert asked and "<b>Bob</b>" in asked[0]
+    assert ann.is_hidden("#seasonform") and ann.is_visible("#leavecard")
+    assert owner_word in (bob_row.text_content() or "")
+    assert ann.locator("[data-testid=members] b").count() == 0  # his name stays text
+    assert ann.locator("[data-testid=members] button", has_text=make_owner).count() == 0  # no longer Ann's to give
+    _ready(bob, link)
+    bob.wait_for_selector("#seasonform:not([hidden])", timeout=WAIT_MS)
+    assert bob.text_content("[data-testid=my-role]") == owner_word and bob.is_hidden("#leavecard")
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        bob.screenshot(path=str(Path(SHOTS) / f"club-owner-{size}-{lang}.png"), full_page=True)
+    bob.context.close()
+    ann.context.close()

@@ -494,11 +494,11 @@ ROUTES: list[tuple[str, str, Any, str]] = [  # method, path (CODE, WHO, TEMPLATE
 ]
 
 
-def test_every_club_route_is_refused_to_a_person_without_its_role(url: str) -> None:
+def test_every_club_route_is_refused_to_a_person_without_its_role(both: str) -> None:
     """Each route of ``/api/clubs/CODE/...`` by nobody (401), an outsider, a person asking to
     join and a blacklisted one (``not_a_member``), a member (``not_an_admin`` or
     ``not_the_owner``) and an admin (``not_the_owner``): refused, and nothing changes."""
-    app = create_app(url)
+    app = create_app(both)
     listed = {(m, getattr(r, "path", "")) for r in app.routes if getattr(r, "path", "").startswith("/api/clubs/{code}")
               for m in getattr(r, "methods", ())}
     assert listed == {(m, p.replace("CODE", "{code}").replace("WHO", "{who}").replace("/TEMPLATE", "/{name}"))

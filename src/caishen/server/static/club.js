@@ -13,7 +13,8 @@ Object.assign(I18N.zh, {
   openTable: "开桌", addTemplate: "在大厅的“创建房间”里设定房规，存为本圈模板", noTemplates: "还没有模板。",
   openTables: "开着的桌子", noTables: "现在没有开着的桌子。", members: "成员", requests: "加入申请", blacklist: "黑名单",
   online: "在线", offline: "离线", playingAt: "正在打", approve: "同意", reject: "拒绝", remove: "移出",
-  ban: "拉黑", unban: "解除拉黑", makeAdmin: "设为管理员", makeMember: "取消管理员", leaderboard: "赛季排行榜",
+  ban: "拉黑", unban: "解除拉黑", makeAdmin: "设为管理员", makeMember: "取消管理员", makeOwner: "转让圈主",
+  confirmMakeOwner: "把亲友圈转让给{0}？转让后你是管理员。", leaderboard: "赛季排行榜",
   seasonDates: "赛季：{0} 至 {1}", seasonMonth: "（自然月）", seasonFrom: "从", seasonTo: "到", calendarMonth: "按自然月",
   recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？",
   matchesCol: "场次", handsCol: "局数", winsCol: "胡牌", chipsCol: "筹码", perHand: "每局", template: "模板",
@@ -35,7 +36,8 @@ Object.assign(I18N.en, {
   noTemplates: "No template yet.", openTables: "Open tables", noTables: "No open table now.", members: "Members",
   requests: "Asking to join", blacklist: "Blacklist", online: "online", offline: "offline", playingAt: "playing",
   approve: "Approve", reject: "Reject", remove: "Remove", ban: "Blacklist", unban: "Lift", makeAdmin: "Make admin",
-  makeMember: "Make member", leaderboard: "Season leaderboard", seasonDates: "Season: {0} to {1}", seasonMonth: " (calendar month)",
+  makeMember: "Make member", makeOwner: "Hand the club over",
+  confirmMakeOwner: "Hand the club to {0}? You will be an admin.", leaderboard: "Season leaderboard", seasonDates: "Season: {0} to {1}", seasonMonth: " (calendar month)",
   seasonFrom: "From", seasonTo: "to", calendarMonth: "Calendar month", recentMatches: "Recent matches", leaveClub: "Leave the club",
   confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
   chipsCol: "Chips", perHand: "per hand", template: "Template", noBoard: "No hand finished this season yet.",
@@ -154,6 +156,7 @@ function renderView() {
   $("members").replaceChildren(...v.members.map((m) => row(m, [
     owner && m.role === "member" ? personAction(t("makeAdmin"), `${base}/members/${m.id}/role`, null, { role: "admin" }) : null,
     owner && m.role === "admin" ? personAction(t("makeMember"), `${base}/members/${m.id}/role`, null, { role: "member" }) : null,
+    owner && m.role === "admin" ? personAction(t("makeOwner"), `${base}/members/${m.id}/owner`, t("confirmMakeOwner", m.name)) : null,
     admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("remove"), `${base}/members/${m.id}/remove`) : null,
     admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("ban"), `${base}/members/${m.id}/blacklist`, t("confirmBan", m.name)) : null,
   ])));
