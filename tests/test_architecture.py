@@ -170,3 +170,13 @@ def test_the_clubs_part_of_the_server_imports_only_the_shared_server_modules() -
     bad = [f"{m} -> {t}" for m in clubs for t in graph[m] if t.startswith("caishen.") and not t.startswith(CLUB_MAY_IMPORT)]
     assert bad == []
     assert "caishen.server.clubs" in graph["caishen.server.app"]
+
+
+def test_one_signed_in_check_for_every_part_of_the_server() -> None:
+    """Who is signed in is checked by ``protocol.signed_in`` alone: no part keeps a copy of it."""
+    server = ROOT / "server"
+    defs = sorted(str(p.relative_to(server)) for p in server.rglob("*.py")
+                  if "def signed_in(" in p.read_text(encoding="utf-8"))
+    assert defs == ["protocol.py"]
+    users = {p.name for p in server.rglob("*.py") if "signed_in(uid_of(request))" in p.read_text(encoding="utf-8")}
+    assert {"accounts.py", "profiles.py", "routes.py"} <= users
