@@ -545,3 +545,29 @@ def test_every_club_route_is_refused_to_a_person_without_its_role(both: str) -> 
         _refused(di.post(f"/api/clubs/{code}/join"), 403, "blacklisted")
         assert nobody.get(f"/api/clubs/{code}").json()["role"] is None
         assert ann.get(f"/api/clubs/{code}/view").json()["members"] == before["members"]
+
+
+def test_a_member_removed_while_taking_a_seat_does_not_keep_it(both: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race of a join and a removal: Bob passes the membership check, is removed before
+    his seat is written (the removal's freeing finds no seat of his yet), and then his seat is
+    written. The join looks again after writing: the seat is freed and Bob refused."""
+    from caishen.server import clubs  # noqa: PLC0415
+
+    app = create_app(both)
+    with TestClient(app) as ann, TestClient(app) as bob:
+        ids = {n: _person(c, n) for n, c in (("Ann", ann), ("Bob", bob))}
+        code = _club(ann)["code"]
+        assert bob.post(f"/api/clubs/{code}/join").json()["role"] == "member"
+        assert ann.post(f"/api/clubs/{code}/templates", json=TEMPLATE).status_code == 200
+        room = ann.post(f"/api/clubs/{code}/tables", json={"template": TEMPLATE["name"], "friends": 3}).json()["code"]
+        check = clubs.check_seat
+
+        def checked_then_removed(club_store: Any, at: str, uid: str) -> None:
+            check(club_store, at, uid)  # passes: still a member ...
+            if uid == ids["Bob"]:  # ... and removed at once, before the seat is written
+                assert ann.post(f"/api/clubs/{code}/members/{ids['Bob']}/remove").status_code == 200
+
+        monkeypatch.setattr(clubs, "check_seat", checked_then_removed)
+        _refused(bob.post(f"/api/rooms/{room}/join"), 403, "not_a_club_member")
+        assert _seats(ann, room) == ["Ann", None, None, None]
+        assert app.state.store.room(room).player_of(ids["Bob"]) is None

@@ -344,6 +344,8 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         assert user is not None
         room = store.join(code, uid, user.name)
         assert room is not None
+        if room.player_of(uid) is not None:
+            clubs.recheck_seat(club_store, code, uid)  # removed from the club meanwhile: not seated
         if room.player_of(uid) is None:  # a lost race ends here: a clear answer, the seats as they are
             if room.status != "waiting":
                 raise HTTPException(409, "the match has started: no open seat in this room")

@@ -297,3 +297,13 @@ def check_seat(clubs: ClubStore, room: str, uid: str) -> None:
     if club is not None and clubs.role(club, uid) not in MEMBERS:
         raise ClubError("this table is for the club's members only: join the club first", code="not_a_club_member",
                         status=403)
+
+
+def recheck_seat(clubs: ClubStore, room: str, uid: str) -> None:
+    """After a seat is taken at a club's room: a person removed from the club between
+    :func:`check_seat` and the seat's write loses it again (the table still waits: the removal's
+    own :meth:`ClubStore.unseat` may have run before the seat was written) and is refused."""
+    club = clubs.club_of_room(room)
+    if club is not None and clubs.role(club, uid) not in MEMBERS:
+        clubs.unseat(club, uid)
+        check_seat(clubs, room, uid)
