@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from caishen.server import core
 from caishen.server.app import create_app
-from caishen.server.profiles import Seat, count, hand_part, stats_of
+from caishen.server.profiles.counting import Seat, count, hand_part, stats_of
 from caishen.table.match import selfplay
 from helpers_server import PG_SLOW, act_json, choose, next_state, url_fixture
 
