@@ -193,6 +193,8 @@ SAME = ("hand", "step", "phase", "me", "current", "to_move", "tiles", "my_flower
 
 
 @pytest.mark.usefixtures("services")
+# slow: HAProxy, two nodes and a kill, 16 s (CI's slow stage runs it)
+@pytest.mark.slow
 def test_friends_on_different_nodes_play_a_hand_behind_the_balancer_and_resume_after_the_owner_is_killed(
         tmp_path: Path) -> None:
     with balanced_nodes(tmp_path, 3, env=NODE_ENV) as dep:

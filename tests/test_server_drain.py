@@ -136,6 +136,8 @@ def test_sigterm_drains_the_owner_and_another_node_takes_the_table_at_once(two: 
           f"{expires - taken:.2f} s before A's lease would have run out")
 
 
+# slow: waits for the sweep after a node is killed, 13 s (CI's slow stage runs it)
+@pytest.mark.slow
 def test_a_table_nobody_is_connected_to_is_taken_over_by_the_sweep_when_its_node_dies(tmp_path: Path) -> None:
     """A table whose person has gone (a turn timer: the stand-in plays for them) runs on
     node A. A is killed (SIGKILL): no page connects again, yet B's sweep takes the table

@@ -147,6 +147,8 @@ def _holds(server: ServerProcess, value: bytes | None) -> bool:
     return value is not None and f":{server.proc.pid}:".encode() in value
 
 
+# slow: two nodes and a frozen process, 30 s of the README's command on two cores (CI's slow stage runs it)
+@pytest.mark.slow
 def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the_table_over(
         nodes: tuple[ServerProcess, ServerProcess, Proxy, Store], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -217,6 +219,8 @@ def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the
     r.close()
 
 
+# slow: waits out a lease with Redis cut off, 36 s of the README's command (CI's slow stage runs it)
+@pytest.mark.slow
 def test_a_node_that_cannot_renew_its_lease_stops_acting_for_the_table_and_takes_it_again_later(
         tmp_path: Path) -> None:
     """Redis away from node A (its link cut): once its lease may have run out, A stops acting

@@ -182,7 +182,9 @@ def ways(server: ServerProcess, code: str, cookie: str, after_page: bool = False
     raise AssertionError(f"only {seen} after {tries} connections in a minute")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# PostgreSQL's runs in the slow stage (two worker processes start for each: 20-30 s of the
+# README's command on two cores); SQLite's stay in the quick suite
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def two_workers(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     """Two workers on a fresh SQLite file, and on a fresh schema of the real PostgreSQL."""
     with database(request.param, tmp_path) as db:
