@@ -195,3 +195,14 @@ def test_one_signed_in_check_for_every_part_of_the_server() -> None:
     users = {str(p.relative_to(server)) for p in server.rglob("*.py")
              if "signed_in(uid_of(request))" in p.read_text(encoding="utf-8")}
     assert {"accounts/routes.py", "profiles/routes.py", "clubs/routes.py"} <= users
+
+
+def test_the_node_layer_knows_nothing_of_the_app_or_its_parts() -> None:
+    """docs/architecture.md: server/nodes/ runs the live tables; it never imports the app, nor
+    accounts, clubs or profiles (the app installs it)."""
+    graph = _graph()
+    modules = [m for m in graph if m.startswith("caishen.server.nodes")]
+    assert {"caishen.server.nodes.node", "caishen.server.nodes.edge", "caishen.server.nodes.sibling"} <= set(modules)
+    forbidden = ("caishen.server.app", "caishen.server.workers", "caishen.server.main", *PARTS)
+    bad = [f"{m} -> {t}" for m in modules for t in graph[m] if t.startswith(forbidden)]
+    assert bad == []

@@ -42,6 +42,7 @@ from caishen.server.db import make_engine, now, upgrade
 from caishen.server.hygiene import ServeOptions
 from caishen.server.limits import Gate, HttpLimits
 from caishen.server.nodes import Node, NodeError
+from caishen.server.nodes.sibling import HandedOff, peer_host, relay
 from caishen.server.protocol import (
     MAX_MESSAGE_BYTES,
     ApiError,
@@ -59,7 +60,6 @@ from caishen.server.protocol import (
     VerifyOut,
     parse_since,
 )
-from caishen.server.relay import HandedOff, peer_host, relay
 from caishen.server.store import RoomInfo, Store, unavailable
 from caishen.server.tables import STORAGE_LOST, Client, LiveTable, Tables, WorkerPlan, address_token
 

@@ -18,7 +18,7 @@ How to count:
   messages refused by a rate limit or a cap.
 - ``relayed_connections.inc()`` and ``relayed_messages.labels(direction="in" | "out").inc()``: at
   the edge node, the table WebSockets joined to another node through Redis (the relay of
-  ``caishen serve --redis``, :mod:`caishen.server.noderelay`) and the messages that crossed
+  ``caishen serve --redis``, :mod:`caishen.server.nodes.edge`) and the messages that crossed
   nodes (``in``: the page's, to the owner; ``out``: the owner's, to the page).
 - ``live_tables``, ``connections``, ``damaged_rooms``, ``storage_ok``: gauges, set where they change.
 """

@@ -5,7 +5,7 @@ key), opens the listening socket and starts N worker processes. Each worker serv
 app on that socket (the kernel hands each new connection to one of them) and on a Unix socket
 of its own. A worker runs the tables it owns (:meth:`WorkerPlan.owner_of`, a hash of the room
 code) and hands any other table's new WebSocket connection to its owner (:class:`Door`), or
-failing that relays it (:mod:`caishen.server.relay`); all else it answers from the database,
+failing that relays it (:mod:`caishen.server.nodes.sibling`); all else it answers from the database,
 which stays the one truth. A worker that dies is
 started again and resumes its tables from the database, as after a restart; a worker whose
 supervisor is gone stops. docs/server.md has the design and the measured load.
@@ -35,7 +35,7 @@ from caishen.server.app import create_app
 from caishen.server.db import make_engine, upgrade
 from caishen.server.hygiene import OPTIONS_ENV, GuardedHttpProtocol, ServeOptions, TableSocketProtocol
 from caishen.server.logs import setup as setup_logs
-from caishen.server.relay import HandedOff
+from caishen.server.nodes.sibling import HandedOff
 from caishen.server.store import Store
 from caishen.server.tables import WorkerPlan
 from caishen.table.signing import load_or_create_key
@@ -170,7 +170,7 @@ class Door:
     the WebSocket of a table another worker owns is handed to that worker before anything is
     read from it: its file descriptor goes over the owner's Unix datagram socket (SCM_RIGHTS),
     and the owner serves it as if it had accepted it. Every other connection is served here,
-    and a WebSocket that cannot be handed on is relayed (:mod:`caishen.server.relay`).
+    and a WebSocket that cannot be handed on is relayed (:mod:`caishen.server.nodes.sibling`).
     A relayed message costs a receive and a send in a second busy process and waits in both
     event loops: at 100 tables on two workers relayed moves took twice as long (docs/server.md).
     """

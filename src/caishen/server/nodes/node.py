@@ -17,7 +17,7 @@ its lease, and acts before it has noticed, cannot store a move (the fencing argu
 
 A connection for a room that no node runs takes its lease here. A connection for a room that
 another live node runs is joined to that node through Redis pub/sub
-(:mod:`caishen.server.noderelay`); one that cannot be (Redis away, the owner not listening) is
+(:mod:`caishen.server.nodes.edge`); one that cannot be (Redis away, the owner not listening) is
 closed with ``CLOSE_ELSEWHERE`` (1013, "try again later"). Besides, each node **sweeps**
 every lease ttl or so: a playing room whose lease key is absent (its node died, or the cluster
 was started afresh) is taken over without waiting for a connection. A table that left memory
@@ -46,7 +46,7 @@ from caishen.errors import CaishenError
 from caishen.server import metrics
 from caishen.server.conns import CLOSE_MOVED
 from caishen.server.logs import fields, log
-from caishen.server.noderelay import Owner, edge
+from caishen.server.nodes.edge import Owner, edge
 from caishen.server.store import RoomInfo, Store
 from caishen.server.tables import LiveTable, Tables
 
@@ -449,7 +449,7 @@ class Node:
                     receive: Callable[[], Awaitable[str | None]], send: Callable[[str], Awaitable[None]],
                     close: Callable[[int, str], Awaitable[None]], peer: str = "") -> None:
         """Join an accepted WebSocket of table ``code``, which another node runs, to that
-        node through Redis pub/sub (:mod:`caishen.server.noderelay`); ``peer``: its address."""
+        node through Redis pub/sub (:mod:`caishen.server.nodes.edge`); ``peer``: its address."""
         await edge(self.leases.redis, code, uid, player, contributes, since, self.leases.times.renew,
                    lambda: self.leases.holder(code), receive, send, close, peer=peer)
 
