@@ -206,3 +206,15 @@ def test_the_node_layer_knows_nothing_of_the_app_or_its_parts() -> None:
     forbidden = ("caishen.server.app", "caishen.server.workers", "caishen.server.main", *PARTS)
     bad = [f"{m} -> {t}" for m in modules for t in graph[m] if t.startswith(forbidden)]
     assert bad == []
+
+
+def test_the_live_tables_know_nothing_of_the_app_the_nodes_or_the_parts() -> None:
+    """docs/architecture.md: server/tables/ plays; the node layer and the app run it, never the
+    other way round, and it knows nothing of accounts, clubs or profiles."""
+    graph = _graph()
+    modules = [m for m in graph if m.startswith("caishen.server.tables")]
+    assert {"caishen.server.tables.live", "caishen.server.tables.registry", "caishen.server.tables.chat"} <= set(modules)
+    forbidden = ("caishen.server.app", "caishen.server.workers", "caishen.server.main", "caishen.server.nodes",
+                 *PARTS)
+    bad = [f"{m} -> {t}" for m in modules for t in graph[m] if t.startswith(forbidden)]
+    assert bad == []

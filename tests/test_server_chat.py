@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
-from caishen.server import chat, conns
+from caishen.server import conns
 from caishen.server.protocol import CHAT_CHARS, ProtocolError
+from caishen.server.tables import chat
 from helpers_server import app_fixture, person, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from caishen.server import tables as tables_module
 from caishen.server.protocol import parse_since
+from caishen.server.tables import live as tables_module
 from helpers_server import act_json, app_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

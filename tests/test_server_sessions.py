@@ -22,10 +22,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from caishen.server import app as app_module
 from caishen.server import core
-from caishen.server import tables as tables_module
 from caishen.server.app import create_app
 from caishen.server.conns import CLOSE_SIGNED_OUT
 from caishen.server.db import MIGRATIONS, SessionRow, make_engine, now
+from caishen.server.tables import live as tables_module
 from helpers_server import next_state, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -16,23 +16,17 @@ import contextlib
 import functools
 import hashlib
 import ipaddress
-import logging
 import os
-import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from pathlib import Path
 
-from caishen.server import collector, contrib, core, metrics
-from caishen.server.chat import ChatLog
+from caishen.server import contrib, core, metrics
 from caishen.server.conns import (
     CLOSE_MOVED,
     CLOSE_REMOVED,
     CLOSE_REPLACED,
-    CLOSE_SIGNED_OUT,
     CONNECTION_RATES,
     PERSON_RATES,
     SOCKETS_PER_SEAT,
@@ -41,7 +35,6 @@ from caishen.server.conns import (
     allow,
     give_back,
 )
-from caishen.server.db import now
 from caishen.server.logs import fields, log
 from caishen.server.protocol import (
     ActMessage,
@@ -63,7 +56,8 @@ from caishen.server.protocol import (
     TakeoverMessage,
     parse_client_message,
 )
-from caishen.server.store import Batch, Fenced, RoomInfo, Store, Stored, new_code, unavailable
+from caishen.server.store import Batch, Fenced, RoomInfo, Store, Stored, unavailable
+from caishen.server.tables.chat import ChatLog
 from caishen.table.record import Mix
 
 SERVER, UNSIGNED = "server", "unsigned"  # who vouches for a move (caishen.table.movesig)
@@ -895,7 +889,7 @@ class LiveTable:
     def _rollback(self) -> None:
         """Back to the last stored state: the session rebuilt from the stored moves (memory
         only: the database may be away)."""
-        self.session = Tables.rebuild(self.room, self.log, self.mixes, deal=False)
+        self.session = rebuild(self.room, self.log, self.mixes, deal=False)
         self.ready.clear()
         self.window = None
 
@@ -929,7 +923,7 @@ class LiveTable:
                 if self.evicted:
                     return
                 try:
-                    session = Tables.rebuild(self.room, hands, mixes, deal=False)
+                    session = rebuild(self.room, hands, mixes, deal=False)
                 except Exception as exc:  # noqa: BLE001 - the stored moves no longer replay
                     reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
                     log.error("stored moves do not replay: room marked damaged",
@@ -944,7 +938,7 @@ class LiveTable:
                     self._fenced()
                     return
                 except Exception:  # noqa: BLE001 - away again
-                    self.session = Tables.rebuild(self.room, self.log, self.mixes, deal=False)
+                    self.session = rebuild(self.room, self.log, self.mixes, deal=False)
                     continue
                 self._stored(batch)
                 self.paused = False
@@ -1072,297 +1066,14 @@ def movesig_of(client: Client, msg: ActMessage, room: str, hand: int, step: int,
     return msg.sig, client.key
 
 
-def _prefix(hands: list[list[core.StoredMove]], n: int) -> list[list[core.StoredMove]]:
-    """The first ``n`` stored moves of a match, by hand."""
-    out: list[list[core.StoredMove]] = []
-    for h in hands:
-        if n < len(h):
-            out.append(h[:n])
-            return out
-        out.append(list(h))
-        n -= len(h)
-    return out
-
-
-@dataclass(frozen=True)
-class WorkerPlan:
-    """Which of the server's processes this is: ``index`` of ``count``; with more than one,
-    ``sockets`` is the directory of the processes' own Unix sockets (``w0.sock``, …), where a
-    process that does not own a table passes its WebSocket on (docs/server.md)."""
-
-    index: int = 0
-    count: int = 1
-    sockets: str | None = None
-
-    def owner_of(self, code: str) -> int:
-        """The process that owns room ``code``'s table: a hash of the code, so every process
-        agrees without asking, and a restarted process finds its own rooms again."""
-        if self.count == 1:
-            return 0
-        return int.from_bytes(hashlib.sha256(code.encode()).digest()[:4], "big") % self.count
-
-    def code_of(self, owner: int) -> str:
-        """A new room code that process ``owner`` owns: random codes drawn until the hash fits,
-        ``count`` draws on average. The code stays as unguessable as any (72 random bits); its
-        owner is no secret."""
-        while True:
-            code = new_code()
-            if self.owner_of(code) == owner:
-                return code
-
-    def socket_of(self, code: str) -> str:
-        """The Unix socket of the process that owns room ``code``."""
-        assert self.sockets is not None
-        return str(Path(self.sockets) / f"w{self.owner_of(code)}.sock")
-
-    def inbox_of(self, index: int) -> str:
-        """The Unix datagram socket where process ``index`` takes connections handed to it."""
-        assert self.sockets is not None
-        return str(Path(self.sockets) / f"h{index}.sock")
-
-
-class Tables:
-    """Every live table of this process, by room code. With several processes (``plan``) a
-    process runs only the tables it owns; it reads any other from the database."""
-
-    def __init__(self, store: Store, plan: WorkerPlan | None = None, evict_after: float = EVICT_SECONDS,
-                 unopened_hours: float = UNOPENED_HOURS) -> None:
-        self.store = store
-        self.plan = plan or WorkerPlan()
-        self.live: dict[str, LiveTable] = {}
-        self.evict_after = evict_after
-        self.unopened_hours = unopened_hours
-        self.clock: Callable[[], float] = time.monotonic  # when tables went idle (tests set it)
-        self.wall: Callable[[], datetime] = now  # when rooms were made, as stored
-        metrics.live_tables.set_function(lambda: len(self.live))
-        metrics.damaged_rooms.set_function(self._damaged_count)
-        # each person's budgets, shared by their connections (and how many they have open)
-        self._persons: dict[str, tuple[Budgets, int]] = {}
-        # told the code of each table that leaves memory (a node lets go of its lease)
-        self.on_leave: Callable[[str], None] | None = None
-
-    def person(self, uid: str) -> Budgets:
-        """The budgets of person ``uid``'s messages, for one more connection of theirs."""
-        budgets, n = self._persons.get(uid) or (Budgets(PERSON_RATES), 0)
-        self._persons[uid] = (budgets, n + 1)
-        return budgets
-
-    def sign_out(self, uid: str) -> None:
-        """Close every table connection of person ``uid`` (logged out everywhere)."""
-        for live in self.live.values():
-            for c in live.clients:
-                if c.uid == uid:
-                    c.outbox.give_up(CLOSE_SIGNED_OUT, "signed out")
-
-    def release(self, uid: str) -> None:
-        """One connection of ``uid`` closed (the budgets go with the last one)."""
-        budgets, n = self._persons.get(uid) or (Budgets(PERSON_RATES), 1)
-        if n <= 1:
-            self._persons.pop(uid, None)
-        else:
-            self._persons[uid] = (budgets, n - 1)
-
-    def new_code(self) -> str:
-        """The code of a new room. With several processes, one that the process with the
-        fewest unfinished matches owns (counted in the database, which they share; ties
-        drawn at random). A hash of a random code alone spread the tables blindly: at 100
-        tables on two processes, 61 live tables against 41, and the busier one's moves took
-        1.4 times as long. Neither the process that took the request (the first to accept
-        it: 286 tables against 115 at 400) nor each process handing its rooms round in turn
-        (matches end at random) kept them even (docs/server.md)."""
-        if self.plan.count == 1:
-            return new_code()
-        load = [0] * self.plan.count
-        for code in self.store.playing_codes():
-            load[self.plan.owner_of(code)] += 1
-        least = min(load)
-        return self.plan.code_of(secrets.choice([i for i, n in enumerate(load) if n == least]))
-
-    def owns(self, code: str) -> bool:
-        return self.plan.owner_of(code) == self.plan.index
-
-    def start(self, room: RoomInfo) -> None:
-        """A room has just started playing. Its first hand is dealt when its table is first
-        opened (:meth:`open`), by the process that owns it: a room nobody opens costs no memory,
-        and expires (:meth:`sweep`)."""
-
-    def open(self, room: RoomInfo, epoch: int | None = None) -> LiveTable | None:
-        """The live table of a playing room this process owns, rebuilt from the database if it
-        is not live (not opened yet, left memory while idle, dealt elsewhere, or after a
-        restart); None otherwise (a room whose moves do not replay is marked damaged).
-        ``epoch``: a node's fencing number for the table (:mod:`caishen.server.nodes`)."""
-        live = self.live.get(room.code)
-        if live is None and room.status == "playing" and self.owns(room.code):
-            hands = self.store.moves(room.code)
-            try:
-                live = self._resume(room, hands, epoch)
-            except Exception as exc:
-                if unavailable(exc):
-                    raise
-                self.damage(room, exc, hands)
-                return None
-        return live
-
-    def session_of(self, room: RoomInfo) -> core.Session | None:
-        """The match of a playing room, to read: the live one, or one rebuilt from the stored
-        moves (nothing is written, and nothing is kept in memory)."""
-        if room.status == "damaged":
-            return self.consistent(room)
-        live = self.live.get(room.code)
-        if live is not None:
-            return live.session
-        if room.status != "playing":
-            return None
-        try:
-            return self._session(room, self.store.moves(room.code))
-        except Exception:  # noqa: BLE001 - its owner marks it damaged; until then, what replays
-            return self.consistent(room)
-
-    def sweep(self) -> tuple[int, int]:
-        """Tables nobody has been connected to for ``evict_after`` seconds leave memory (a
-        finished match is served from its stored record after that, an unfinished one is
-        rebuilt from its moves when next opened); rooms whose table nobody opened within
-        ``unopened_hours`` expire. Returns (tables evicted, rooms expired)."""
-        t = self.clock()
-        evicted = 0
-        for code, live in list(self.live.items()):
-            if live.clients:
-                live.idle_since = None
-            elif live.idle_since is None:
-                live.idle_since = t
-            elif t - live.idle_since >= self.evict_after and not live.lock.locked() and not live.paused:
-                live.evict()
-                del self.live[code]
-                evicted += 1
-                if self.on_leave is not None:
-                    self.on_leave(code)
-        if evicted:
-            collector.ask_for_sweep()
-        expired = self.store.expire_unopened(self.wall() - timedelta(hours=self.unopened_hours))
-        return evicted, expired
-
-    async def keep_sweeping(self, also: Callable[[], object] | None = None) -> None:
-        """:meth:`sweep` every SWEEP_SECONDS, for as long as the app runs (and ``also``, the
-        app's other sweeps)."""
-        while True:
-            await asyncio.sleep(SWEEP_SECONDS)
-            try:
-                self.sweep()
-                if also is not None:
-                    also()
-            except Exception:  # noqa: BLE001 - the database away: the next sweep tries again
-                logging.getLogger("caishen.server").exception("sweeping the tables failed")
-
-    def resume_all(self) -> int:
-        """Rebuild every unfinished match this process owns from its stored moves (after a
-        restart); rooms nobody opened are left in the database (:meth:`open` deals them).
-        A room whose moves do not replay is marked damaged (:meth:`damage`) and the others
-        are resumed all the same: one room never keeps the centre down."""
-        n = 0
-        for room, hands in self.store.playing():
-            if self.owns(room.code):
-                try:
-                    self._resume(room, hands)
-                except Exception as exc:
-                    if unavailable(exc):
-                        raise
-                    self.damage(room, exc, hands)
-                    continue
-                n += 1
-        return n
-
-    def check(self) -> list[RoomInfo]:
-        """``caishen serve --check``: replay every unfinished match (writing nothing), mark the
-        ones that do not replay damaged; every damaged room."""
-        for room, hands in self.store.playing():
-            try:
-                self.rebuild(room, hands, self.store.mixes(room.code))
-            except Exception as exc:  # noqa: BLE001 - any failure to replay is damage
-                self.damage(room, exc, hands)
-        return self.store.damaged()
-
-    def damage(self, room: RoomInfo, exc: BaseException, hands: list[list[core.StoredMove]] | None = None) -> None:
-        """Mark ``room`` damaged: logged with its code and the reason (and where its stored
-        moves stop replaying), stored, counted."""
-        reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        if hands is not None:
-            try:
-                good, _ = self._consistent(room, hands)
-            except Exception:  # noqa: BLE001 - not even the deal replays: the reason says why
-                good = -1
-            for i, h in enumerate(hands):
-                if 0 <= good < len(h):
-                    at, action = h[good][:2]
-                    reason = f"hand {i} move {good} ({action!r} by player {at}): {reason}"
-                    break
-                good -= len(h)
-        log.error("stored moves do not replay: room marked damaged",
-                  extra=fields(event="room_damaged", room=room.code, reason=reason))
-        self.store.mark_damaged(room.code, reason)
-        if self.live.pop(room.code, None) is not None and self.on_leave is not None:
-            self.on_leave(room.code)
-
-    def _damaged_count(self) -> float:
-        """The rooms marked damaged, counted in the database (shared by every process) at
-        each scrape; NaN while it does not answer."""
-        try:
-            return float(self.store.damaged_count())
-        except Exception:  # noqa: BLE001 - a scrape must not fail with the database
-            return float("nan")
-
-    def consistent(self, room: RoomInfo) -> core.Session:
-        """A damaged room's match up to its last consistent move."""
-        return self._consistent(room, self.store.moves(room.code))[1]
-
-    def _consistent(self, room: RoomInfo, hands: list[list[core.StoredMove]]) -> tuple[int, core.Session]:
-        """How many of the stored moves replay, and the match they make: the longest prefix
-        that replays (a binary search: a prefix of a prefix that replays replays)."""
-        total = sum(len(h) for h in hands)
-        mixes = self.store.mixes(room.code)
-        good, bad = 0, total + 1
-        best = self.rebuild(room, _prefix(hands, 0), mixes)
-        while bad - good > 1:
-            mid = (good + bad) // 2
-            try:
-                session = self.rebuild(room, _prefix(hands, mid), mixes)
-            except Exception:  # noqa: BLE001 - not consistent that far
-                bad = mid
-                continue
-            good, best = mid, session
-        return good, best
-
-    def _resume(self, room: RoomInfo, hands: list[list[core.StoredMove]], epoch: int | None = None) -> LiveTable:
-        # Bots may have moved on from the last stored move (a crash before the write): _live
-        # writes what the stored moves lead to.
-        # A fresh room's first hand is not dealt yet: the people contribute to its wall first.
-        mixes = self.store.mixes(room.code)
-        session = self.rebuild(room, hands, mixes, deal=False)
-        return self._live(room, session, self.store.stored_state(room.code), hands, mixes, epoch)
-
-    def _session(self, room: RoomInfo, hands: list[list[core.StoredMove]]) -> core.Session:
-        return self.rebuild(room, hands, self.store.mixes(room.code))
-
-    @staticmethod
-    def rebuild(room: RoomInfo, hands: list[list[core.StoredMove]], mixes: Sequence[Mix | None] = (),
-                deal: bool = True) -> core.Session:
-        """Room ``room``'s match rebuilt from the stored moves of each hand dealt, each hand
-        dealt with what was mixed into its wall (``mixes``, stored with it). No hands: the first
-        hand just dealt with nothing mixed in, or (``deal=False``) waiting to be dealt."""
-        ruleset = core.ruleset_from_json(room.ruleset, room.variant)
-        if not hands:
-            return core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw, paced=True, deal=deal,
-                                    room=room.code)
-        return core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw, paced=True,
-                                   mixes=mixes, room=room.code)
-
-    def _live(self, room: RoomInfo, session: core.Session, stored: Stored,
-              hands: list[list[core.StoredMove]] | None = None, mixes: list[Mix | None] | None = None,
-              epoch: int | None = None) -> LiveTable:
-        """Write what ``session`` (rebuilt from ``hands``) did beyond ``stored``, and keep it
-        as a live table (with a node's fencing number ``epoch``)."""
-        batch = self.store.sync(room.code, session, stored, epoch)
-        t = LiveTable(self.store, room, session, stored, [list(h) for h in hands or []], list(mixes or []),
-                      epoch)
-        t._stored(batch)
-        self.live[room.code] = t
-        return t
+def rebuild(room: RoomInfo, hands: list[list[core.StoredMove]], mixes: Sequence[Mix | None] = (),
+            deal: bool = True) -> core.Session:
+    """Room ``room``'s match rebuilt from the stored moves of each hand dealt, each hand
+    dealt with what was mixed into its wall (``mixes``, stored with it). No hands: the first
+    hand just dealt with nothing mixed in, or (``deal=False``) waiting to be dealt."""
+    ruleset = core.ruleset_from_json(room.ruleset, room.variant)
+    if not hands:
+        return core.new_session(ruleset, room.bots, room.seed, room.names, room.seat_draw, paced=True, deal=deal,
+                                room=room.code)
+    return core.resume_session(ruleset, room.bots, room.seed, room.names, hands, room.seat_draw, paced=True,
+                               mixes=mixes, room=room.code)

@@ -1,0 +1,28 @@
+"""The live tables (docs/server.md, "How a move travels"): the part of the server that plays.
+
+- :mod:`.live`: one :class:`LiveTable` per playing room, owning its match session: moves,
+  the claim pause, the bots' pace, 托管, the turn timer, what each page is told and when, the
+  database's outages, phrases and stickers, the same-address warning;
+- :mod:`.chat`: a room's free-text chat;
+- :mod:`.registry`: the tables a process runs (:class:`Tables`, :class:`WorkerPlan`): opening,
+  resuming, the sweep, damaged rooms.
+
+The node layer (:mod:`caishen.server.nodes`) runs these tables on several processes and
+machines; the app joins each page's WebSocket to its table.
+"""
+
+from caishen.server.tables.live import (
+    EVICT_SECONDS,
+    STORAGE_LOST,
+    SWEEP_SECONDS,
+    TAKEOVER_SECONDS,
+    UNOPENED_HOURS,
+    Client,
+    LiveTable,
+    address_token,
+    rebuild,
+)
+from caishen.server.tables.registry import Tables, WorkerPlan
+
+__all__ = ["EVICT_SECONDS", "STORAGE_LOST", "SWEEP_SECONDS", "TAKEOVER_SECONDS", "UNOPENED_HOURS", "Client",
+           "LiveTable", "Tables", "WorkerPlan", "address_token", "rebuild"]
