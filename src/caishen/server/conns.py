@@ -154,6 +154,9 @@ CONNECTION_RATES: Final = {
     "chat": Rate(1 / 3, 3.0),
     # the room's owner removing a seat after a same-address warning
     "remove": Rate(0.5, 5.0),
+    # votes (caishen.server.votes): a table takes one a minute anyway; answers and resume
+    # are clicks
+    "vote": Rate(1 / 10, 2.0), "ballot": Rate(1.0, 4.0), "resume": Rate(1 / 2, 3.0),
 }
 PERSON_RATES: Final = {k: Rate(r.per_second * 2, r.burst * 2) for k, r in CONNECTION_RATES.items()}
 

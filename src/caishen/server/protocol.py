@@ -139,9 +139,35 @@ class ChatMessage(_Strict):
     text: str = Field(min_length=1, max_length=CHAT_CHARS)
 
 
+# Votes of the people at the table (issue 30, table manners; docs/server.md "Votes"):
+# dismiss the room (解散房间) or pause the game, run by caishen.server.votes.
+VoteKind = Literal["dismiss", "pause"]
+
+
+class VoteMessage(_Strict):
+    """A seated person asks the table to vote on ``kind`` (their own yes counts)."""
+
+    type: Literal["vote"]
+    kind: VoteKind
+
+
+class BallotMessage(_Strict):
+    """A seated person's answer to vote number ``vote`` (the :class:`VoteStateMessage`'s)."""
+
+    type: Literal["ballot"]
+    vote: int = Field(ge=0)
+    yes: bool
+
+
+class ResumeMessage(_Strict):
+    """A seated person ends the pause the table voted for."""
+
+    type: Literal["resume"]
+
+
 AnyClientMessage = (
     ActMessage | NextMessage | BackMessage | HelpMessage | PingMessage | TakeoverMessage | ContributeMessage
-    | KeyMessage | SayMessage | ChatMessage | RemoveMessage
+    | KeyMessage | SayMessage | ChatMessage | RemoveMessage | VoteMessage | BallotMessage | ResumeMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -246,6 +272,42 @@ class ChattedMessage(BaseModel):
     text: str
     at: int
     again: bool = False
+
+
+class VoterView(BaseModel):
+    """One person asked in a vote: their name, engine seat in the hand in play (``None``
+    while sitting a hand out), and answer so far (``None``: not yet)."""
+
+    name: str
+    seat: int | None
+    vote: Literal["yes", "no"] | None
+
+
+class VoteStateMessage(BaseModel):
+    """Where vote number ``vote`` stands, told to every page at the table when it opens, at
+    each answer and when it ends (``outcome``). ``mine``: this page's person is asked and has
+    not answered; ``ms_left``: until it times out; ``cooldown_ms``: once it has ended, until
+    the table takes a new vote."""
+
+    type: Literal["vote_state"] = "vote_state"
+    vote: int
+    kind: VoteKind
+    starter: str
+    voters: list[VoterView]
+    mine: bool
+    ms_left: int
+    outcome: Literal["passed", "failed"] | None = None
+    cooldown_ms: int = 0
+
+
+class PausedMessage(BaseModel):
+    """The table is paused by a vote (``on``; it resumes by itself after ``ms_left``) or goes
+    on again (``by``: who resumed it, ``None`` when its time ran out)."""
+
+    type: Literal["paused"] = "paused"
+    on: bool
+    ms_left: int = 0
+    by: str | None = None
 
 
 class SameAddressMessage(BaseModel):
@@ -382,7 +444,8 @@ class TransferView(BaseModel):
 
 
 class MatchEndView(BaseModel):
-    """Why the match ended: ``hands`` (every hand played) or ``broke`` (断筹: who went broke)."""
+    """Why the match ended: ``hands`` (every hand played), ``broke`` (断筹: who went broke) or
+    ``dismissed`` (its people voted to end it; ``hands``: the hands finished before)."""
 
     ended_by: str
     hands: int

@@ -33,6 +33,9 @@ from caishen.variants import variant_of
 from caishen.variants.base import Ledger, VariantRules
 
 SEATS: Final = 4
+#: Why a match ended when its people voted to end it before its last hand (the game centre's
+#: 解散房间, docs/server.md "Votes"): the chips stand as after the last finished hand.
+DISMISSED: Final = "dismissed"
 
 
 class MatchError(CaishenError):
@@ -95,14 +98,22 @@ class Table:
                 raise MatchError(f"a seat draw of {len(seat_draw.tiles)} players for a match of {players}")
             self.seats, self.waiting = seat_draw.seats, seat_draw.waiting
         self.hands_played = 0
+        self.dismissed = False  # the people ended the match early (:meth:`dismiss`)
 
     @property
     def over(self) -> bool:
-        return self.ledger.over
+        return self.dismissed or self.ledger.over
 
     @property
     def ended_by(self) -> str:
-        return self.ledger.ended_by
+        return DISMISSED if self.dismissed else self.ledger.ended_by
+
+    def dismiss(self) -> None:
+        """End the match now, before the ledger would (the people voted so): no hand is settled
+        any more and the chips stand as they are (a hand in play is not scored)."""
+        if self.over:
+            raise MatchError("the match is over")
+        self.dismissed = True
 
     def settle(self, outcome: Outcome) -> HandResult:
         """Book a finished hand: score and chips through the variant's ledger, then the
@@ -119,7 +130,7 @@ class Table:
     def result(self) -> MatchResult:
         """The match so far: hands played, why it ended, chips per player, fees, broke, loans."""
         lg = self.ledger
-        return MatchResult(self.hands_played, lg.over, lg.ended_by, tuple(lg.chips), lg.fees,
+        return MatchResult(self.hands_played, self.over, self.ended_by, tuple(lg.chips), lg.fees,
                            tuple(lg.broke_events), lg.loan_list)
 
 
@@ -239,6 +250,11 @@ class Match:
             self._next_seed = self._seed_for(index + 1)
         return hand
 
+    def dismiss(self) -> None:
+        """End the match before its last hand (:meth:`Table.dismiss`); its record says
+        ``ended_by`` ``"dismissed"`` and holds the hands finished so far."""
+        self.table.dismiss()
+
     def play_hand(self) -> HandRecord:
         """Deal and play one hand to its end, settle it, and return its record."""
         game = self.deal()
@@ -278,6 +294,7 @@ def selfplay(
 
 
 __all__ = [
+    "DISMISSED",
     "Match",
     "MatchError",
     "Player",

@@ -15,7 +15,7 @@ from typing import Any
 from caishen import fair
 from caishen.engine.actions import ActionKind
 from caishen.table import movesig
-from caishen.table.match import Table
+from caishen.table.match import DISMISSED, Table
 from caishen.table.record import HandRecord, MatchRecord, ReplayError, VerifyError, last_game, replay_steps
 from caishen.table.seating import draw_seats
 from caishen.tiles import tile_name
@@ -101,6 +101,9 @@ def _run(record: MatchRecord, fair_mode: bool) -> ReplaySummary:
         n_actions += len(hand.actions)
         n_draws += len(hand.draws)
         prev = hand.digest()
+    if record.result.get("ended_by") == DISMISSED and not table.over:
+        # its people ended it early (a game centre's vote): the hands played stand as they are
+        table.dismiss()
     result = json.loads(_canon(table.result().to_json()))
     if _canon(result) != _canon(record.result):
         raise ReplayError(None, None, "result", _first_difference(result, record.result))

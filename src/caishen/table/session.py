@@ -130,8 +130,19 @@ class MatchSession:
 
     @property
     def over(self) -> bool:
-        """The match is over (the last hand has been settled)."""
-        return self._settled and self.match.over
+        """The match is over (the last hand has been settled, or the match was dismissed)."""
+        return self.match.table.dismissed or (self._settled and self.match.over)
+
+    @property
+    def dismissed(self) -> bool:
+        """The people ended the match early (:meth:`dismiss`)."""
+        return self.match.table.dismissed
+
+    def dismiss(self) -> None:
+        """End the match now (a game centre's vote, docs/server.md "Votes"): a hand in play
+        stops where it is, unscored, and nobody is asked to move any more; the chips stand as
+        after the last finished hand. Raises :class:`MatchError` once the match is over."""
+        self.match.dismiss()
 
     @property
     def last_hand(self) -> HandRecord | None:
@@ -141,6 +152,8 @@ class MatchSession:
     def waiting_for(self) -> tuple[int, ...]:
         """Seats of people who must act now (empty while the hand is over)."""
         g = self.game
+        if self.match.table.dismissed:
+            return ()
         return tuple(s for s in g.to_move() if g.legal_actions(s) and self.bots[self._seats[s]] is None)
 
     def observation(self, seat: int) -> Observation:
@@ -182,6 +195,8 @@ class MatchSession:
         A paced session applies this one move only, a bot's as well (:meth:`bot_to_move`)."""
         if not self.paced and seat in range(4) and self.bots[self._seats[seat]] is not None:
             raise MatchError(f"seat {seat} is played by a bot")
+        if self.match.table.dismissed:
+            raise MatchError("the match was dismissed")
         self.game.step(seat, action)
         done = [Move(seat, action, sig, key)]
         self.moves.append(done[0])
@@ -192,6 +207,8 @@ class MatchSession:
         """The first seat (in the engine's order) that a bot must move now, with its bot;
         ``None`` when no bot is to move."""
         g = self.game
+        if self.match.table.dismissed:
+            return None
         for s in g.to_move():
             bot = self.bots[self._seats[s]]
             if bot is not None and g.legal_actions(s):

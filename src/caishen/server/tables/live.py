@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 
-from caishen.server import contrib, core, metrics
+from caishen.server import contrib, core, metrics, votes
 from caishen.server.conns import (
     CLOSE_MOVED,
     CLOSE_REMOVED,
@@ -39,6 +39,7 @@ from caishen.server.logs import fields, log
 from caishen.server.protocol import (
     ActMessage,
     BackMessage,
+    BallotMessage,
     ChatMessage,
     ContributeMessage,
     ErrorMessage,
@@ -49,11 +50,13 @@ from caishen.server.protocol import (
     ProtocolError,
     RemovedMessage,
     RemoveMessage,
+    ResumeMessage,
     SaidMessage,
     SameAddressMessage,
     SayMessage,
     StorageMessage,
     TakeoverMessage,
+    VoteMessage,
     parse_client_message,
 )
 from caishen.server.store import Batch, Fenced, RoomInfo, Store, Stored, unavailable
@@ -220,10 +223,12 @@ class LiveTable:
         self.history: deque[_Told] = deque(maxlen=HISTORY_EVENTS)
         self.history_from = (session.hand_index, core.public_step(session))
         self.chat = ChatLog()  # free text (rooms with chat on), in memory only: docs/server.md
+        self.votes = votes.Votes(self)  # dismiss and pause (votes.py); held: paused by a vote
 
     def evict(self) -> None:
         """Leave memory: the timer stops, and a timeout already on its way changes nothing."""
         self.evicted = True
+        self.votes.stop()
         for timer in (self._timer, self._offer):
             if timer is not None:
                 timer.cancel()
@@ -327,6 +332,7 @@ class LiveTable:
                 self._send_view(client)
             if self.paused:
                 self._send_storage(client, ok=False)
+            self.votes.tell_joined(client)
 
     async def leave(self, client: Client) -> None:
         async with self.lock:
@@ -380,6 +386,8 @@ class LiveTable:
             try:
                 if self.paused and isinstance(msg, ActMessage | NextMessage):
                     raise ProtocolError("storage_unavailable", f"{STORAGE_LOST}: send it again once the table resumes")
+                if self.votes.held and isinstance(msg, ActMessage | NextMessage):
+                    raise ProtocolError("table_paused", "the table is paused by a vote: resume it first")
                 if isinstance(msg, ActMessage):
                     await self._act(client, msg)
                     give_back(kind, client.budgets, client.person)
@@ -406,6 +414,8 @@ class LiveTable:
                     self._chat(client, msg)
                 elif isinstance(msg, RemoveMessage):
                     await self._remove(client, msg.player)
+                elif isinstance(msg, VoteMessage | BallotMessage | ResumeMessage):
+                    await self.votes.receive(client.player, msg)
                 elif isinstance(msg, HelpMessage):
                     if msg.on and not self.help_ok:
                         raise ProtocolError("help_off", "this room does not allow learner help")
@@ -485,6 +495,47 @@ class LiveTable:
         out = self.chat.add(seat, self.room.players[client.player].name or "", msg.text).model_dump_json()
         for c in self.clients:
             c.outbox.put(out)
+
+    # ------------------------------------------------------------ votes (votes.py)
+
+    def electorate(self) -> dict[int, int]:
+        """Who votes now (player -> seat): seated people not gone for TAKEOVER_SECONDS, nor
+        removed by the room's owner."""
+        return votes.electorate(self.session, frozenset(c.player for c in self.clients), self.gone_since,
+                                time.monotonic(), TAKEOVER_SECONDS, frozenset(self.removed))
+
+    async def end_match(self) -> bool:
+        """A dismissal voted for: the match ends here (a hand in play unscored), is stored as
+        over (``ended_by`` "dismissed") and every page told; False if it could not be stored
+        (the table is then back at its last stored move, paused until the database answers)."""
+        self.session.dismiss()
+        self._holding = False
+        try:
+            await self._tell()
+        except ProtocolError:
+            return False
+        if self._timer is not None:  # nobody is to move any more
+            self._timer.cancel()
+        self._timer = self._deadline = None
+        return True
+
+    async def hold(self, on: bool) -> None:
+        """A pause voted for begins (no move clock, bot, deal or time-out until it ends: the
+        pages lose their countdown) or ends (the table goes on, the one to move has a whole
+        turn again)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._deadline = self._armed = None
+        if not on:
+            self._bot_at = None  # a bot's turn that came to nothing while held is scheduled again
+            try:
+                if self.window is not None and self.window.due:
+                    await self._deal_when_complete()
+                await self._go()
+            except ProtocolError:  # storage_unavailable: paused, goes on when it is back
+                pass
+            self._arm()
+        self._broadcast()
 
     # ------------------------------------------------------------ moves
 
@@ -580,7 +631,7 @@ class LiveTable:
         a bot's own turn waits for the pace, a person is told and asked. Every seat is sent
         its state unless a discard is being decided on."""
         s = self.session
-        if self.paused or self.evicted:
+        if self.paused or self.evicted or self.votes.held or s.dismissed:
             return
         if not s.dealt:  # the first hand: dealt once the window lets it
             self._open_window(due=True)
@@ -623,7 +674,8 @@ class LiveTable:
     async def _bot_turn(self, at: tuple[int, int]) -> None:
         async with self.lock:
             s = self.session
-            if (s.hand_index, len(s.moves)) != at or self._holding or s.hand_over or self.paused or self.evicted:
+            if (s.hand_index, len(s.moves)) != at or self._holding or s.hand_over or self.paused or self.evicted \
+                    or self.votes.held:
                 return
             auto = self._auto_to_move()
             if auto is None:
@@ -699,7 +751,7 @@ class LiveTable:
         """Deal the hand the window is for, if it is due and complete: every person seated
         whose contributing page is here has sent its value, or the time is up."""
         w = self.window
-        if w is None or not w.due or self.paused or self.evicted:
+        if w is None or not w.due or self.paused or self.evicted or self.votes.held:
             return
         s = self.session
         # where pages contribute, the first deal also waits (within the window) for the people
@@ -981,7 +1033,7 @@ class LiveTable:
         self._timer = None
         self._deadline = None
         self._armed = version
-        if self.room.turn_seconds <= 0 or s.over or (not s.hand_over and not s.waiting_for()):
+        if self.room.turn_seconds <= 0 or s.over or self.votes.held or (not s.hand_over and not s.waiting_for()):
             return
         loop = asyncio.get_running_loop()
         wait = NEXT_HAND_SECONDS if s.hand_over else float(self.room.turn_seconds)
@@ -993,7 +1045,7 @@ class LiveTable:
             if self.evicted:  # left memory since: the rebuilt table has its own timer
                 return
             s = self.session
-            if (s.hand_index, len(s.moves), s.hand_over) != version or s.over or self.paused:
+            if (s.hand_index, len(s.moves), s.hand_over) != version or s.over or self.paused or self.votes.held:
                 return
             self._timer = None
             try:
