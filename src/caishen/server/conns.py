@@ -156,7 +156,7 @@ CONNECTION_RATES: Final = {
     "remove": Rate(0.5, 5.0),
     # votes (caishen.server.votes): a table takes one a minute anyway; answers and resume
     # are clicks
-    "vote": Rate(1 / 10, 2.0), "ballot": Rate(1.0, 4.0), "resume": Rate(1 / 2, 3.0),
+    "vote": Rate(1 / 10, 4.0), "ballot": Rate(1.0, 4.0), "resume": Rate(1 / 2, 3.0),
 }
 PERSON_RATES: Final = {k: Rate(r.per_second * 2, r.burst * 2) for k, r in CONNECTION_RATES.items()}
 
