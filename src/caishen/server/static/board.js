@@ -202,11 +202,11 @@ function formulaText(f) {
     .replace("limit ", "腊子 ").replace("; bonus counts 3 tai", "；跟胡按三台");
 }
 
-// Why a match is over: every hand played, or who went broke (断筹).
+// Why a match is over: every hand played, who went broke (断筹), or dismissed by vote (解散).
 function matchEndEl(end) {
   if (!end) return null;
   const text = end.ended_by === "broke" ? t("endedBroke", end.broke.map(playerName).join(t("comma")), end.hands)
-    : t("endedHands", end.hands);
+    : end.ended_by === "dismissed" ? t("endedDismissed", end.hands) : t("endedHands", end.hands);
   return h("p", { class: "ended", "data-testid": "match-end", text });
 }
 

@@ -52,7 +52,11 @@ function renderActions() {
   const box = document.getElementById("actions");
   box.replaceChildren();
   const v = VIEW;
-  if (!v || v.hand_end) return;
+  if (!v || v.hand_end || v.match_over) return;
+  if (VOTES.paused()) {  // a pause voted for: nothing is asked until it ends
+    box.append(h("span", { class: "prompt", "data-testid": "paused-prompt", text: t("pausedShort") }));
+    return;
+  }
   if (v.away) {
     box.append(h("span", { class: "prompt", text: t("away") }), h("button", { type: "button", onclick: () => send({ type: "back" }), text: t("back") }));
   }
@@ -101,12 +105,13 @@ function renderOverlay() {
   const box = document.getElementById("overlay");
   box.replaceChildren();
   const v = VIEW;
-  if (!v || !v.hand_end) return;
+  // (a match dismissed by vote in the middle of a hand is over with no hand_end)
+  if (!v || (!v.hand_end && !v.match_over)) return;
   const panel = h("div", { class: "panel" });
   if (v.match_over) {
     // the end of the match first: why it ended and the standings, then the last hand's score
     panel.append(h("h2", { text: t("matchOver") }), matchEndEl(v.match_end), standingsEl(v.standings),
-      h("p", {}, h("a", { href: "/m/" + v.code, text: t("resultPage") })), scoreTableEl(v.hand_end));
+      h("p", {}, h("a", { href: "/m/" + v.code, text: t("resultPage") })), ...(v.hand_end ? [scoreTableEl(v.hand_end)] : []));
   } else {
     // "Next hand" stays in sight at the top of the panel, however long the score table is
     const btn = h("button", { class: "primary big", type: "button", "data-testid": "next-hand", text: t("nextHand"),
@@ -124,12 +129,13 @@ function renderOverlay() {
 function render() {
   if (!VIEW) return;
   document.getElementById("lobbybox").replaceChildren();
-  renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: answered === stateKey(VIEW) ? null : act, drawn, lastDiscardSeat,
+  renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: answered === stateKey(VIEW) || VOTES.paused() ? null : act, drawn, lastDiscardSeat,
     picked: KEY.picked });
   renderActions();
   renderHelp();
   renderOverlay();
   SAY.decorate();
+  if (VIEW.match_over) document.querySelector("[data-testid=vote]").hidden = true;  // nothing left to vote on
   document.getElementById("helpbox").disabled = !VIEW.help_allowed;
   document.getElementById("commit").textContent = `${t("commitment")} #${VIEW.hand + 1}: ${VIEW.commitment}`;
   tick();
@@ -205,6 +211,8 @@ function connect() {
     retry = 500;
     registerKey(WS);
     document.querySelector("[data-testid=say]").hidden = false;
+    document.querySelector("[data-testid=vote]").hidden = !!(VIEW && VIEW.match_over);
+    VOTES.reset();  // the table tells the open vote and the pause again
     // a "next" sent as the last connection dropped may never have arrived: say it again (the
     // table takes a repeated "next" for a hand that is over as the same answer)
     if (sentNext >= 0 && VIEW && VIEW.hand_end && VIEW.hand === sentNext) send({ type: "next", hand: sentNext });
@@ -220,10 +228,12 @@ function connect() {
     // so it can be sent again once the table resumes (the state that follows may be the same).
     if (msg.type === "storage") { storageBanner(!msg.ok); unanswer(); return; }
     if (msg.type === "error" && msg.code === "storage_unavailable") { storageBanner(true); unanswer(); return; }
-    if (msg.type === "error") { toast(msg.message); unanswer(); return; }
+    if (msg.type === "error") { toast(VOTES.errorText(msg) || msg.message); unanswer(); return; }
     if (msg.type === "fair") { FairPage.onMessage(msg, send, CODE); return; }
     if (msg.type === "said") { SAY.onSaid(msg); return; }
     if (msg.type === "chatted") { SAY.onChatted(msg); return; }
+    if (msg.type === "vote_state") { VOTES.onVote(msg); return; }
+    if (msg.type === "paused") { VOTES.onPaused(msg, toast); if (VIEW) render(); return; }
     if (msg.type === "same_address") { sameAddress(msg.groups, msg.players); return; }
     if (msg.type === "removed") {
       toast(t("seatRemoved", msg.name));
@@ -341,6 +351,7 @@ function main() {
   hb.addEventListener("change", () => { localStorage.setItem("caishen.help", hb.checked ? "1" : "0"); send({ type: "help", on: hb.checked }); });
   document.getElementById("soundslot").append(...SOUND.controls());
   document.getElementById("sayslot").append(...SAY.controls(send));
+  document.getElementById("voteslot").append(...VOTES.controls(send));
   showLobby();
 }
 

@@ -1,0 +1,123 @@
+"""Votes in the browser (issue 30, "Table manners"; docs/server.md "Votes"): two people at a
+friends table, one on a desktop and one on a phone, each page in its own language (both ways
+round). The host asks to dismiss the room; the friend's page shows the question with Yes and
+No and the seconds left; the friend says no and both pages say the vote failed. The host asks
+again (the server is started with no cooldown), the friend says yes, and both pages show the
+match over, "dismissed by vote" (投票解散), and so does the result page. With
+``CAISHEN_SCREENSHOTS=docs/screenshots`` the open vote is saved on the desktop (vote.png) and
+on the phone (vote-phone.png)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from helpers_server import ServerProcess
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from helpers_browser import WAIT_MS, lobby_page  # noqa: E402 - needs playwright
+
+Page = playwright_api.Page
+SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
+
+TEXT = {
+    "zh": {"asks": "{0}申请解散房间", "failed": "投票未通过", "yes": "同意", "no": "拒绝",
+           "over": "比赛结束", "ended": "投票解散：比赛在打完0局后结束（未打完的一局不计）"},
+    "en": {"asks": "{0} asks to dismiss the room", "failed": "The vote failed",
+           "yes": "Yes", "no": "No", "over": "Match over",
+           "ended": "Dismissed by vote after 0 finished hands (the hand in play is not scored)"},
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("votes") / "centre.sqlite3"
+    # no cooldown between votes: the second vote follows the first at once
+    s = ServerProcess(f"sqlite:///{db}", env={"CAISHEN_VOTE_COOLDOWN_SECONDS": "0"}).start()
+    yield s
+    s.stop()
+
+
+def _name(page: Page, name: str) -> None:
+    page.fill("#name", name)
+    page.click("#nameform button")
+    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
+
+
+def _ask(page: Page) -> None:
+    page.click("[data-testid=vote]")
+    page.click("[data-testid=votepanel] [data-testid=vote-dismiss]")
+
+
+def _outcome(page: Page, outcome: str) -> str:
+    sel = f"[data-testid=vote-outcome][data-outcome={outcome}]"
+    page.wait_for_selector(sel, timeout=WAIT_MS)
+    return page.locator(sel).inner_text()
+
+
+@pytest.mark.parametrize(("host", "friend"), [(("zh", "desktop"), ("en", "phone")), (("en", "phone"), ("zh", "desktop"))],
+                         ids=["host-zh-desktop", "host-en-phone"])
+def test_a_dismiss_vote_fails_on_a_no_and_passes_on_yes(server: ServerProcess, browser: object,
+                                                        host: tuple[str, str], friend: tuple[str, str]) -> None:
+    a = lobby_page(browser, server.base, host[1], host[0])  # type: ignore[arg-type]
+    _name(a, "东家")
+    a.select_option("#friends", "1")
+    a.fill("#timer", "0")
+    a.click("#roomform button[type=submit]")
+    a.wait_for_url("**/r/*")
+    code = a.url.rsplit("/", 1)[1]
+    b = lobby_page(browser, server.base, friend[1], friend[0])  # type: ignore[arg-type]
+    b.goto(a.url)
+    b.fill("#joinname", "Friend")
+    b.click("[data-testid=take-seat]")
+    b.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)  # the waiting page looks every 2 s
+    ta, tb = TEXT[host[0]], TEXT[friend[0]]
+
+    # the first vote: the friend says no
+    _ask(a)
+    b.wait_for_selector("[data-testid=vote-yes]", timeout=WAIT_MS)
+    assert b.locator("[data-testid=vote-box] b").inner_text() == tb["asks"].format("东家")
+    assert b.locator("[data-testid=vote-yes]").inner_text() == tb["yes"]
+    assert b.locator("[data-testid=vote-no]").inner_text() == tb["no"]
+    b.wait_for_function("() => /\\d/.test(document.querySelector('[data-testid=vote-timer]').textContent)")
+    a.wait_for_selector("[data-testid=vote-timer]", timeout=WAIT_MS)
+    assert a.locator("[data-testid=vote-yes]").count() == 0  # the one who asked has said yes
+    assert a.locator("[data-testid=vote-box] [data-answer=yes]").count() == 1
+    if SHOTS:  # the friend's page, asked: vote.png on the desktop (zh), vote-phone.png on the phone (en)
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        b.screenshot(path=str(Path(SHOTS) / ("vote-phone.png" if friend[1] == "phone" else "vote.png")))
+    b.click("[data-testid=vote-no]")
+    assert _outcome(a, "failed") == ta["failed"]
+    assert _outcome(b, "failed") == tb["failed"]
+    assert b.locator("[data-testid=vote-box] [data-answer=no]").count() == 1
+    status = a.request.get(server.base + f"/api/rooms/{code}").json()["status"]
+    assert status == "playing"
+    assert a.locator(".overlay").count() == 0
+
+    # the second: yes
+    _ask(a)
+    b.wait_for_selector("[data-testid=vote-box][data-vote='1'] [data-testid=vote-yes]", timeout=WAIT_MS)
+    b.click("[data-testid=vote-yes]")
+    # the match is over on both pages: the end of match panel says why (the banner goes with it)
+    for page, words in ((a, ta), (b, tb)):
+        page.wait_for_selector("[data-testid=match-end]", timeout=WAIT_MS)
+        assert page.locator(".overlay h2").inner_text() == words["over"]
+        assert page.locator("[data-testid=match-end]").inner_text() == words["ended"]
+        assert page.locator("[data-testid=vote]").is_hidden()  # nothing left to vote on
+        page.wait_for_selector("#votebanner", state="detached", timeout=WAIT_MS)
+    if SHOTS and host[1] == "desktop":
+        a.screenshot(path=str(Path(SHOTS) / "vote-dismissed.png"))
+    assert a.request.get(server.base + f"/api/rooms/{code}").json()["status"] == "over"
+    # the result page says so too, in each page's language
+    for page, words in ((a, ta), (b, tb)):
+        page.goto(server.base + f"/m/{code}")
+        page.wait_for_selector("[data-testid=match-end]", timeout=WAIT_MS)
+        assert page.locator("[data-testid=match-end]").inner_text() == words["ended"]
+    for ctx in (a.context, b.context):
+        ctx.close()
