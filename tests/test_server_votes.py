@@ -151,8 +151,8 @@ def test_a_dismissed_match_keeps_its_finished_hands_and_its_record_verifies(app:
                     continue
                 if msg["hand"] == 0 and msg["hand_end"] is not None:
                     ws.send_json({"type": "next", "hand": 0})
-                elif msg["hand"] == 1 and msg["choices"] and msg["hand_end"] is None:
-                    break
+                elif msg["hand"] == 1 and msg["choices"] and msg["hand_end"] is None and msg["step"] > 0:
+                    break  # asked in the second hand, some of it played
                 elif msg["choices"] and msg["hand_end"] is None:
                     ws.send_text(act_json(msg, choose(msg)))
             else:
@@ -191,6 +191,38 @@ def test_a_dismissed_match_keeps_its_finished_hands_and_its_record_verifies(app:
         app.state.tables.live.pop(code).evict()
         result = solo.get(f"/api/matches/{code}").json()
         assert result["status"] == "over" and result["match_end"] == {"ended_by": "dismissed", "hands": 1, "broke": []}
+
+
+def test_dismissed_between_hands_the_last_hand_stands(app: FastAPI) -> None:
+    """Alone with bots, the first hand over and its score shown: dismissed before the next
+    deal, the match ends with that hand's score and chips; "next" is refused after."""
+    with person(app, "Solo") as solo:
+        code = solo.post("/api/rooms", json={"friends": 0, "turn_seconds": 20, "hands": 8, "pace": "instant"}).json()["code"]
+        with solo.websocket_connect(f"/ws/{code}") as ws:
+            for _ in range(2000):
+                msg = ws.receive_json()
+                if msg["type"] == "state" and msg["hand_end"] is not None:
+                    break
+                if msg["type"] == "state" and msg["choices"]:
+                    ws.send_text(act_json(msg, choose(msg)))
+            else:
+                raise AssertionError("the first hand did not end")
+            live = app.state.tables.live[code]
+            until(lambda: not live.lock.locked())
+            assert live._deadline is not None  # the next hand would start by itself
+            chips = list(live.session.match.results[0].chips_after)
+            ws.send_json({"type": "vote", "kind": "dismiss"})
+            state = _next_of(ws, "state")
+            assert state["match_over"] is True and state["hand_end"] is not None and state["deadline_ms"] is None
+            assert state["match_end"] == {"ended_by": "dismissed", "hands": 1, "broke": []}
+            assert _vote(ws, 0, ended=True)["outcome"] == "passed"
+            assert live._timer is None and live.window is None
+            ws.send_json({"type": "next", "hand": 0})
+            assert _error(ws) == "stale"
+        record = solo.get(f"/api/matches/{code}/record").json()
+        assert len(record["hands"]) == 1 and record["result"]["chips"] == chips
+        assert record["result"]["ended_by"] == "dismissed"
+        assert solo.get(f"/api/matches/{code}/verify").json()["ok"] is True
 
 
 def test_a_no_fails_the_vote_at_once_and_the_table_waits_a_minute(app: FastAPI) -> None:

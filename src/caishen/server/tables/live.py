@@ -510,13 +510,14 @@ class LiveTable:
         (the table is then back at its last stored move, paused until the database answers)."""
         self.session.dismiss()
         self._holding = False
+        self.window = None  # no next hand: a deal already due finds no window
+        if self._timer is not None:  # nobody is to move any more (a failed write arms it again on return)
+            self._timer.cancel()
+        self._timer = self._deadline = None
         try:
             await self._tell()
         except ProtocolError:
             return False
-        if self._timer is not None:  # nobody is to move any more
-            self._timer.cancel()
-        self._timer = self._deadline = None
         return True
 
     async def hold(self, on: bool) -> None:
