@@ -5,7 +5,9 @@ No and the seconds left; the friend says no and both pages say the vote failed. 
 again (the server is started with no cooldown), the friend says yes, and both pages show the
 match over, "dismissed by vote" (投票解散), and so does the result page. With
 ``CAISHEN_SCREENSHOTS=docs/screenshots`` the open vote is saved on the desktop (vote.png) and
-on the phone (vote-phone.png)."""
+on the phone (vote-phone.png).
+
+The pause too: shown on both pages with the time left and "Resume", until resumed."""
 
 from __future__ import annotations
 
@@ -119,5 +121,49 @@ def test_a_dismiss_vote_fails_on_a_no_and_passes_on_yes(server: ServerProcess, b
         page.goto(server.base + f"/m/{code}")
         page.wait_for_selector("[data-testid=match-end]", timeout=WAIT_MS)
         assert page.locator("[data-testid=match-end]").inner_text() == words["ended"]
+    for ctx in (a.context, b.context):
+        ctx.close()
+
+
+def test_a_pause_shows_on_both_pages_until_resumed(server: ServerProcess, browser: object) -> None:
+    """A pause vote passed (host in English on a desktop, friend in Chinese on a phone): both
+    pages show the pause with the time left and "Resume", the moves' buttons give way to "the
+    game is paused"; the friend resumes it and the banner goes from both. With
+    ``CAISHEN_SCREENSHOTS`` the phone is saved paused (vote-paused-phone.png)."""
+    a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
+    _name(a, "Host")
+    a.select_option("#friends", "1")
+    a.fill("#timer", "0")
+    a.click("#roomform button[type=submit]")
+    a.wait_for_url("**/r/*")
+    b = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
+    b.goto(a.url)
+    b.fill("#joinname", "朋友")
+    b.click("[data-testid=take-seat]")
+    b.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+
+    a.click("[data-testid=vote]")
+    a.click("[data-testid=votepanel] [data-testid=vote-pause]")
+    b.wait_for_selector("[data-testid=vote-yes]", timeout=WAIT_MS)
+    assert b.locator("[data-testid=vote-box] b").inner_text() == "Host申请暂停游戏"
+    b.click("[data-testid=vote-yes]")
+    for page, words in ((a, ("Paused by vote: goes on by itself in ", "Resume", "The game is paused")),
+                        (b, ("游戏已暂停（投票），", "继续游戏", "游戏暂停中"))):
+        page.wait_for_selector("[data-testid=paused] [data-testid=resume]", timeout=WAIT_MS)
+        page.wait_for_function("() => /\\d:\\d\\d/.test(document.querySelector('#votebanner .pausedtext').textContent)")
+        assert page.locator("#votebanner .pausedtext").inner_text().startswith(words[0])
+        assert page.locator("[data-testid=resume]").inner_text() == words[1]
+        assert page.locator("[data-testid=paused-prompt]").inner_text() == words[2]
+        assert page.locator(".actions button").count() == 0 and page.locator(".myhand .tile.can").count() == 0
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        b.screenshot(path=str(Path(SHOTS) / "vote-paused-phone.png"))
+    b.click("[data-testid=resume]")
+    for page in (a, b):
+        page.wait_for_selector("[data-testid=paused]", state="detached", timeout=WAIT_MS)
+        page.wait_for_selector("[data-testid=paused-prompt]", state="detached", timeout=WAIT_MS)
+    a.wait_for_selector(".toast", timeout=WAIT_MS)
+    assert "朋友 resumed the game" in a.locator(".toast").all_inner_texts()
     for ctx in (a.context, b.context):
         ctx.close()
