@@ -135,7 +135,10 @@ function render() {
   renderHelp();
   renderOverlay();
   SAY.decorate();
-  if (VIEW.match_over) document.querySelector("[data-testid=vote]").hidden = true;  // nothing left to vote on
+  if (VIEW.match_over) {  // nothing left to vote on: the button and any banner go
+    document.querySelector("[data-testid=vote]").hidden = true;
+    VOTES.draw();
+  }
   document.getElementById("helpbox").disabled = !VIEW.help_allowed;
   document.getElementById("commit").textContent = `${t("commitment")} #${VIEW.hand + 1}: ${VIEW.commitment}`;
   tick();
