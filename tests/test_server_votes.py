@@ -105,6 +105,20 @@ def test_the_rule() -> None:
     assert decide(4, 2, 0, True) == "failed" and decide(2, 1, 0, True) == "failed"  # half is not more than half
 
 
+def test_who_votes() -> None:
+    """The people seated, here or gone less than the wait; never a bot's seat, nor a person
+    the room's owner removed (a bot plays it)."""
+    from caishen.server import core  # noqa: PLC0415
+
+    session = core.new_session(core.build_ruleset("longgang", {}, 8), (None, None, None, "greedy"), bytes(16),
+                               ("a", "b", "c", "bot"))
+    seat = {p: session.seat_of(p) for p in range(4)}
+    gone = {2: 100.0}
+    assert votes.electorate(session, frozenset({0, 1}), gone, 150.0, 180.0) == {0: seat[0], 1: seat[1], 2: seat[2]}
+    assert votes.electorate(session, frozenset({0, 1}), gone, 280.0, 180.0) == {0: seat[0], 1: seat[1]}
+    assert votes.electorate(session, frozenset({0, 1, 2}), {}, 0.0, 180.0, frozenset({1})) == {0: seat[0], 2: seat[2]}
+
+
 def test_a_dismiss_vote_passes_when_everyone_says_yes(app: FastAPI) -> None:
     with _table(app, ["Ann", "Bob"]) as (code, live, (ann, bob), (wa, wb), players):
         seats = {n: live.session.seat_of(p) for n, p in players.items()}
