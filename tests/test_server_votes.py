@@ -1,4 +1,4 @@
-"""Votes at the table (issue 30, "Table manners"; caishen.server.votes, docs/server.md "Votes"):
+"""Votes at the table (issue 30, "Table manners"; caishen.server.tables.votes, docs/server.md "Votes"):
 dismiss the room (解散房间) or pause the game. The people seated vote (bots and stand-ins do
 not); all yes passes at once, a no fails at once, and at the time-out more than half of the
 voters saying yes passes (silence is not yes). After a vote the table takes no new one for a
@@ -21,7 +21,7 @@ import pytest
 from fastapi import FastAPI
 
 from caishen.cli import main
-from caishen.server import votes
+from caishen.server.tables import votes
 from caishen.table.match import DISMISSED
 from caishen.table.record import loads
 from caishen.table.replay import replay, verify

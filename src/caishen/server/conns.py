@@ -154,7 +154,7 @@ CONNECTION_RATES: Final = {
     "chat": Rate(1 / 3, 3.0),
     # the room's owner removing a seat after a same-address warning
     "remove": Rate(0.5, 5.0),
-    # votes (caishen.server.votes): a table takes one a minute anyway; answers and resume
+    # votes (caishen.server.tables.votes): a table takes one a minute anyway; answers and resume
     # are clicks
     "vote": Rate(1 / 10, 4.0), "ballot": Rate(1.0, 4.0), "resume": Rate(1 / 2, 3.0),
 }

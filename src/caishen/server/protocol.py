@@ -140,7 +140,7 @@ class ChatMessage(_Strict):
 
 
 # Votes of the people at the table (issue 30, table manners; docs/server.md "Votes"):
-# dismiss the room (解散房间) or pause the game, run by caishen.server.votes.
+# dismiss the room (解散房间) or pause the game, run by caishen.server.tables.votes.
 VoteKind = Literal["dismiss", "pause"]
 
 

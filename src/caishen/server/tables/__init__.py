@@ -4,6 +4,7 @@
   the claim pause, the bots' pace, 托管, the turn timer, what each page is told and when, the
   database's outages, phrases and stickers, the same-address warning;
 - :mod:`.chat`: a room's free-text chat;
+- :mod:`.votes`: a table's votes, dismiss the room (解散房间) and pause the game;
 - :mod:`.registry`: the tables a process runs (:class:`Tables`, :class:`WorkerPlan`): opening,
   resuming, the sweep, damaged rooms.
 

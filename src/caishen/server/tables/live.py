@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 
-from caishen.server import contrib, core, metrics, votes
+from caishen.server import contrib, core, metrics
 from caishen.server.conns import (
     CLOSE_MOVED,
     CLOSE_REMOVED,
@@ -60,6 +60,7 @@ from caishen.server.protocol import (
     parse_client_message,
 )
 from caishen.server.store import Batch, Fenced, RoomInfo, Store, Stored, unavailable
+from caishen.server.tables import votes
 from caishen.server.tables.chat import ChatLog
 from caishen.table.record import Mix
 

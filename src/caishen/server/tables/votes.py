@@ -87,7 +87,7 @@ def electorate(session: core.Session, present: frozenset[int], gone_since: dict[
 
 
 class Conn(Protocol):
-    """A page at the table (caishen.server.tables.Client)."""
+    """A page at the table (caishen.server.tables.live.Client)."""
 
     @property
     def player(self) -> int: ...
@@ -97,7 +97,7 @@ class Conn(Protocol):
 
 
 class Host(Protocol):
-    """What the votes need of their table (caishen.server.tables.LiveTable)."""
+    """What the votes need of their table (caishen.server.tables.live.LiveTable)."""
 
     @property
     def lock(self) -> asyncio.Lock: ...
