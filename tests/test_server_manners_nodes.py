@@ -7,7 +7,10 @@ Each page says its address in ``X-Forwarded-For``, as a proxy on this machine wo
   pages' addresses cross Redis as the relay's own field);
 - a free-text line written on one node is told on all three;
 - the owner removes one of the group: the removed page, on another node, is closed (4003), and
-  a new connection of that person is refused on any node.
+  a new connection of that person is refused on any node;
+- votes: a pause voted from node C and answered from A holds the table and is resumed from C;
+  then a dismissal voted from A and answered from C ends the match, stored as dismissed (the
+  nodes run with no cooldown between votes, ``CAISHEN_VOTE_COOLDOWN_SECONDS=0``).
 
 Skipped when PostgreSQL or Redis is not reachable on 127.0.0.1."""
 
@@ -60,8 +63,8 @@ def _closed_with(ws: Any) -> int:
 
 
 @pytest.mark.slow  # three node starts: 8-12 s on an idle machine, far more on busy cores
-def test_warning_chat_and_removal_across_three_nodes(tmp_path: Path) -> None:
-    with cluster(tmp_path, 3) as c:
+def test_warning_chat_removal_and_votes_across_three_nodes(tmp_path: Path) -> None:
+    with cluster(tmp_path, 3, env={"CAISHEN_VOTE_COOLDOWN_SECONDS": "0"}) as c:
         _manners(c)
 
 
@@ -93,6 +96,31 @@ def _manners(c: Cluster) -> None:
             told = {"type": "removed", "player": seats["Bob"], "name": "Bob"}
             assert _next_of(wa, "removed") == told and _next_of(wc, "removed") == told
             assert _closed_with(wb) == 4003
+
+            # a pause: asked on C, answered on A (the two people left), resumed on C
+            wc.send(json.dumps({"type": "vote", "kind": "pause"}))
+            vote = _next_of(wa, "vote_state")
+            assert (vote["kind"], vote["starter"], vote["mine"], vote["outcome"]) == ("pause", "Cy", True, None)
+            wa.send(json.dumps({"type": "ballot", "vote": vote["vote"], "yes": True}))
+            for ws in (wa, wc):
+                assert _next_of(ws, "paused")["on"] is True
+            wc.send(json.dumps({"type": "resume"}))
+            for ws in (wa, wc):
+                back = _next_of(ws, "paused")
+                assert (back["on"], back["by"]) == (False, "Cy")
+            # a dismissal: asked on A, answered on C
+            wa.send(json.dumps({"type": "vote", "kind": "dismiss"}))
+            vote = _next_of(wc, "vote_state")
+            while vote["kind"] != "dismiss" or vote["outcome"] is not None or not vote["mine"]:
+                vote = _next_of(wc, "vote_state")
+            wc.send(json.dumps({"type": "ballot", "vote": vote["vote"], "yes": True}))
+            for ws in (wa, wc):
+                ended = _next_of(ws, "vote_state")
+                while ended["kind"] != "dismiss" or ended["outcome"] is None:
+                    ended = _next_of(ws, "vote_state")
+                assert ended["outcome"] == "passed"
+            poll(lambda: c.store.room(code).status == "over", BOUND, "the dismissed match to be stored")
+            assert json.loads(c.store.room(code).record or "{}")["result"]["ended_by"] == "dismissed"
     assert c.store.room(code).players[seats["Bob"]].removed is True
     for node in c.nodes:  # Bob's pages are refused on every node from now on
         with _connect(node, code, bob, HOME) as again:
