@@ -29,7 +29,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.middleware.sessions import SessionMiddleware
 
 from caishen.bots import caches
-from caishen.server import accounts, clubs, collector, core, metrics, profiles
+from caishen.server import accounts, clubs, collector, core, metrics, profiles, watchers
 from caishen.server.conns import (
     ABORT_KEY,
     ABORT_SECONDS,
@@ -493,6 +493,9 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             await ws.accept()  # told why, and the page does not come back (static/table.js)
             await ws.close(code=CLOSE_REMOVED, reason="removed from this table by its owner")
             return
+        if room is not None and player is None and ws.query_params.get("watch") == "1":
+            await watch(ws, room, uid)  # a spectator (caishen.server.watchers)
+            return
         try:
             if node is not None:  # a stranger never makes a node take a table over
                 live = await node.open(room) if room is not None and player is not None else None
@@ -535,6 +538,50 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             abort = ws.scope.get(ABORT_KEY)
             if callable(abort):  # a peer that does not read would hold its socket open
                 asyncio.get_running_loop().call_later(ABORT_SECONDS, abort)
+
+    async def watch(ws: WebSocket, room: RoomInfo, uid: str | None) -> None:
+        """A spectator's connection (``/ws/CODE?watch=1``): at the table where it runs, through
+        the node relay if another node runs it; it never makes a node take a table over.
+        Refused (an error, then 1008 with the code as the reason): ``not_signed_in``,
+        ``spectators_off``, ``not_playing``, ``too_many_spectators``."""
+        user = store.user(uid) if isinstance(uid, str) else None
+        live = tables.live.get(room.code)
+        if live is None and node is None and room.status == "playing":
+            live = tables.open(room)  # one process: its owner rebuilds the table, as for anyone who connects
+        refused = watchers.refusal(room, live.watching if live is not None else None)
+        if user is None:
+            refused = ("not_signed_in", "pick a name first (POST /api/me)")
+        if refused is not None:
+            await ws.accept()
+            with contextlib.suppress(Exception):
+                await ws.send_text(watchers.error_json(*refused))
+            await close_socket(ws.close, 1008, refused[0])
+            return
+        assert user is not None and isinstance(uid, str)
+        if live is None:  # another node runs it (relayed there), or none does now (the page tries again)
+            try:
+                holder = await node.leases.holder(room.code) if node is not None else None
+            except Exception:  # noqa: BLE001 - Redis away: try again
+                holder = None
+            if node is not None and holder is not None and holder != node.leases.token:
+                await ws.accept(headers=[(b"x-caishen-relayed", b"node")])
+                await node.relay(room.code, uid, -1, False, None, functools.partial(relayed_message, ws), ws.send_text,
+                                 functools.partial(close_socket, ws.close), peer=peer_host(ws), watch=user.name)
+                return
+            await ws.accept()
+            await close_socket(ws.close, CLOSE_ELSEWHERE, "not_running")
+            return
+        await ws.accept()
+        w = watchers.Watcher(uid=uid, name=user.name, outbox=Outbox(ws.send_text), person=tables.person(uid))
+        metrics.connections.inc()
+        try:
+            await watchers.serve(live.watching, w, functools.partial(relayed_message, ws),
+                                 lambda: None if live.lock.locked() else live.watch_public())
+        finally:
+            metrics.connections.dec()
+            tables.release(uid)
+        if w.outbox.closed is not None and w.outbox.closed != 1006:
+            await close_socket(ws.close, w.outbox.closed, w.outbox.reason)
 
     async def relayed_message(ws: WebSocket) -> str | None:
         """The page's next message (None once it has gone), for a relay to another node."""

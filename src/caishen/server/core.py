@@ -652,6 +652,24 @@ def table_view(session: MatchSession, player: int, people: SeatPeople, extras: V
     return v
 
 
+def public_view(session: MatchSession, people: SeatPeople, extras: ViewExtras) -> TableView:
+    """What every player sees alike (a spectator's view, :mod:`caishen.server.watchers`): the
+    view of no seat (``me`` null, as a player waiting out the hand): discards, open melds
+    (concealed kongs as backs), flowers, each hand's tile count, the wall, whose turn, the
+    scores; no tile of any hand, no wild, no choice, no drawn tile, no clock, no help. Once
+    the hand is over, its end as every player is shown it (every hand laid open then)."""
+    v = _view(session.game, session.seats, None, people, extras, session.hand_index, public_step(session), False)
+    v.commitment = commitment(session)
+    if session.hand_over and session.last_hand is not None:
+        score = session.match.results[-1].score
+        v.hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names,
+                                   session.ruleset, _after_broke(session.match.hands[:-1], len(people.names)))
+    v.match_over = session.over
+    v.match_end = match_end_view(session, people.names)
+    v.standings = standings(people.names, list(session.match.table.ledger.chips))
+    return v
+
+
 # The same view as JSON text, put together from fragments: what the table sends on every
 # move. ``table_view(...).model_dump_json()`` is the reference (tests/test_server_view.py
 # checks the two texts are equal). Building and dumping the pydantic models, or even plain

@@ -310,6 +310,15 @@ class PausedMessage(BaseModel):
     by: str | None = None
 
 
+class WatchersMessage(BaseModel):
+    """The names of the people watching the table (spectators, 观战), told to every page at
+    the table, players' and spectators', when one comes or goes, and to a page that connects
+    while someone watches (caishen.server.watchers)."""
+
+    type: Literal["watchers"] = "watchers"
+    names: list[str]
+
+
 class SameAddressMessage(BaseModel):
     """Players of the room connected from one network address (issue 30, table manners): the
     names of each group, told to every page at the table when a group forms or grows, and to

@@ -34,6 +34,7 @@ from caishen.server.conns import CLOSE_ELSEWHERE, CLOSE_MOVED, Outbox
 from caishen.server.logs import fields, log
 from caishen.server.protocol import parse_since
 from caishen.server.tables import Client, LiveTable, Tables, address_token
+from caishen.server.watchers import Watcher, error_json, refusal, serve
 
 STOP_SECONDS = 1.0  # a stopping owner waits this long for its relayed connections' edges to be told
 SILENT_SECONDS = 10.0  # an edge not heard from for this long (it beats every lease renewal) is gone
@@ -44,7 +45,7 @@ IN, OUT = "caishen:table:{}:in", "caishen:conn:{}:out"
 class _Remote:
     """A relayed connection, at the owner: its table client and what feeds it."""
 
-    client: Client
+    client: Client | Watcher  # a player's connection, or a spectator's
     out: str
     inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     heard: float = field(default_factory=time.monotonic)
@@ -132,6 +133,17 @@ class Owner:
             async def send(text: str, to: str = out) -> None:
                 await self._publish(to, {"k": "m", "t": text})
 
+            if isinstance(msg.get("w"), str):  # a spectator (caishen.server.watchers)
+                refused = refusal(live.room, live.watching)
+                if refused is not None:
+                    await send(error_json(*refused))
+                    await self._publish(out, {"k": "close", "code": 1008, "reason": refused[0]})
+                    return
+                w = Watcher(uid=uid, name=str(msg["w"]), outbox=Outbox(send), person=self.tables.person(uid))
+                r = self.remotes[cid] = _Remote(w, out)
+                r.tasks.append(asyncio.get_running_loop().create_task(self._watch(cid, r, w, live)))
+                return
+
             since = msg.get("s")
             client = Client(player=int(msg["p"]), outbox=Outbox(send), uid=uid, person=self.tables.person(uid),
                             contributes=bool(msg.get("n")), since=parse_since(since if isinstance(since, str) else None),
@@ -148,28 +160,41 @@ class Owner:
     async def _publish(self, channel: str, msg: dict[str, object]) -> None:
         await self.redis.publish(channel, json.dumps(msg, ensure_ascii=False))
 
+    async def _watch(self, cid: str, r: _Remote, w: Watcher, live: LiveTable) -> None:
+        """One relayed spectator at its table, as the app's handler serves one."""
+        try:
+            await serve(live.watching, w, r.inbox.get, lambda: None if live.lock.locked() else live.watch_public())
+        finally:
+            self.remotes.pop(cid, None)
+            self.tables.release(w.uid)
+            with contextlib.suppress(Exception):
+                await self._publish(r.out, {"k": "close", "code": w.outbox.closed or CLOSE_MOVED,
+                                            "reason": w.outbox.reason or "reconnect"})
+
     async def _serve(self, cid: str, r: _Remote, live: LiveTable) -> None:
         """One relayed connection at its table, as the app's handler serves a WebSocket."""
-        writer = asyncio.get_running_loop().create_task(r.client.outbox.run())
+        client = r.client
+        assert isinstance(client, Client)
+        writer = asyncio.get_running_loop().create_task(client.outbox.run())
 
         async def read() -> None:
             while (text := await r.inbox.get()) is not None:
-                await live.receive(r.client, text)
+                await live.receive(client, text)
 
         reader = asyncio.get_running_loop().create_task(read())
         try:
-            await live.join(r.client)
+            await live.join(client)
             await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
         finally:
             reader.cancel()
             writer.cancel()
             self.remotes.pop(cid, None)
-            await live.leave(r.client)
-            self.tables.release(r.client.uid)
-            closed = r.client.outbox.closed
+            await live.leave(client)
+            self.tables.release(client.uid)
+            closed = client.outbox.closed
             with contextlib.suppress(Exception):
                 await self._publish(r.out, {"k": "close", "code": closed or CLOSE_MOVED,
-                                            "reason": r.client.outbox.reason or "reconnect"})
+                                            "reason": client.outbox.reason or "reconnect"})
 
     async def _sweep(self) -> None:
         while True:
@@ -183,11 +208,12 @@ class Owner:
 async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, since: str | None, beat: float,
                holder: Callable[[], Awaitable[str | None]], receive: Callable[[], Awaitable[str | None]],
                send: Callable[[str], Awaitable[None]], close: Callable[[int, str], Awaitable[None]],
-               peer: str = "") -> None:
+               peer: str = "", spectator: str | None = None) -> None:
     """Relay one accepted WebSocket (``receive``: the page's next message, None once it is
     gone; ``send``; ``close``) to the node that runs table ``code`` (``holder``: the lease's
     holder now); ``since``: the page's ``?since=H:S`` (the moves it missed are told first);
-    ``peer``: its network address, for the owner's same-address warning (never stored)."""
+    ``peer``: its network address, for the owner's same-address warning (never stored);
+    ``spectator``: a spectator's name (caishen.server.watchers)."""
     cid = secrets.token_hex(8)
     pubsub = redis.pubsub()
     inbound = IN.format(code)
@@ -242,7 +268,10 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
     try:
         owner = await holder()
         await pubsub.subscribe(OUT.format(cid))
-        if owner is None or await publish({"k": "open", "u": uid, "p": player, "n": contributes, "s": since, "a": peer}) == 0:
+        opening: dict[str, object] = {"k": "open", "u": uid, "p": player, "n": contributes, "s": since, "a": peer}
+        if spectator is not None:
+            opening["w"] = spectator
+        if owner is None or await publish(opening) == 0:
             await close(CLOSE_ELSEWHERE, "owner_unreachable")
             return
         metrics.relayed_connections.inc()

@@ -447,11 +447,12 @@ class Node:
 
     async def relay(self, code: str, uid: str, player: int, contributes: bool, since: str | None,
                     receive: Callable[[], Awaitable[str | None]], send: Callable[[str], Awaitable[None]],
-                    close: Callable[[int, str], Awaitable[None]], peer: str = "") -> None:
+                    close: Callable[[int, str], Awaitable[None]], peer: str = "", watch: str | None = None) -> None:
         """Join an accepted WebSocket of table ``code``, which another node runs, to that
-        node through Redis pub/sub (:mod:`caishen.server.nodes.edge`); ``peer``: its address."""
+        node through Redis pub/sub (:mod:`caishen.server.nodes.edge`); ``peer``: its address;
+        ``watch``: a spectator's name (then ``player`` is -1)."""
         await edge(self.leases.redis, code, uid, player, contributes, since, self.leases.times.renew,
-                   lambda: self.leases.holder(code), receive, send, close, peer=peer)
+                   lambda: self.leases.holder(code), receive, send, close, peer=peer, spectator=watch)
 
     async def _take(self, room: RoomInfo) -> LiveTable | None:
         code = room.code

@@ -75,6 +75,8 @@ async def relay(ws: WebSocket, socket_path: str, code: str) -> None:
     # the page's choices (?contribute=1: it sends randomness to every wall) go on to the owner
     # and so does the last event it saw (?since=H:S)
     params = ["contribute=1"] if ws.query_params.get("contribute") == "1" else []
+    if ws.query_params.get("watch") == "1":  # a spectator (caishen.server.watchers)
+        params.append("watch=1")
     since = parse_since(ws.query_params.get("since"))
     if since is not None:
         params.append(f"since={since[0]}:{since[1]}")
@@ -107,9 +109,11 @@ async def relay(ws: WebSocket, socket_path: str, code: str) -> None:
         for task in (down, up):
             task.cancel()
         await owner.close()
-        if not up.done():  # the owner ended it (a restart): the person reconnects
+        if not up.done():  # the owner ended it: refused (1008, its reason), or a restart: the person reconnects
+            refused = owner.close_code == NOT_A_PLAYER
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await ws.close(code=TRY_AGAIN, reason="the table is restarting: try again")
+                await ws.close(code=NOT_A_PLAYER if refused else TRY_AGAIN,
+                               reason=(owner.close_reason or "") if refused else "the table is restarting: try again")
 
 
 async def _to_person(owner: ClientConnection, ws: WebSocket) -> None:

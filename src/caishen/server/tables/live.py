@@ -62,6 +62,7 @@ from caishen.server.protocol import (
 from caishen.server.store import Batch, Fenced, RoomInfo, Store, Stored, unavailable
 from caishen.server.tables import votes
 from caishen.server.tables.chat import ChatLog
+from caishen.server.watchers import Watching
 from caishen.table.record import Mix
 
 SERVER, UNSIGNED = "server", "unsigned"  # who vouches for a move (caishen.table.movesig)
@@ -180,6 +181,7 @@ class LiveTable:
         self.paused = False  # the database could not be written: nothing moves until it can
         self.lock = asyncio.Lock()
         self.clients: list[Client] = []
+        self.watching = Watching(room, lambda: [c.outbox for c in self.clients])  # spectators (watchers.py)
         self.addresses: dict[int, set[str]] = {}  # player -> the address tokens of its connections
         self._told_addresses: frozenset[frozenset[int]] = frozenset()
         self.away: set[int] = set()
@@ -247,6 +249,7 @@ class LiveTable:
         self._holding = False
         for c in self.clients:
             c.outbox.give_up(CLOSE_MOVED, TABLE_MOVED)
+        self.watching.give_up(CLOSE_MOVED, TABLE_MOVED)
 
     async def settle(self) -> None:
         """A node drains (docs/server.md, "Nodes"): once a write on its way is done (the lock is
@@ -327,6 +330,7 @@ class LiveTable:
             self._tell_missed(client)
             for line in self.chat.again():  # the table's latest chat, told again
                 client.outbox.put(line)
+            self.watching.greet(client.outbox)
             if arrived:
                 self._broadcast()  # (only the people asked while a discard is decided on)
             elif self._may_see(client):
@@ -904,6 +908,8 @@ class LiveTable:
                     c.outbox.put(text)
             if states:
                 self._send_view(c, people)
+        if states:
+            self.watch_public(people)
 
     def _tell_missed(self, client: Client) -> None:
         """A page back on a new connection: the moves told after the last (hand, step) it saw,
@@ -1099,6 +1105,12 @@ class LiveTable:
         for c in list(self.clients):
             if self._may_see(c):
                 self._send_view(c, people)
+        self.watch_public(people)
+
+    def watch_public(self, people: core.SeatPeople | None = None) -> None:
+        """The spectators hear of a state every player may be sent (one state behind: watchers.py)."""
+        if not self._hidden() and self.watching.watchers:
+            self.watching.see(self.session, people or self._people())
 
     def _error(self, client: Client, code: str, message: str) -> None:
         client.outbox.put(ErrorMessage(code=code, message=message).model_dump_json())

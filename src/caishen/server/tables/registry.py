@@ -108,6 +108,9 @@ class Tables:
             for c in live.clients:
                 if c.uid == uid:
                     c.outbox.give_up(CLOSE_SIGNED_OUT, "signed out")
+            for w in live.watching.watchers:
+                if w.uid == uid:
+                    w.outbox.give_up(CLOSE_SIGNED_OUT, "signed out")
 
     def release(self, uid: str) -> None:
         """One connection of ``uid`` closed (the budgets go with the last one)."""
@@ -181,7 +184,7 @@ class Tables:
         t = self.clock()
         evicted = 0
         for code, live in list(self.live.items()):
-            if live.clients:
+            if live.clients or live.watching.watchers:  # a watched table stays
                 live.idle_since = None
             elif live.idle_since is None:
                 live.idle_since = t
