@@ -19,7 +19,7 @@ function send(msg) { if (WS && WS.readyState === 1) WS.send(JSON.stringify(msg))
 let answered = null;
 function stateKey(v) { return `${v.hand}:${v.step}:${v.phase}:${v.current}`; }
 async function act(action) {
-  if (!VIEW || answered === stateKey(VIEW)) return;
+  if (!VIEW || WATCH.on || answered === stateKey(VIEW)) return;
   answered = stateKey(VIEW);
   render();
   // signed by this browser's key once the connection has it (fair.js, MoveSigner); else unsigned
@@ -53,6 +53,7 @@ function renderActions() {
   box.replaceChildren();
   const v = VIEW;
   if (!v || v.hand_end || v.match_over) return;
+  if (WATCH.on) { WATCH.note(box); return; }  // a spectator: no move of its own
   if (VOTES.paused()) {  // a pause voted for: nothing is asked until it ends
     box.append(h("span", { class: "prompt", "data-testid": "paused-prompt", text: t("pausedShort") }));
     return;
@@ -120,7 +121,7 @@ function renderOverlay() {
         if (!WS || WS.readyState !== 1) return;
         sentNext = v.hand; send({ type: "next", hand: v.hand }); btn.disabled = true;
       } });
-    panel.append(h("div", { class: "row nextrow" }, btn, h("a", { href: "/m/" + v.code, text: t("resultPage") })),
+    panel.append(h("div", { class: "row nextrow" }, WATCH.on ? null : btn, h("a", { href: "/m/" + v.code, text: t("resultPage") })),
       scoreTableEl(v.hand_end), h("h3", { text: t("standings") }), standingsEl(v.standings));
   }
   box.append(h("div", { class: "overlay" }, panel));
@@ -129,7 +130,7 @@ function renderOverlay() {
 function render() {
   if (!VIEW) return;
   document.getElementById("lobbybox").replaceChildren();
-  renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: answered === stateKey(VIEW) || VOTES.paused() ? null : act, drawn, lastDiscardSeat,
+  renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: answered === stateKey(VIEW) || VOTES.paused() || WATCH.on ? null : act, drawn, lastDiscardSeat,
     picked: KEY.picked });
   renderActions();
   renderHelp();
@@ -141,6 +142,7 @@ function render() {
   }
   document.getElementById("helpbox").disabled = !VIEW.help_allowed;
   document.getElementById("commit").textContent = `${t("commitment")} #${VIEW.hand + 1}: ${VIEW.commitment}`;
+  WATCH.render();
   tick();
 }
 
@@ -209,9 +211,11 @@ function connect() {
   // ?contribute=1: this page sends its own randomness to every wall (fair.js, docs/fairness.md)
   // ?since=H:S: the last event or state this page had; a reconnect is told the moves it missed
   const since = seen ? `&since=${seen[0]}:${seen[1]}` : "";
-  WS = new WebSocket(`${proto}://${location.host}/ws/${CODE}?contribute=1${since}`);
+  // ?watch=1: a spectator (watch.js): no randomness, no key, no move
+  WS = new WebSocket(`${proto}://${location.host}/ws/${CODE}?${WATCH.on ? "watch=1" : "contribute=1" + since}`);
   WS.onopen = () => {
     retry = 500;
+    if (WATCH.on) return;
     registerKey(WS);
     document.querySelector("[data-testid=say]").hidden = false;
     document.querySelector("[data-testid=vote]").hidden = !!(VIEW && VIEW.match_over);
@@ -244,6 +248,7 @@ function connect() {
       if (el) el.remove();
       return;
     }
+    if (msg.type === "watchers") { WATCH.list(msg.names); return; }
     if (msg.type === "event" || msg.type === "state") {
       if (!seen || msg.hand > seen[0] || (msg.hand === seen[0] && msg.step > seen[1])) seen = [msg.hand, msg.step];
       enqueue(msg, applyState);
@@ -253,7 +258,7 @@ function connect() {
   // page; 4001 the seat was opened in more windows than allowed, this the oldest: ask first;
   // 4000 this page fell behind: reconnect at once (the present state follows); others retry.
   WS.onclose = (e) => {
-    if (e.code === 1008 || e.code === 4002 || e.code === 4003) { showLobby(); return; }
+    if (e.code === 1008 || e.code === 4002 || e.code === 4003) { if (WATCH.on) WATCH.stop(e.reason); showLobby(); return; }
     if (e.code === 4001) {
       const again = h("button", { text: t("useHere") });
       again.onclick = () => { box.remove(); connect(); };
@@ -320,7 +325,10 @@ async function showLobby() {
     if (warned) warned.remove();
     card.append(h("p", { class: "err", "data-testid": "removed-you", text: t("removedYou") }));
   }
-  else if (!seated) card.append(h("p", { text: t("notSeated") }));
+  else if (!seated) {
+    card.append(h("p", { text: t("notSeated") }));
+    if (room.status === "playing" && room.spectators) card.append(WATCH.button(connect));
+  }
   else {
     card.append(h("p", { text: t("waitingFriends") }));
     if (room.owner) {

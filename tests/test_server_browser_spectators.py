@@ -1,0 +1,85 @@
+"""Spectators in the browser (观战, issue 30 item 3): a person plays a room with spectators on;
+someone else opens the room's link and presses "Watch". The spectator's page shows the
+"spectating" badge, the table with no hand of its own and no button to act; the player's page
+lists the spectator by name (as text: a name with markup shows as typed). Both languages, on a
+desktop and on a phone, each side once. With ``CAISHEN_SCREENSHOTS=docs/screenshots`` the
+spectator's pages are saved (spectator.png on the desktop, spectator-phone.png on the phone)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from helpers_server import ServerProcess
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from helpers_browser import WAIT_MS, lobby_page, play_one, score_shown, state  # noqa: E402 - needs playwright
+
+Page = playwright_api.Page
+SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
+WATCHER = "Wen <b>观</b>"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("watch") / "centre.sqlite3"
+    s = ServerProcess(f"sqlite:///{db}").start()
+    yield s
+    s.stop()
+
+
+def _name(page: Page, name: str) -> None:
+    page.fill("#name", name)
+    page.click("#nameform button")
+    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
+
+
+@pytest.mark.parametrize(("player_at", "watcher_at"), [(("desktop", "zh"), ("phone", "en")),
+                                                       (("phone", "en"), ("desktop", "zh"))])
+def test_a_spectator_sees_the_table_without_a_hand_and_is_listed(
+        server: ServerProcess, browser: object, player_at: tuple[str, str], watcher_at: tuple[str, str]) -> None:
+    a = lobby_page(browser, server.base, *player_at)  # type: ignore[arg-type]
+    _name(a, "Ann")
+    made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({friends: 0, turn_seconds: 0, pace: 'normal', spectators: true})}).then((r) => r.json())""")
+    a.goto(f"{server.base}/r/{made['code']}")
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+
+    w = lobby_page(browser, server.base, *watcher_at)  # type: ignore[arg-type]
+    _name(w, WATCHER)
+    w.goto(f"{server.base}/r/{made['code']}")
+    w.click("[data-testid=watch]")
+    badge = w.wait_for_selector("[data-testid=spectating]", timeout=WAIT_MS)
+    assert badge is not None and badge.inner_text() == ("观战中" if watcher_at[1] == "zh" else "Spectating")
+    # the player's page lists the spectator, by name as text
+    listed = a.wait_for_selector("[data-testid=watchers]:not([hidden])", timeout=WAIT_MS)
+    assert listed is not None
+    want = ("观战：" if player_at[1] == "zh" else "Watching: ") + WATCHER
+    assert listed.text_content() == want and a.locator("[data-testid=watchers] b").count() == 0
+    # the player plays on until the spectator's page (one move behind) shows a few discards
+    for _ in range(400):  # a bound: a hand has fewer than 400 states
+        if score_shown(a) or w.locator(".river .tile").count() >= 6:
+            break
+        old = state(a)
+        play_one(a, wait=False)
+        a.wait_for_function("old => (document.body.dataset.state || '') !== old || "
+                            "document.querySelector('[data-testid=score-table]')", arg=old, timeout=WAIT_MS)
+    w.wait_for_selector(".seat", timeout=WAIT_MS)
+    assert w.locator("[data-testid=myhand]").count() == 0  # no hand of its own
+    assert w.locator(".actions button").count() == 0  # nothing to act with
+    assert w.locator("[data-testid=spectating-note]").count() == 1 or score_shown(w)
+    assert w.locator("[data-testid=watchers]").text_content() == (
+        ("观战：" if watcher_at[1] == "zh" else "Watching: ") + WATCHER)
+    assert w.evaluate("document.body.dataset.state").split(":")[4] in ("0", "end")  # no choice ever
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        name = "spectator-phone.png" if watcher_at[0] == "phone" else "spectator.png"
+        w.screenshot(path=str(Path(SHOTS) / name))
+    w.context.close()
+    a.wait_for_selector("[data-testid=watchers][hidden]", state="attached", timeout=WAIT_MS)  # gone: unlisted
+    a.context.close()
