@@ -386,6 +386,7 @@ class Node:
                 if c.outbox.closed is None:  # (the relayed ones were closed above)
                     c.outbox.give_up(CLOSE_MOVED, "this node is stopping: reconnecting")
                     closed += 1
+            live.watching.give_up(CLOSE_MOVED, "this node is stopping: reconnecting")  # its spectators too
         log_at = log.warning if stuck else log.info
         log_at("node drained", extra=fields(
             event="node_drained", tables=len(tables), stuck=stuck, leases_released=released,
