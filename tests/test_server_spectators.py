@@ -1,4 +1,4 @@
-"""Spectators (观战, issue 30 item 3; caishen.server.watchers, docs/server.md "Spectators"):
+"""Spectators (观战, issue 30 item 3; caishen.server.tables.watchers, docs/server.md "Spectators"):
 refused unless the room allows them; listed to the players; they cannot act; their whole
 traffic over a hand names no concealed tile of any seat while it is played (checked against an
 independent replay, as the seat leak test of test_server_protocol does); they are one state
@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from caishen.hand import MeldKind
 from caishen.server import conns
 from caishen.server.core import Observation, iter_hand, loads  # the engine's, through the adapter
-from caishen.server.watchers import MAX_WATCHERS
+from caishen.server.tables.watchers import MAX_WATCHERS
 from caishen.tiles import tile_name
 from helpers_server import act_json, app_fixture, choose, person, until
 
@@ -136,7 +136,7 @@ def test_listed_to_the_players_and_cannot_act(app: FastAPI) -> None:
 
 
 def test_too_many_spectators(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
-    from caishen.server import watchers  # noqa: PLC0415
+    from caishen.server.tables import watchers  # noqa: PLC0415
 
     monkeypatch.setattr(watchers, "MAX_WATCHERS", 2)
     ann = person(app, "Ann")

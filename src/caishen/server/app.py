@@ -29,7 +29,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.middleware.sessions import SessionMiddleware
 
 from caishen.bots import caches
-from caishen.server import accounts, clubs, collector, core, metrics, profiles, watchers
+from caishen.server import accounts, clubs, collector, core, metrics, profiles
 from caishen.server.conns import (
     ABORT_KEY,
     ABORT_SECONDS,
@@ -61,7 +61,7 @@ from caishen.server.protocol import (
     parse_since,
 )
 from caishen.server.store import RoomInfo, Store, unavailable
-from caishen.server.tables import STORAGE_LOST, Client, LiveTable, Tables, WorkerPlan, address_token
+from caishen.server.tables import STORAGE_LOST, Client, LiveTable, Tables, WorkerPlan, address_token, watchers
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_RECORD_BYTES = 5_000_000
@@ -494,7 +494,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             await ws.close(code=CLOSE_REMOVED, reason="removed from this table by its owner")
             return
         if room is not None and player is None and ws.query_params.get("watch") == "1":
-            await watch(ws, room, uid)  # a spectator (caishen.server.watchers)
+            await watch(ws, room, uid)  # a spectator (caishen.server.tables.watchers)
             return
         try:
             if node is not None:  # a stranger never makes a node take a table over

@@ -653,7 +653,7 @@ def table_view(session: MatchSession, player: int, people: SeatPeople, extras: V
 
 
 def public_view(session: MatchSession, people: SeatPeople, extras: ViewExtras) -> TableView:
-    """What every player sees alike (a spectator's view, :mod:`caishen.server.watchers`): the
+    """What every player sees alike (a spectator's view, :mod:`caishen.server.tables.watchers`): the
     view of no seat (``me`` null, as a player waiting out the hand): discards, open melds
     (concealed kongs as backs), flowers, each hand's tile count, the wall, whose turn, the
     scores; no tile of any hand, no wild, no choice, no drawn tile, no clock, no help. Once

@@ -313,7 +313,7 @@ class PausedMessage(BaseModel):
 class WatchersMessage(BaseModel):
     """The names of the people watching the table (spectators, 观战), told to every page at
     the table, players' and spectators', when one comes or goes, and to a page that connects
-    while someone watches (caishen.server.watchers)."""
+    while someone watches (caishen.server.tables.watchers)."""
 
     type: Literal["watchers"] = "watchers"
     names: list[str]

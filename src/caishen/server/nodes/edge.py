@@ -34,7 +34,7 @@ from caishen.server.conns import CLOSE_ELSEWHERE, CLOSE_MOVED, Outbox
 from caishen.server.logs import fields, log
 from caishen.server.protocol import parse_since
 from caishen.server.tables import Client, LiveTable, Tables, address_token
-from caishen.server.watchers import Watcher, error_json, refusal, serve
+from caishen.server.tables.watchers import Watcher, error_json, refusal, serve
 
 STOP_SECONDS = 1.0  # a stopping owner waits this long for its relayed connections' edges to be told
 SILENT_SECONDS = 10.0  # an edge not heard from for this long (it beats every lease renewal) is gone
@@ -133,7 +133,7 @@ class Owner:
             async def send(text: str, to: str = out) -> None:
                 await self._publish(to, {"k": "m", "t": text})
 
-            if isinstance(msg.get("w"), str):  # a spectator (caishen.server.watchers)
+            if isinstance(msg.get("w"), str):  # a spectator (caishen.server.tables.watchers)
                 refused = refusal(live.room, live.watching)
                 if refused is not None:
                     await send(error_json(*refused))
@@ -213,7 +213,7 @@ async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, 
     gone; ``send``; ``close``) to the node that runs table ``code`` (``holder``: the lease's
     holder now); ``since``: the page's ``?since=H:S`` (the moves it missed are told first);
     ``peer``: its network address, for the owner's same-address warning (never stored);
-    ``spectator``: a spectator's name (caishen.server.watchers)."""
+    ``spectator``: a spectator's name (caishen.server.tables.watchers)."""
     cid = secrets.token_hex(8)
     pubsub = redis.pubsub()
     inbound = IN.format(code)

@@ -75,7 +75,7 @@ async def relay(ws: WebSocket, socket_path: str, code: str) -> None:
     # the page's choices (?contribute=1: it sends randomness to every wall) go on to the owner
     # and so does the last event it saw (?since=H:S)
     params = ["contribute=1"] if ws.query_params.get("contribute") == "1" else []
-    if ws.query_params.get("watch") == "1":  # a spectator (caishen.server.watchers)
+    if ws.query_params.get("watch") == "1":  # a spectator (caishen.server.tables.watchers)
         params.append("watch=1")
     since = parse_since(ws.query_params.get("since"))
     if since is not None:

@@ -5,6 +5,7 @@
   database's outages, phrases and stickers, the same-address warning;
 - :mod:`.chat`: a room's free-text chat;
 - :mod:`.votes`: a table's votes, dismiss the room (解散房间) and pause the game;
+- :mod:`.watchers`: the spectators of a table (观战): the public view, one state behind;
 - :mod:`.registry`: the tables a process runs (:class:`Tables`, :class:`WorkerPlan`): opening,
   resuming, the sweep, damaged rooms.
 

@@ -62,7 +62,7 @@ from caishen.server.protocol import (
 from caishen.server.store import Batch, Fenced, RoomInfo, Store, Stored, unavailable
 from caishen.server.tables import votes
 from caishen.server.tables.chat import ChatLog
-from caishen.server.watchers import Watching
+from caishen.server.tables.watchers import Watching
 from caishen.table.record import Mix
 
 SERVER, UNSIGNED = "server", "unsigned"  # who vouches for a move (caishen.table.movesig)
@@ -1108,7 +1108,7 @@ class LiveTable:
         self.watch_public(people)
 
     def watch_public(self, people: core.SeatPeople | None = None) -> None:
-        """The spectators hear of a state every player may be sent (one state behind: watchers.py)."""
+        """The spectators hear of a state every player may be sent (one state behind: tables/watchers.py)."""
         if not self._hidden() and self.watching.watchers:
             self.watching.see(self.session, people or self._people())
 
