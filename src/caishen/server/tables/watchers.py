@@ -128,12 +128,13 @@ class Watching:
 
     def see(self, session: core.Session, people: core.SeatPeople) -> None:
         """A public state is told to the players: the one before it goes to the spectators
-        (one state behind), and this one is kept until the next; a hand's end goes at once."""
+        (one state behind), and this one is kept until the next; a hand's end (or the match's)
+        goes at once."""
         if not self.watchers or not session.dealt:  # nobody watches: nothing is built
             return
         text = core.public_view(session, people, self.extras).model_dump_json()
         at = (session.hand_index, core.public_step(session))
-        if session.hand_over:
+        if session.hand_over or session.over:  # (a match dismissed by a vote ends mid-hand)
             if self._pending is not None and self._pending[0] != at:
                 self._send(self._pending[1])
             self._pending = None
