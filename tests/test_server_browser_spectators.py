@@ -83,3 +83,64 @@ def test_a_spectator_sees_the_table_without_a_hand_and_is_listed(
     w.context.close()
     a.wait_for_selector("[data-testid=watchers][hidden]", state="attached", timeout=WAIT_MS)  # gone: unlisted
     a.context.close()
+
+
+_PUBLIC_KEYS = frozenset({"discards", "melds", "flowers", "indicator", "last_discard"})
+
+
+def _tiles_outside(x: object, names: frozenset[str]) -> list[str]:
+    """Every tile name in a JSON value outside the keys that carry public tiles."""
+    if isinstance(x, dict):
+        return [t for k, v in x.items() if k not in _PUBLIC_KEYS for t in _tiles_outside(v, names)]
+    if isinstance(x, list):
+        return [t for v in x for t in _tiles_outside(v, names)]
+    return [x] if isinstance(x, str) and x in names else []
+
+
+def test_a_spectators_whole_websocket_traffic_over_a_hand_names_no_hidden_tile(
+        server: ServerProcess, browser: object) -> None:
+    """Acceptance (issue 30): the spectator page's every WebSocket frame, read by the browser
+    over a whole hand the player plays: no state during play has a hand, a drawn tile, a wild,
+    a choice or a clock, and no tile is named anywhere but in the discards, the open melds (a
+    concealed kong shows backs), the flowers laid out and the indicator. (The server's test
+    checks the same traffic against a replay of the record, tile by tile.)"""
+    import json  # noqa: PLC0415
+
+    from caishen.tiles import tile_name  # noqa: PLC0415
+
+    a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
+    _name(a, "Ann")
+    made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({friends: 0, turn_seconds: 0, pace: 'fast', spectators: true})}).then((r) => r.json())""")
+    a.goto(f"{server.base}/r/{made['code']}")
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    w = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
+    _name(w, "Wen")
+    frames: list[str] = []
+    w.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    w.goto(f"{server.base}/r/{made['code']}")
+    w.click("[data-testid=watch]")
+    w.wait_for_selector("[data-testid=spectating]", timeout=WAIT_MS)
+    for _ in range(400):  # a bound: a hand has fewer than 400 states
+        if score_shown(a):
+            break
+        old = state(a)
+        play_one(a, wait=False)
+        a.wait_for_function("old => (document.body.dataset.state || '') !== old || "
+                            "document.querySelector('[data-testid=score-table]')", arg=old, timeout=WAIT_MS)
+    assert score_shown(a)
+    w.wait_for_function("() => document.body.dataset.state && document.body.dataset.state.endsWith(':end')",
+                        timeout=WAIT_MS)  # the hand's end reached the spectator too
+    states = [m for m in map(json.loads, frames) if m.get("type") == "state"]
+    playing = [m for m in states if m["hand_end"] is None]
+    assert len(playing) >= 5 and any(m["hand_end"] is not None for m in states)
+    assert any(sv["discards"] for m in playing for sv in m["seats"])  # it did see the game
+    names = frozenset(tile_name(k) for k in range(38))
+    for m in playing:
+        assert m["me"] is None and m["tiles"] == [] and m["drawn"] is None and m["all_tiles"] is None
+        assert m["choices"] == [] and m["wilds"] == [] and m["deadline_ms"] is None and m["help"] is None
+        assert all(isinstance(sv["concealed"], int) for sv in m["seats"])
+        assert _tiles_outside(m, names) == [], m
+    assert {m.get("type") for m in map(json.loads, frames)} <= {"state", "watchers", "pong"}
+    for ctx in (a.context, w.context):
+        ctx.close()
