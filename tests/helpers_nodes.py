@@ -200,15 +200,21 @@ def restart(node: ServerProcess) -> ServerProcess:
     return node.start()
 
 
-def sign_up(node: ServerProcess, name: str) -> str:
+def _from(address: str | None) -> dict[str, str]:
+    """The headers of a request from ``address`` (None: the test's own, 127.0.0.1): the nodes
+    share their HTTP limits per address, so many people made at once each say an address."""
+    return {"X-Forwarded-For": address} if address else {}
+
+
+def sign_up(node: ServerProcess, name: str, address: str | None = None) -> str:
     """A new person's cookie."""
-    with httpx.Client(base_url=node.base, timeout=BOUND) as http:
+    with httpx.Client(base_url=node.base, timeout=BOUND, headers=_from(address)) as http:
         return str(http.post("/api/me", json={"name": name}).cookies["caishen"])
 
 
-def new_room(node: ServerProcess, cookie: str, **body: Any) -> str:
+def new_room(node: ServerProcess, cookie: str, address: str | None = None, **body: Any) -> str:
     """A practice-like room of the person's (three bots: it starts at once); its code."""
-    with httpx.Client(base_url=node.base, timeout=BOUND, cookies={"caishen": cookie}) as http:
+    with httpx.Client(base_url=node.base, timeout=BOUND, cookies={"caishen": cookie}, headers=_from(address)) as http:
         got = http.post("/api/rooms", json={"turn_seconds": 0, "pace": "instant", "hands": 8} | body)
         assert got.status_code == 200, got.text
         return str(got.json()["code"])

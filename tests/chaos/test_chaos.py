@@ -195,8 +195,9 @@ def test_three_nodes_behind_the_balancer_survive_kills_a_redis_restart_and_a_dat
             for i in range(TABLES + PERSONS):
                 human = i >= TABLES
                 node = dep.nodes[i % 3]
-                cookie = sign_up(node, f"{'human' if human else 'bot'}{i}")
-                code = new_room(node, cookie, pace="fast", hands=HANDS)
+                address = f"198.18.{i // 250}.{i % 250 + 1}"  # each an address (the nodes share their limits)
+                cookie = sign_up(node, f"{'human' if human else 'bot'}{i}", address)
+                code = new_room(node, cookie, address, pace="fast", hands=HANDS)
                 people.append(Person(lambda: [front], code, cookie, think=HUMAN_THINK if human else THINK,
                                      page_like=True).start())
             t0 = time.monotonic()

@@ -40,7 +40,7 @@ from caishen.server.conns import (
 )
 from caishen.server.db import make_engine, now, upgrade
 from caishen.server.hygiene import ServeOptions
-from caishen.server.limits import Gate, HttpLimits
+from caishen.server.limits import Gate, HttpLimits, SharedBuckets
 from caishen.server.nodes import Node, NodeError
 from caishen.server.nodes.sibling import HandedOff, peer_host, relay
 from caishen.server.protocol import (
@@ -91,7 +91,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
     store = Store(engine)
     options = options or ServeOptions()
     tables = Tables(store, plan, evict_after=options.evict_after, unopened_hours=options.unopened_hours)
-    gate = Gate(limits)
+    gate = Gate(limits, SharedBuckets(redis) if redis else None)  # a node: one budget on every node
     node = Node(redis, tables, store) if redis else None
 
     @asynccontextmanager
