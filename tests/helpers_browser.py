@@ -34,6 +34,13 @@ def lobby_page(browser: Browser, base: str, size: str, lang: str, headers: dict[
     return page
 
 
+def take_name(page: Page, name: str) -> None:
+    """On the lobby: take the name ``name``, and wait until the page says it is ours."""
+    page.fill("#name", name)
+    page.click("#nameform button")
+    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
+
+
 def state(page: Page) -> str:
     return str(page.evaluate("document.body.dataset.state || ''"))
 

@@ -239,6 +239,29 @@ def person(app: Any, name: str, host: str = "testclient") -> Any:
     return c
 
 
+def next_of(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` from a test-client socket (the table's states and
+    events, in any number, may come between)."""
+    for _ in range(5000):
+        msg = ws.receive_json()
+        if msg["type"] == kind:
+            return dict(msg)
+    raise AssertionError(f"no {kind} message within 5,000 messages")
+
+
+def to_pong(ws: Any) -> list[dict[str, Any]]:
+    """Every message up to the answer to a ping sent now: a barrier (the table answers a
+    ping after every message the socket sent before it)."""
+    ws.send_json({"type": "ping"})
+    got = []
+    for _ in range(5000):
+        msg = ws.receive_json()
+        if msg == {"type": "pong"}:
+            return got
+        got.append(msg)
+    raise AssertionError("no pong within 5,000 messages")
+
+
 def until(check: Callable[[], bool], bound: float = 60.0) -> None:
     """Poll ``check`` until it holds, within ``bound`` seconds."""
     deadline = time.monotonic() + bound

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
 Page = playwright_api.Page
-from helpers_browser import SIZES, lobby_page  # noqa: E402
+from helpers_browser import SIZES, lobby_page, take_name  # noqa: E402
 from helpers_browser import next_hand as _next_hand  # noqa: E402
 from helpers_browser import play_one as _play_one  # noqa: E402 - needs playwright
 from helpers_browser import state as _state  # noqa: E402
@@ -66,12 +66,6 @@ def _lobby(browser: object, base: str, size: str, lang: str) -> Page:
     return page
 
 
-def _name(page: Page, name: str) -> None:
-    page.fill("#name", name)
-    page.click("#nameform button")
-    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
-
-
 def _room(page: Page, timer: int = 0) -> str:
     """Open a room for one person and three bots from the lobby's form; its code."""
     page.select_option("#friends", "0")
@@ -99,7 +93,7 @@ def test_presets_applied_in_the_lobby(server: ServerProcess, browser: object, si
     name and a line in the page's language; the rule ID and the switch's name only with
     "details" on."""
     page = _lobby(browser, server.base, size, lang)
-    _name(page, "Pia")
+    take_name(page, "Pia")
     titles = page.eval_on_selector_all("#preset option", "os => os.map(o => [o.value, o.textContent])")
     assert titles[:3] == [[k, v[1] if lang == "en" else v[2]] for k, v in PRESETS.items()]
     assert page.input_value("#preset") == "longgang"  # the main text's rules by default
@@ -130,7 +124,7 @@ def test_presets_applied_in_the_lobby(server: ServerProcess, browser: object, si
     # a preset, then one switch by hand: "custom", and the room has both
     page.context.close()
     page = _lobby(browser, server.base, size, lang)
-    _name(page, "Pia")
+    take_name(page, "Pia")
     page.select_option("#preset", "longgang-simplified-copy")
     page.click("#rules summary")
     page.check("#sw-kong_replacement_tai")
@@ -161,7 +155,7 @@ def test_the_result_page_says_why_the_match_ended(server: ServerProcess, browser
     says why it ended, all 8 hands played or who went broke after which hand, in the page's
     language, as the API's ``match_end`` says."""
     page = _lobby(browser, server.base, size, lang)
-    _name(page, "Rex")
+    take_name(page, "Rex")
     page.evaluate("fetch('/api/practice?pace=instant', {method: 'POST'}).then(r => r.json()).then(r => { location.href = '/r/' + r.code; })")
     page.wait_for_selector("[data-testid=myhand] .tile")
     code = page.url.rsplit("/", 1)[1]
@@ -195,7 +189,7 @@ def test_the_replay_marks_every_flower_wild_under_a_flower_indicator(flower_serv
     seen from above marks East's 冬 (f4) and North's 秋 (f3) in the deal as wild, not only each
     seat's own flower, and never the indicator's kind (it is not in the hands)."""
     page = _lobby(browser, flower_server.base, "desktop", "en")
-    _name(page, "Flo")
+    take_name(page, "Flo")
     code = _room(page, timer=1)  # the table page stays open: his turns pass to the stand-in after 1 s
     _wait_for(flower_server.base, code, lambda r: len(r["hands"]) >= 1)
     page.goto(f"{flower_server.base}/replay/{code}/0")

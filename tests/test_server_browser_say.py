@@ -17,7 +17,7 @@ from helpers_server import ServerProcess
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from helpers_browser import WAIT_MS, lobby_page  # noqa: E402 - needs playwright
+from helpers_browser import WAIT_MS, lobby_page, take_name  # noqa: E402 - needs playwright
 
 Page = playwright_api.Page
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
@@ -48,12 +48,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
-def _name(page: Page, name: str) -> None:
-    page.fill("#name", name)
-    page.click("#nameform button")
-    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
-
-
 def _said(page: Page, name: str, say: str) -> dict[str, object]:
     import json  # noqa: PLC0415
 
@@ -64,7 +58,7 @@ def _said(page: Page, name: str, say: str) -> dict[str, object]:
 
 def test_a_sticker_and_a_phrase_show_at_the_senders_seat(server: ServerProcess, browser: object) -> None:
     a = lobby_page(browser, server.base, "desktop", "zh")  # type: ignore[arg-type]
-    _name(a, "东家 <i>")
+    take_name(a, "东家 <i>")
     a.select_option("#friends", "1")
     a.fill("#timer", "0")
     a.click("#roomform button[type=submit]")
@@ -103,7 +97,7 @@ def test_the_owner_starts_early_with_bots_of_the_level_chosen(server: ServerProc
     """Start early (issue 30): the waiting room's owner picks the bots' level beside "Start
     now"; the choice survives the page's redraws while it waits, and the open seats get it."""
     a = lobby_page(browser, server.base, "phone", "en")  # type: ignore[arg-type]
-    _name(a, "Host")
+    take_name(a, "Host")
     a.select_option("#friends", "2")
     a.fill("#timer", "0")
     a.click("#roomform button[type=submit]")
@@ -130,7 +124,7 @@ def test_free_text_chat_where_the_room_allows_it_shows_as_text_and_survives_a_re
     English; the friend writes markup on a desktop in Chinese; it shows as the very text,
     beside the friend's seat and in the log, and the log is there again after a reload."""
     a = lobby_page(browser, server.base, "phone", "en")  # type: ignore[arg-type]
-    _name(a, "Host")
+    take_name(a, "Host")
     a.select_option("#friends", "1")
     a.fill("#timer", "0")
     a.check("[data-testid=chat]")

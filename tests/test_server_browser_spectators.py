@@ -18,7 +18,7 @@ from helpers_server import ServerProcess
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from helpers_browser import WAIT_MS, lobby_page, play_one, score_shown, state  # noqa: E402 - needs playwright
+from helpers_browser import WAIT_MS, lobby_page, play_one, score_shown, state, take_name  # noqa: E402 - needs playwright
 
 Page = playwright_api.Page
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
@@ -33,25 +33,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
-def _name(page: Page, name: str) -> None:
-    page.fill("#name", name)
-    page.click("#nameform button")
-    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
-
-
 @pytest.mark.parametrize(("player_at", "watcher_at"), [(("desktop", "zh"), ("phone", "en")),
                                                        (("phone", "en"), ("desktop", "zh"))])
 def test_a_spectator_sees_the_table_without_a_hand_and_is_listed(
         server: ServerProcess, browser: object, player_at: tuple[str, str], watcher_at: tuple[str, str]) -> None:
     a = lobby_page(browser, server.base, *player_at)  # type: ignore[arg-type]
-    _name(a, "Ann")
+    take_name(a, "Ann")
     made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
         body: JSON.stringify({friends: 0, turn_seconds: 0, pace: 'normal', spectators: true})}).then((r) => r.json())""")
     a.goto(f"{server.base}/r/{made['code']}")
     a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
 
     w = lobby_page(browser, server.base, *watcher_at)  # type: ignore[arg-type]
-    _name(w, WATCHER)
+    take_name(w, WATCHER)
     w.goto(f"{server.base}/r/{made['code']}")
     w.click("[data-testid=watch]")
     badge = w.wait_for_selector("[data-testid=spectating]", timeout=WAIT_MS)
@@ -109,13 +103,13 @@ def test_a_spectators_whole_websocket_traffic_over_a_hand_names_no_hidden_tile(
     from caishen.tiles import tile_name  # noqa: PLC0415
 
     a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
-    _name(a, "Ann")
+    take_name(a, "Ann")
     made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
         body: JSON.stringify({friends: 0, turn_seconds: 0, pace: 'fast', spectators: true})}).then((r) => r.json())""")
     a.goto(f"{server.base}/r/{made['code']}")
     a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
     w = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
-    _name(w, "Wen")
+    take_name(w, "Wen")
     frames: list[str] = []
     w.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
     w.goto(f"{server.base}/r/{made['code']}")

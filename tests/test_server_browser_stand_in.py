@@ -18,7 +18,7 @@ from helpers_server import ServerProcess
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from helpers_browser import WAIT_MS, lobby_page, next_hand, play_one, score_shown, state  # noqa: E402
+from helpers_browser import WAIT_MS, lobby_page, next_hand, play_one, score_shown, state, take_name  # noqa: E402
 
 Page = playwright_api.Page
 TURN_SECONDS = 15  # the friend's time to run out; the host clicks well within it
@@ -30,12 +30,6 @@ def centre(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerPro
     s = ServerProcess(f"sqlite:///{db}").start()
     yield s, db
     s.stop()
-
-
-def _name(page: Page, name: str) -> None:
-    page.fill("#name", name)
-    page.click("#nameform button")
-    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
 
 
 def _stand_in_moves(db: Path, code: str, seat: int) -> list[str]:
@@ -66,7 +60,7 @@ def test_a_friend_who_drops_is_played_for_draws_and_discards_only_until_back(
         centre: tuple[ServerProcess, Path], browser: object) -> None:
     server, db = centre
     a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
-    _name(a, "Host")
+    take_name(a, "Host")
     a.select_option("#friends", "1")
     a.fill("#timer", str(TURN_SECONDS))
     assert a.locator("[data-testid=stand-in]").input_value() == "discard"  # the default

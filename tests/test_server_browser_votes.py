@@ -22,7 +22,7 @@ from helpers_server import ServerProcess
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from helpers_browser import WAIT_MS, lobby_page  # noqa: E402 - needs playwright
+from helpers_browser import WAIT_MS, lobby_page, take_name  # noqa: E402 - needs playwright
 
 Page = playwright_api.Page
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
@@ -45,12 +45,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
-def _name(page: Page, name: str) -> None:
-    page.fill("#name", name)
-    page.click("#nameform button")
-    page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
-
-
 def _ask(page: Page) -> None:
     page.click("[data-testid=vote]")
     page.click("[data-testid=votepanel] [data-testid=vote-dismiss]")
@@ -67,7 +61,7 @@ def _outcome(page: Page, outcome: str) -> str:
 def test_a_dismiss_vote_fails_on_a_no_and_passes_on_yes(server: ServerProcess, browser: object,
                                                         host: tuple[str, str], friend: tuple[str, str]) -> None:
     a = lobby_page(browser, server.base, host[1], host[0])  # type: ignore[arg-type]
-    _name(a, "东家")
+    take_name(a, "东家")
     a.select_option("#friends", "1")
     a.fill("#timer", "0")
     a.click("#roomform button[type=submit]")
@@ -131,7 +125,7 @@ def test_a_pause_shows_on_both_pages_until_resumed(server: ServerProcess, browse
     game is paused"; the friend resumes it and the banner goes from both. With
     ``CAISHEN_SCREENSHOTS`` the phone is saved paused (vote-paused-phone.png)."""
     a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
-    _name(a, "Host")
+    take_name(a, "Host")
     a.select_option("#friends", "1")
     a.fill("#timer", "0")
     a.click("#roomform button[type=submit]")

@@ -14,20 +14,11 @@ from fastapi import FastAPI
 from caishen.server import conns
 from caishen.server.protocol import CHAT_CHARS, ProtocolError
 from caishen.server.tables import chat
-from helpers_server import app_fixture, person, until
+from helpers_server import app_fixture, next_of, person, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 app = app_fixture("sqlite", "postgresql")
-
-
-def _next_of(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of type ``kind`` (the table's states and events may come between)."""
-    for _ in range(2000):
-        msg = ws.receive_json()
-        if msg["type"] == kind:
-            return dict(msg)
-    raise AssertionError(f"no {kind} message within 2,000 messages")
 
 
 def test_a_line_is_cleaned_of_what_could_disguise_it() -> None:
@@ -58,7 +49,7 @@ def test_chat_is_off_unless_the_room_turns_it_on(app: FastAPI) -> None:
         live = app.state.tables.live[code]
         until(lambda: len(live.clients) == 2 and not live.lock.locked())
         wa.send_json({"type": "chat", "text": "hello"})
-        assert _next_of(wa, "error")["code"] == "chat_off"
+        assert next_of(wa, "error")["code"] == "chat_off"
         # Bob hears a phrase sent after it, and no line before it
         wa.send_json({"type": "say", "say": "hello"})
         while (msg := wb.receive_json())["type"] != "said":
@@ -78,22 +69,22 @@ def test_a_line_reaches_every_seat_as_text_and_a_page_that_connects_is_told_it_a
                 wa.send_json({"type": "chat", "text": "  <script>alert(1)</script>\u202e 碰！ "})
                 line = {"type": "chatted", "seat": seat_ann, "name": "Ann <i>",
                         "text": "<script>alert(1)</script> 碰！", "at": 1, "again": False}
-                assert _next_of(wa, "chatted") == line
-                assert _next_of(wb, "chatted") == line
+                assert next_of(wa, "chatted") == line
+                assert next_of(wb, "chatted") == line
                 wb.send_json({"type": "chat", "text": "好牌"})
                 for ws in (wa, wb):
-                    assert _next_of(ws, "chatted") == {"type": "chatted", "seat": seat_bob, "name": "Bob",
+                    assert next_of(ws, "chatted") == {"type": "chatted", "seat": seat_bob, "name": "Bob",
                                                        "text": "好牌", "at": 2, "again": False}
                 # too long, or nothing but spaces: refused, nobody hears
                 wb.send_json({"type": "chat", "text": "x" * (CHAT_CHARS + 1)})
-                assert _next_of(wb, "error")["code"] == "bad_message"
+                assert next_of(wb, "error")["code"] == "bad_message"
                 wb.send_json({"type": "chat", "text": "\u200b \n"})
-                assert _next_of(wb, "error")["code"] == "empty_chat"
+                assert next_of(wb, "error")["code"] == "empty_chat"
                 assert live.chat.count == 2
             until(lambda: len(live.clients) == 1)
             # Bob's page connects again: both lines again, in order, marked as told before
             with bob.websocket_connect(f"/ws/{code}") as wb:
-                first, second = _next_of(wb, "chatted"), _next_of(wb, "chatted")
+                first, second = next_of(wb, "chatted"), next_of(wb, "chatted")
                 assert (first["at"], first["text"], first["again"]) == (1, "<script>alert(1)</script> 碰！", True)
                 assert (second["at"], second["text"], second["again"]) == (2, "好牌", True)
                 # a flood, the budgets' clock held still: the burst passes, then rate_limited

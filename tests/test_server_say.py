@@ -7,27 +7,17 @@ more than the budget's burst at once is refused as ``rate_limited``."""
 from __future__ import annotations
 
 import typing
-from typing import Any
 
 import pytest
 from fastapi import FastAPI
 
 from caishen.server import conns
 from caishen.server.protocol import PHRASES, STICKERS, Say
-from helpers_server import app_fixture, person, until
+from helpers_server import app_fixture, next_of, person, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 app = app_fixture("sqlite", "postgresql")
-
-
-def _next_of(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of type ``kind`` (the table's states and events may come between)."""
-    for _ in range(2000):
-        msg = ws.receive_json()
-        if msg["type"] == kind:
-            return dict(msg)
-    raise AssertionError(f"no {kind} message within 2,000 messages")
 
 
 def test_the_list_is_the_protocols() -> None:
@@ -52,16 +42,16 @@ def test_a_phrase_and_a_sticker_reach_every_seat_at_the_senders_seat(app: FastAP
 
             wa.send_json({"type": "say", "say": "nice"})
             for ws in (wa, wb):
-                assert _next_of(ws, "said") == {"type": "said", "seat": seat_ann, "say": "nice"}
+                assert next_of(ws, "said") == {"type": "said", "seat": seat_ann, "say": "nice"}
             wb.send_json({"type": "say", "say": "tea"})
             for ws in (wa, wb):
-                assert _next_of(ws, "said") == {"type": "said", "seat": seat_bob, "say": "tea"}
+                assert next_of(ws, "said") == {"type": "said", "seat": seat_bob, "say": "tea"}
 
             # off the list: refused, nobody hears of it
             wa.send_json({"type": "say", "say": "<b>hi</b>"})
-            assert _next_of(wa, "error")["code"] == "bad_message"
+            assert next_of(wa, "error")["code"] == "bad_message"
             wa.send_json({"type": "say", "say": "free text is not a phrase"})
-            assert _next_of(wa, "error")["code"] == "bad_message"
+            assert next_of(wa, "error")["code"] == "bad_message"
 
             # a flood, the budgets' clock held still: the burst left passes, then rate_limited
             monkeypatch.setattr(conns, "clock", lambda: 1e9)
@@ -80,5 +70,5 @@ def test_a_phrase_and_a_sticker_reach_every_seat_at_the_senders_seat(app: FastAP
                     refused += 1
             assert heard == sent[:len(heard)] and 1 <= len(heard) <= 3 and refused >= 2
             # Bob heard exactly what Ann's page heard, in order, and nothing refused
-            got = [_next_of(wb, "said")["say"] for _ in heard]
+            got = [next_of(wb, "said")["say"] for _ in heard]
             assert got == heard

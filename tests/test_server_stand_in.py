@@ -16,7 +16,7 @@ from fastapi import FastAPI
 
 from caishen.engine.actions import ActionKind
 from caishen.server import core
-from helpers_server import app_fixture, choose, person, until
+from helpers_server import app_fixture, choose, person, to_pong, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -60,18 +60,6 @@ def test_the_discard_only_stand_in_never_claims_wins_or_kongs(variant: str) -> N
     assert seen["own win or kong declined"] > 0, seen
 
 
-def _to_pong(ws: Any) -> list[dict[str, Any]]:
-    """Every message up to the answer to a ping sent now."""
-    ws.send_json({"type": "ping"})
-    got = []
-    for _ in range(5000):
-        msg = ws.receive_json()
-        if msg == {"type": "pong"}:
-            return got
-        got.append(msg)
-    raise AssertionError("no pong within 5,000 messages")
-
-
 # slow: it failed 2 times in about 10 runs of the new server tests together (-n 2) at the end of
 # the session, cause not found yet (alone, and alone beside two busy loops, 14 of 14 passed)
 @pytest.mark.slow
@@ -95,7 +83,7 @@ def test_the_stand_in_plays_only_draws_and_discards_spares_a_return_and_ends_wit
             seen_b: list[dict[str, Any]] = []
 
             def bob_moves() -> None:  # his latest state (a state is sent once: kept as read)
-                seen_b.extend(m for m in _to_pong(wb) if m["type"] == "state")
+                seen_b.extend(m for m in to_pong(wb) if m["type"] == "state")
                 last = seen_b[-1]
                 assert last["choices"], last
                 wb.send_json({"type": "act", "hand": last["hand"], "step": last["step"],
@@ -137,13 +125,13 @@ def test_the_stand_in_plays_only_draws_and_discards_spares_a_return_and_ends_wit
                 to_ann(wa2)
                 # the table waits for her (the stand-in spared this prompt), still under 托管
                 assert a in live.away
-                view = [m for m in _to_pong(wa2) if m["type"] == "state"][-1]
+                view = [m for m in to_pong(wa2) if m["type"] == "state"][-1]
                 assert view["choices"] and view["away"] is True
                 # one click ends it
                 wa2.send_json({"type": "back"})
                 until(lambda: a not in live.away and not live.lock.locked())
                 assert a not in live.spared
-                view = [m for m in _to_pong(wa2) if m["type"] == "state"][-1]
+                view = [m for m in to_pong(wa2) if m["type"] == "state"][-1]
                 assert view["away"] is False and view["choices"]
 
 

@@ -25,45 +25,24 @@ from caishen.server.tables import votes
 from caishen.table.match import DISMISSED
 from caishen.table.record import loads
 from caishen.table.replay import replay, verify
-from helpers_server import act_json, app_fixture, choose, person, until
+from helpers_server import act_json, app_fixture, choose, next_of, person, to_pong, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 app = app_fixture("sqlite", "postgresql")
 
 
-def _next_of(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of type ``kind`` (states and events may come between)."""
-    for _ in range(5000):
-        msg = ws.receive_json()
-        if msg["type"] == kind:
-            return dict(msg)
-    raise AssertionError(f"no {kind} message within 5,000 messages")
-
-
-def _to_pong(ws: Any) -> list[dict[str, Any]]:
-    """Every message up to the answer to a ping sent now (a barrier)."""
-    ws.send_json({"type": "ping"})
-    got = []
-    for _ in range(5000):
-        msg = ws.receive_json()
-        if msg == {"type": "pong"}:
-            return got
-        got.append(msg)
-    raise AssertionError("no pong within 5,000 messages")
-
-
 def _paused(ws: Any, on: bool) -> dict[str, Any]:
     """The next ``paused`` message with ``on`` as given (earlier ones passed over)."""
     for _ in range(20):
-        got = _next_of(ws, "paused")
+        got = next_of(ws, "paused")
         if got["on"] is on:
             return got
     raise AssertionError(f"no paused message with on={on}")
 
 
 def _error(ws: Any) -> str:
-    return str(_next_of(ws, "error")["code"])
+    return str(next_of(ws, "error")["code"])
 
 
 @contextmanager
@@ -90,7 +69,7 @@ def _vote(ws: Any, number: int, ended: bool = False) -> dict[str, Any]:
     """The next state of vote ``number`` told to ``ws``, open or (``ended``) ended: the
     states of earlier votes, and of this one before, are passed over."""
     for _ in range(100):
-        got = _next_of(ws, "vote_state")
+        got = next_of(ws, "vote_state")
         if got["vote"] == number and (got["outcome"] is not None) == ended:
             return got
     raise AssertionError(f"vote {number} not told within 100 vote states")
@@ -125,7 +104,7 @@ def test_a_dismiss_vote_passes_when_everyone_says_yes(app: FastAPI) -> None:
         chips = list(live.session.match.table.ledger.chips)
         wa.send_json({"type": "vote", "kind": "dismiss"})
         for ws, mine in ((wa, False), (wb, True)):
-            got = _next_of(ws, "vote_state")
+            got = next_of(ws, "vote_state")
             assert 0 < got.pop("ms_left") <= 30000
             assert got == {"type": "vote_state", "vote": 0, "kind": "dismiss", "starter": "Ann", "mine": mine,
                            "voters": sorted([{"name": "Ann", "seat": seats["Ann"], "vote": "yes"},
@@ -134,12 +113,12 @@ def test_a_dismiss_vote_passes_when_everyone_says_yes(app: FastAPI) -> None:
                            "outcome": None, "cooldown_ms": 0}
         wb.send_json({"type": "ballot", "vote": 0, "yes": True})
         for ws in (wa, wb):
-            state = _next_of(ws, "state")  # the match is over for every page, then the vote's end
+            state = next_of(ws, "state")  # the match is over for every page, then the vote's end
             while not state["match_over"]:
-                state = _next_of(ws, "state")
+                state = next_of(ws, "state")
             assert state["choices"] == [] and state["hand_end"] is None and state["deadline_ms"] is None
             assert state["match_end"] == {"ended_by": "dismissed", "hands": 0, "broke": []}
-            end = _next_of(ws, "vote_state")
+            end = next_of(ws, "vote_state")
             assert end["outcome"] == "passed" and end["mine"] is False and 55000 < end["cooldown_ms"] <= 60000
             assert {v["name"]: v["vote"] for v in end["voters"]} == {"Ann": "yes", "Bob": "yes"}
         room = ann.get(f"/api/rooms/{code}").json()
@@ -177,7 +156,7 @@ def test_a_dismissed_match_keeps_its_finished_hands_and_its_record_verifies(app:
             moves_in_play = len(live.session.moves)
             assert moves_in_play > 0
             ws.send_json({"type": "vote", "kind": "dismiss"})
-            end = _next_of(ws, "vote_state")
+            end = next_of(ws, "vote_state")
             assert end["outcome"] == "passed" and [v["vote"] for v in end["voters"]] == ["yes"]
             until(lambda: not live.lock.locked())
             assert len(live.log) == 2 and len(live.log[1]) == moves_in_play  # the hand in play's moves are stored
@@ -226,7 +205,7 @@ def test_dismissed_between_hands_the_last_hand_stands(app: FastAPI) -> None:
             assert live._deadline is not None  # the next hand would start by itself
             chips = list(live.session.match.results[0].chips_after)
             ws.send_json({"type": "vote", "kind": "dismiss"})
-            state = _next_of(ws, "state")
+            state = next_of(ws, "state")
             assert state["match_over"] is True and state["hand_end"] is not None and state["deadline_ms"] is None
             assert state["match_end"] == {"ended_by": "dismissed", "hands": 1, "broke": []}
             assert _vote(ws, 0, ended=True)["outcome"] == "passed"
@@ -326,7 +305,7 @@ def test_a_pause_holds_the_clock_and_the_bots_until_resumed(app: FastAPI) -> Non
         wb.send_json({"type": "ballot", "vote": 0, "yes": True})
         for ws in (wa, wb):
             assert _vote(ws, 0, ended=True)["outcome"] == "passed"
-            paused = _next_of(ws, "paused")
+            paused = next_of(ws, "paused")
             assert paused["on"] is True and 295000 < paused["ms_left"] <= 300000
         until(lambda: not live.lock.locked())
         assert live.votes.held and live._timer is None and live._deadline is None
@@ -344,7 +323,7 @@ def test_a_pause_holds_the_clock_and_the_bots_until_resumed(app: FastAPI) -> Non
         assert _error(wb) == "paused_already"
         # a page that connects is told
         with ann.websocket_connect(f"/ws/{code}") as wa2:
-            assert _next_of(wa2, "paused")["on"] is True
+            assert next_of(wa2, "paused")["on"] is True
         wb.send_json({"type": "resume"})
         for ws in (wa, wb):
             assert _paused(ws, False) == {"type": "paused", "on": False, "ms_left": 0, "by": "Bob"}
@@ -372,7 +351,7 @@ def test_votes_are_budgeted(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> No
         codes = []
         for _ in range(6):
             wa.send_json({"type": "vote", "kind": "pause"})
-        for msg in _to_pong(wa):
+        for msg in to_pong(wa):
             if msg["type"] == "error":
                 codes.append(msg["code"])
         assert codes.count("rate_limited") >= 1 and "vote_open" in codes

@@ -637,17 +637,9 @@ def table_view(session: MatchSession, player: int, people: SeatPeople, extras: V
         v.choices = [_choice(a) for a in session.legal_actions(seat)]
     if seat is not None and extras.help_on and extras.help_allowed and not session.hand_over:
         v.help = _help(session.observation(seat), session.ruleset)
-    if session.hand_over and session.last_hand is not None:
-        # the hand was scored once when it was settled: every view of it reuses that score
-        score = session.match.results[-1].score
-        v.hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names,
-                                   session.ruleset, _after_broke(session.match.hands[:-1], len(people.names)))
-    v.match_over = session.over
-    v.match_end = match_end_view(session, people.names)
+    _ends(session, people, v)
     if seat is not None and (d := session.drawn_tile(seat)) is not None:
         v.drawn = tile_name(d)
-    chips = list(session.match.table.ledger.chips)
-    v.standings = standings(people.names, chips)
     v.takeover = [s for s in range(4) if session.seats[s] in people.takeover]
     return v
 
@@ -660,14 +652,20 @@ def public_view(session: MatchSession, people: SeatPeople, extras: ViewExtras) -
     the hand is over, its end as every player is shown it (every hand laid open then)."""
     v = _view(session.game, session.seats, None, people, extras, session.hand_index, public_step(session), False)
     v.commitment = commitment(session)
+    _ends(session, people, v)
+    return v
+
+
+def _ends(session: MatchSession, people: SeatPeople, v: TableView) -> None:
+    """What every view says alike of the hand's and the match's end and the standings."""
     if session.hand_over and session.last_hand is not None:
+        # the hand was scored once when it was settled: every view of it reuses that score
         score = session.match.results[-1].score
         v.hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names,
                                    session.ruleset, _after_broke(session.match.hands[:-1], len(people.names)))
     v.match_over = session.over
     v.match_end = match_end_view(session, people.names)
     v.standings = standings(people.names, list(session.match.table.ledger.chips))
-    return v
 
 
 # The same view as JSON text, put together from fragments: what the table sends on every
