@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -260,6 +261,25 @@ def to_pong(ws: Any) -> list[dict[str, Any]]:
             return got
         got.append(msg)
     raise AssertionError("no pong within 5,000 messages")
+
+
+def tiles_in(x: Any, skip: frozenset[str] = frozenset()) -> Counter[str]:
+    """Every tile name anywhere in a JSON value (a message a page was sent), except under the
+    keys ``skip``: what the leak tests count against what a reader may see."""
+    from caishen.tiles import tile_name  # noqa: PLC0415 - the engine only for the tests that use it
+
+    names = {tile_name(k) for k in range(38)}
+    out: Counter[str] = Counter()
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k not in skip:
+                out += tiles_in(v, skip)
+    elif isinstance(x, list):
+        for v in x:
+            out += tiles_in(v, skip)
+    elif isinstance(x, str) and x in names:
+        out[x] += 1
+    return out
 
 
 def until(check: Callable[[], bool], bound: float = 60.0) -> None:

@@ -27,7 +27,7 @@ from caishen.server.db import MoveRow
 from caishen.server.protocol import MAX_MESSAGE_BYTES
 from caishen.server.switch_zh import SWITCH_DOC_ZH
 from caishen.tiles import tile_name
-from helpers_server import NINE_TERMINALS_SEED, act_json, app_fixture, asked, choose, next_state
+from helpers_server import NINE_TERMINALS_SEED, act_json, app_fixture, asked, choose, next_state, tiles_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -260,22 +260,6 @@ def _visible(obs: Observation) -> Counter[str]:
     return seen
 
 
-def _tiles_in(x: Any, skip: frozenset[str]) -> Counter[str]:
-    """Every tile name anywhere in a JSON value, except under the keys ``skip``."""
-    names = {tile_name(k) for k in range(38)}
-    out: Counter[str] = Counter()
-    if isinstance(x, dict):
-        for k, v in x.items():
-            if k not in skip:
-                out += _tiles_in(v, skip)
-    elif isinstance(x, list):
-        for v in x:
-            out += _tiles_in(v, skip)
-    elif isinstance(x, str) and x in names:
-        out[x] += 1
-    return out
-
-
 def test_one_seat_receives_no_tile_it_may_not_see(app: FastAPI) -> None:
     """All traffic to one seat over whole hands, checked against an independent replay."""
     with _client(app, "Eve") as eve:
@@ -326,7 +310,7 @@ def test_one_seat_receives_no_tile_it_may_not_see(app: FastAPI) -> None:
                 assert mv["tiles"] == (["back"] * 4 if hidden else [tile_name(k) for k in m.tiles])
         # Nothing in the message names more copies of a tile than the seat can see (wild
         # kinds, choices and the discard being claimed refer to tiles counted elsewhere).
-        shown = _tiles_in(msg, frozenset(
+        shown = tiles_in(msg, frozenset(
             {"wilds", "own_flower", "choices", "help", "events", "indicator", "last_discard", "my_flowers", "drawn"}))
         assert not shown - _visible(obs), (msg["step"], shown - _visible(obs))
         checked += 1

@@ -19,12 +19,11 @@ from caishen.server import conns
 from caishen.server.core import Observation, iter_hand, loads  # the engine's, through the adapter
 from caishen.server.tables.watchers import MAX_WATCHERS
 from caishen.tiles import tile_name
-from helpers_server import act_json, app_fixture, choose, person, until
+from helpers_server import act_json, app_fixture, choose, person, tiles_in, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 app = app_fixture("sqlite", "postgresql")
-TILE_NAMES = frozenset(tile_name(k) for k in range(38))
 
 
 @pytest.fixture(autouse=True)
@@ -164,21 +163,6 @@ def _public(obs: Observation) -> Counter[str]:
     return seen
 
 
-def _tiles_in(x: Any, skip: frozenset[str]) -> Counter[str]:
-    """Every tile name anywhere in a JSON value, except under the keys ``skip``."""
-    out: Counter[str] = Counter()
-    if isinstance(x, dict):
-        for k, v in x.items():
-            if k not in skip:
-                out += _tiles_in(v, skip)
-    elif isinstance(x, list):
-        for v in x:
-            out += _tiles_in(v, skip)
-    elif isinstance(x, str) and x in TILE_NAMES:
-        out[x] += 1
-    return out
-
-
 def _play_hand(app: FastAPI, code: str, player: Any, watcher: Any,
                told: list[dict[str, Any]], watched: list[dict[str, Any]]) -> int:
     """The person plays one whole hand (``choose``); at every turn of theirs to discard (the
@@ -261,7 +245,7 @@ def test_a_spectator_sees_no_hidden_tile_and_is_one_state_behind(app: FastAPI) -
                 assert mv["tiles"] == (["back"] * 4 if hidden else [tile_name(k) for k in m.tiles])
         # nothing names more copies of a tile than every player may see (the discard being
         # claimed is one of the discards)
-        shown = _tiles_in(msg, frozenset({"last_discard"}))
+        shown = tiles_in(msg, frozenset({"last_discard"}))
         assert not shown - _public(obs), (msg["step"], shown - _public(obs))
         checked += 1
     assert checked >= 10
