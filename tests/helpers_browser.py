@@ -34,6 +34,13 @@ def lobby_page(browser: Browser, base: str, size: str, lang: str, headers: dict[
     return page
 
 
+# A practice table at the instant pace, opened as the lobby's button would. The page's script
+# does not return the fetch: Playwright would wait for the promise, and the navigation it
+# ends with could destroy the page's context before the answer came back (a flake seen in CI).
+PRACTICE_INSTANT = """() => { fetch('/api/practice?pace=instant', {method: 'POST'}).then((r) => r.json())
+    .then((r) => { location.href = '/r/' + r.code; }); }"""
+
+
 def take_name(page: Page, name: str) -> None:
     """On the lobby: take the name ``name``, and wait until the page says it is ours."""
     page.fill("#name", name)

@@ -17,7 +17,7 @@ from helpers_server import NINE_TERMINALS_SEED, ServerProcess
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
-from helpers_browser import SIZES, lobby_page  # noqa: E402
+from helpers_browser import PRACTICE_INSTANT, SIZES, lobby_page  # noqa: E402
 from helpers_browser import next_hand as _next_hand  # noqa: E402
 from helpers_browser import play_one as _play_one  # noqa: E402 - needs playwright
 from helpers_browser import state as _state  # noqa: E402
@@ -476,7 +476,7 @@ def test_a_match_played_to_its_end_says_why_it_ended(server: ServerProcess, brow
     (all hands played, or who went broke), and every hand's payments summed to its chips."""
     page = lobby_page(browser, server.base, size, lang)
     _name(page, "Max")
-    page.evaluate("fetch('/api/practice?pace=instant', {method: 'POST'}).then(r => r.json()).then(r => { location.href = '/r/' + r.code; })")
+    page.evaluate(PRACTICE_INSTANT)
     page.wait_for_selector("[data-testid=myhand] .tile")
     hands = 0
     while not page.locator("[data-testid=match-end]").count():
@@ -504,7 +504,7 @@ def test_a_hand_from_the_keyboard_alone(server: ServerProcess, browser: object, 
     first) without a click on the table. The keys are written on the page."""
     page = lobby_page(browser, server.base, size, lang)
     _name(page, "Kay")
-    page.evaluate("fetch('/api/practice?pace=instant', {method: 'POST'}).then(r => r.json()).then(r => { location.href = '/r/' + r.code; })")
+    page.evaluate(PRACTICE_INSTANT)
     page.wait_for_selector("[data-testid=myhand] .tile")
     assert "Enter" in page.locator("#keyshelp").inner_text() or "回车" in page.locator("#keyshelp").inner_text()
     typed = discards = hands = 0

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
 Page = playwright_api.Page
-from helpers_browser import SIZES, lobby_page, take_name  # noqa: E402
+from helpers_browser import PRACTICE_INSTANT, SIZES, lobby_page, take_name  # noqa: E402
 from helpers_browser import next_hand as _next_hand  # noqa: E402
 from helpers_browser import play_one as _play_one  # noqa: E402 - needs playwright
 from helpers_browser import state as _state  # noqa: E402
@@ -156,7 +156,7 @@ def test_the_result_page_says_why_the_match_ended(server: ServerProcess, browser
     language, as the API's ``match_end`` says."""
     page = _lobby(browser, server.base, size, lang)
     take_name(page, "Rex")
-    page.evaluate("fetch('/api/practice?pace=instant', {method: 'POST'}).then(r => r.json()).then(r => { location.href = '/r/' + r.code; })")
+    page.evaluate(PRACTICE_INSTANT)
     page.wait_for_selector("[data-testid=myhand] .tile")
     code = page.url.rsplit("/", 1)[1]
     while not page.locator("[data-testid=match-end]").count():
