@@ -64,3 +64,19 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
         yield b
         b.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test that ran against a ``caishen serve`` subprocess (any fixture holding a
+    ``ServerProcess``) reports the end of that server's standard error beside its own output:
+    what the server said while the test waited in vain."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if not report.failed:
+        return
+    from helpers_server import ServerProcess  # noqa: PLC0415 - only when a test failed
+
+    for name, value in getattr(item, "funcargs", {}).items():
+        if isinstance(value, ServerProcess):
+            report.sections.append((f"the server's log ({name}, last 6000 characters)", value.log()[-6000:] or "(empty)"))

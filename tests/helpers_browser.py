@@ -27,6 +27,7 @@ def lobby_page(browser: Browser, base: str, size: str, lang: str, headers: dict[
     request of the context (an ``X-Forwarded-For``, as a proxy on this machine would send)."""
     page = browser.new_context(viewport=SIZES[size], device_scale_factor=1,  # type: ignore[arg-type]
                                extra_http_headers=headers).new_page()
+    watch_errors(page)
     page.goto(base + "/")
     page.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
     page.goto(base + "/")
@@ -52,8 +53,44 @@ def state(page: Page) -> str:
     return str(page.evaluate("document.body.dataset.state || ''"))
 
 
+#: The errors each watched page reported (:func:`watch_errors`), by ``id(page)``.
+_ERRORS: dict[int, list[str]] = {}
+
+#: What a table page holds when a wait for it ends in vain: the state it shows, what the view
+#: asks of it, a move it sent and awaits, the queue of messages not yet shown, its connection.
+_STUCK = """() => { try { return JSON.stringify({path: location.pathname, state: document.body.dataset.state,
+    view: VIEW && {hand: VIEW.hand, step: VIEW.step, phase: VIEW.phase, current: VIEW.current, me: VIEW.me,
+                   choices: (VIEW.choices || []).map((c) => c.kind), hand_end: !!VIEW.hand_end, over: !!VIEW.match_over},
+    answered, queued: PLAY.queue.length, busy: PLAY.busy, ws: WS && WS.readyState, paused: VOTES.paused(),
+    moves: Array.from(document.querySelectorAll('.actions button')).map((b) => b.dataset.action || b.className)});
+  } catch (e) { return 'not a table page: ' + e; } }"""
+
+
+def watch_errors(page: Page) -> None:
+    """Keep what ``page`` reports as errors (uncaught exceptions, console errors), for the
+    message of a wait that fails (:func:`stuck`)."""
+    errors = _ERRORS.setdefault(id(page), [])
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+
+
+def stuck(page: Page) -> str:
+    """Why a wait on ``page`` may have ended in vain: what the page holds and the errors it
+    reported (the last 10)."""
+    try:
+        held = str(page.evaluate(_STUCK))
+    except Exception as exc:  # noqa: BLE001 - a page gone or navigating: say so
+        held = f"(the page could not be read: {exc})"
+    return f"{held}; errors: {_ERRORS.get(id(page), [])[-10:]}"
+
+
 def wait_change(page: Page, old: str) -> None:
-    page.wait_for_function("old => (document.body.dataset.state || '') !== old", arg=old, timeout=WAIT_MS)
+    """Wait until the page shows a state other than ``old``; a wait in vain fails with what the
+    page holds (:func:`stuck`)."""
+    try:
+        page.wait_for_function("old => (document.body.dataset.state || '') !== old", arg=old, timeout=WAIT_MS)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page stayed at state {old!r} for {WAIT_MS} ms: {stuck(page)}") from None
 
 
 def score_shown(page: Page) -> bool:

@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,9 +183,7 @@ def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None, redis_url
         finally:
             for s in nodes:
                 s.stop()
-                if s.proc is not None and s.proc.stderr is not None:
-                    with suppress(ValueError):  # a restarted node's earlier pipe may be closed
-                        errors.append(s.proc.stderr.read().decode(errors="replace"))
+                errors.append(s.log())
             engine.dispose()
             r.close()
         for text in errors:
@@ -194,9 +192,8 @@ def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None, redis_url
 
 def restart(node: ServerProcess) -> ServerProcess:
     """``node`` started again on its port (after it stopped)."""
-    if node.proc is not None and node.proc.stderr is not None:
-        text = node.proc.stderr.read().decode()
-        assert "Traceback" not in text, text
+    text = node.log()
+    assert "Traceback" not in text, text
     return node.start()
 
 

@@ -10,10 +10,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +139,11 @@ class ServerProcess:
         self.args = args  # more `caishen serve` flags
         self.files = files  # the server's limit of open files (soft and hard), as `ulimit -n`
         self.proc: subprocess.Popen[bytes] | None = None
+        # What the server writes to its standard error, read as it comes by a thread: a pipe
+        # nobody reads fills (64 KiB) and then blocks the server in the middle of a test.
+        self._log: list[str] = []  # every line, across restarts
+        self._log_lock = threading.Lock()
+        self._reader: threading.Thread | None = None
 
     @property
     def base(self) -> str:
@@ -151,10 +157,11 @@ class ServerProcess:
              *(["--workers", str(self.workers)] if self.workers != 1 else []), *self.args],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=self._limits,
         )
+        self._follow(self.proc)
         deadline = time.monotonic() + 120  # a bound: a start took 27 s on a machine at load 11
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+                raise RuntimeError(f"server exited: {self.log()}")
             try:
                 if httpx.get(self.base + "/api/variants", timeout=2).status_code == 200:
                     return self
@@ -162,6 +169,27 @@ class ServerProcess:
                 pass
             time.sleep(0.1)  # polling for readiness, not timing a behaviour
         raise RuntimeError("server did not start")
+
+    def _follow(self, proc: subprocess.Popen[bytes]) -> None:
+        stream = proc.stderr
+        assert stream is not None
+
+        def read() -> None:
+            with suppress(ValueError):  # the pipe closed meanwhile
+                for line in iter(stream.readline, b""):
+                    with self._log_lock:
+                        self._log.append(line.decode(errors="replace"))
+
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
+
+    def log(self) -> str:
+        """What the server wrote to its standard error so far, over all its starts (to the end,
+        once it has exited)."""
+        if self.proc is not None and self.proc.poll() is not None and self._reader is not None:
+            self._reader.join(10)  # a bound: the rest of the pipe is read at once
+        with self._log_lock:
+            return "".join(self._log)
 
     def _limits(self) -> None:
         if self.files is not None:

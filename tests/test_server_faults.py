@@ -126,8 +126,7 @@ def _outage(kind: str, tmp: Path, seconds: float) -> None:
             for seat in seats:
                 seat.close()
             server.stop()
-            if server.proc is not None and server.proc.stderr is not None:
-                exc.add_note("the server's log:\n" + server.proc.stderr.read().decode(errors="replace")[-6000:])
+            exc.add_note("the server's log:\n" + server.log()[-6000:])
             raise
         finally:
             for seat in seats:

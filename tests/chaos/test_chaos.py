@@ -111,30 +111,18 @@ def through(proxy: Proxy, db: str) -> str:
 
 
 class Logs:
-    """Reads each node process's standard error as it comes (a full pipe would block the node)."""
+    """The nodes' standard error (each ``ServerProcess`` reads its own as it comes, over its
+    restarts), searched for tracebacks at the end."""
 
     def __init__(self) -> None:
-        self.text: list[str] = []
-        self.lock = threading.Lock()
+        self.nodes: list[ServerProcess] = []
 
     def follow(self, node: ServerProcess) -> None:
-        proc = node.proc
-        assert proc is not None and proc.stderr is not None
-        stream = proc.stderr
-
-        def read() -> None:
-            try:
-                for line in iter(stream.readline, b""):
-                    with self.lock:
-                        self.text.append(line.decode(errors="replace"))
-            except ValueError:  # closed meanwhile
-                return
-
-        threading.Thread(target=read, daemon=True).start()
+        if node not in self.nodes:
+            self.nodes.append(node)
 
     def tracebacks(self) -> list[str]:
-        with self.lock:
-            return [t for t in self.text if "Traceback" in t]
+        return [line for node in self.nodes for line in node.log().splitlines() if "Traceback" in line]
 
 
 def _verify(dep: BalancedNodes, code: str, key: str, tmp: Path) -> tuple[int, str]:

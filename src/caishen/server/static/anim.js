@@ -28,8 +28,14 @@ async function pump() {
       const [msg, onState] = PLAY.queue.shift();
       // far behind (a tab in the background): catch up without the animations
       const hurry = PLAY.queue.length > 12 || document.hidden;
-      if (msg.type === "event") await playEvent(msg, hurry);
-      else onState(msg);
+      // one message that throws (a drawing bug) must not stall the ones queued behind it:
+      // with nobody else to move, the page would wait for ever for a state it already has
+      try {
+        if (msg.type === "event") await playEvent(msg, hurry);
+        else onState(msg);
+      } catch (e) {
+        console.error(e);
+      }
     }
   } finally {
     PLAY.busy = false;
