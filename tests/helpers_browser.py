@@ -3,6 +3,8 @@ one legal move by clicking (Playwright's sync API; the pages of caishen/server/s
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -61,7 +63,8 @@ _ERRORS: dict[int, list[str]] = {}
 _STUCK = """() => { try { return JSON.stringify({path: location.pathname, state: document.body.dataset.state,
     view: VIEW && {hand: VIEW.hand, step: VIEW.step, phase: VIEW.phase, current: VIEW.current, me: VIEW.me,
                    choices: (VIEW.choices || []).map((c) => c.kind), hand_end: !!VIEW.hand_end, over: !!VIEW.match_over},
-    answered, queued: PLAY.queue.length, busy: PLAY.busy, ws: WS && WS.readyState, paused: VOTES.paused(),
+    answered, sentNext, seen, queued: PLAY.queue.length, busy: PLAY.busy, ws: WS && WS.readyState, paused: VOTES.paused(),
+    next: Array.from(document.querySelectorAll('[data-testid=next-hand]')).map((b) => (b.disabled ? 'disabled' : 'enabled')),
     moves: Array.from(document.querySelectorAll('.actions button')).map((b) => b.dataset.action || b.className)});
   } catch (e) { return 'not a table page: ' + e; } }"""
 
@@ -110,7 +113,7 @@ def next_hand(page: Page) -> None:
         except PlaywrightTimeout:
             if page.locator(button + ":enabled").count():  # not sent (once sent it stays disabled)
                 page.click(button)
-    raise AssertionError("the next hand did not start")
+    raise AssertionError(f"the next hand did not start: {stuck(page)}")
 
 
 def move_when_asked(page: Page, hands: int = 5) -> None:
@@ -125,8 +128,11 @@ def move_when_asked(page: Page, hands: int = 5) -> None:
             old = state(page)
             if play_one(page):
                 return
-            page.wait_for_function("old => (document.body.dataset.state || '') !== old || "
-                                   "document.querySelector('[data-testid=score-table]')", arg=old, timeout=WAIT_MS)
+            try:
+                page.wait_for_function("old => (document.body.dataset.state || '') !== old || "
+                                       "document.querySelector('[data-testid=score-table]')", arg=old, timeout=WAIT_MS)
+            except PlaywrightTimeout:
+                raise AssertionError(f"the page stayed at state {old!r}: {stuck(page)}") from None
         else:
             raise AssertionError("the hand did not end")
         next_hand(page)
@@ -199,3 +205,49 @@ def to_my_discard(page: Page) -> None:
                 raise
         page.wait_for_function("old => document.body.dataset.state !== old", arg=old, timeout=WAIT_MS)
     raise AssertionError("never asked to discard")
+
+
+def wait_any_change(pages: list[tuple[Page, str]], bound: float = WAIT_MS / 1000) -> None:
+    """Wait, at most ``bound`` seconds, until one of the pages shows a state other than its old one."""
+    end = time.monotonic() + bound
+    while time.monotonic() < end:
+        for page, old in pages:
+            try:
+                page.wait_for_function("old => (document.body.dataset.state || '') !== old", arg=old, timeout=200)
+                return
+            except PlaywrightTimeout:
+                continue
+    raise AssertionError(f"no page changed its state within {bound} s: " + "; ".join(stuck(p) for p, _ in pages))
+
+
+def hand_tiles(page: Page) -> list[str]:
+    """The tiles of the seat's concealed hand as the page shows them, left to right."""
+    return list(page.eval_on_selector_all("[data-testid=myhand] .tile", "els => els.map(e => e.dataset.tile)"))
+
+
+def waits_for_my_discard(page: Page) -> bool:
+    """True when the page asks this seat to discard and nobody else is asked anything (no
+    claim is open): the state stands still until this seat moves."""
+    return bool(page.evaluate(
+        "typeof VIEW !== 'undefined' && VIEW !== null && VIEW.hand_end === null"
+        " && VIEW.choices.some(c => c.kind === 'discard')"
+        " && document.querySelectorAll('.myhand .tile.can').length > 0"))
+
+
+def play_hand_together(pages: list[Page]) -> list[int]:
+    """People at one table, each on a page: click each one's moves (:func:`play_one`, without
+    waiting: while one decides on a claim the others are sent nothing) until every page shows
+    the hand's score table; how many moves each made."""
+    moved = [0] * len(pages)
+    for _ in range(2000):  # a bound: a hand has fewer states than this for all its pages
+        if all(score_shown(p) for p in pages):
+            return moved
+        olds = [state(p) for p in pages]
+        progressed = False
+        for i, page in enumerate(pages):
+            if not score_shown(page) and play_one(page, wait=False):
+                moved[i] += 1
+                progressed = True
+        if not progressed:  # nobody can click: a move is on its way to one page or another
+            wait_any_change([(p, o) for p, o in zip(pages, olds, strict=True) if not score_shown(p)])
+    raise AssertionError("the hand did not end")

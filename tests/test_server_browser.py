@@ -17,7 +17,14 @@ from helpers_server import NINE_TERMINALS_SEED, ServerProcess
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
-from helpers_browser import PRACTICE_INSTANT, SIZES, lobby_page  # noqa: E402
+from helpers_browser import (  # noqa: E402
+    PRACTICE_INSTANT,
+    SIZES,
+    hand_tiles,
+    lobby_page,
+    play_hand_together,
+    waits_for_my_discard,
+)
 from helpers_browser import next_hand as _next_hand  # noqa: E402
 from helpers_browser import play_one as _play_one  # noqa: E402 - needs playwright
 from helpers_browser import state as _state  # noqa: E402
@@ -51,34 +58,6 @@ def _shot(page: Page, name: str, part: str | None = None) -> None:
         page.evaluate("document.querySelectorAll('.call, .toast').forEach(e => e.remove())")  # passing effects
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         (page.locator(part) if part else page).screenshot(path=str(Path(SHOTS) / name))
-
-
-def _wait_any_change(pages: list[tuple[Page, str]], bound: float = 60.0) -> None:
-    """Wait, at most ``bound`` seconds, until one of the pages shows a state other than its old one."""
-    import time  # noqa: PLC0415
-
-    end = time.monotonic() + bound
-    while time.monotonic() < end:
-        for page, old in pages:
-            try:
-                page.wait_for_function("old => (document.body.dataset.state || '') !== old", arg=old, timeout=200)
-                return
-            except playwright_api.TimeoutError:
-                continue
-    raise AssertionError(f"no page changed its state within {bound} s")
-
-
-def _hand(page: Page) -> list[str]:
-    return list(page.eval_on_selector_all("[data-testid=myhand] .tile", "els => els.map(e => e.dataset.tile)"))
-
-
-def _waits_for_my_discard(page: Page) -> bool:
-    """True when the page asks this seat to discard and nobody else is asked anything (no
-    claim is open): the state stands still until this seat moves."""
-    return bool(page.evaluate(
-        "typeof VIEW !== 'undefined' && VIEW !== null && VIEW.hand_end === null"
-        " && VIEW.choices.some(c => c.kind === 'discard')"
-        " && document.querySelectorAll('.myhand .tile.can').length > 0"))
 
 
 def _name(page: Page, name: str) -> None:
@@ -129,15 +108,15 @@ def test_three_bots_full_hand_reload_replay_and_verify(server: ServerProcess, br
             _wait_change(page, old)
             continue
         moves += 1
-        if moves >= 3 and not reloaded and not _score_shown(page) and _waits_for_my_discard(page):
+        if moves >= 3 and not reloaded and not _score_shown(page) and waits_for_my_discard(page):
             # Only our discard is asked for and the room has no timer: nothing can change
             # until we click, so the hand read now is the hand the reloaded page must show.
             _shot(page, "table.png")
-            seat, tiles = page.locator(".seat.pos-bottom .pill.wind").inner_text(), _hand(page)
+            seat, tiles = page.locator(".seat.pos-bottom .pill.wind").inner_text(), hand_tiles(page)
             page.reload()
             page.wait_for_selector("[data-testid=myhand] .tile")
             assert page.locator(".seat.pos-bottom .pill.wind").inner_text() == seat
-            assert _hand(page) == tiles
+            assert hand_tiles(page) == tiles
             reloaded = True
     assert reloaded
     table = page.locator("[data-testid=score-table]")
@@ -189,26 +168,18 @@ def test_friend_joins_by_link_and_both_play(server: ServerProcess, browser: obje
     b.wait_for_selector("[data-testid=myhand] .tile")
     a.wait_for_selector("[data-testid=myhand] .tile", timeout=60000)  # the waiting page looks every 2 s
     assert b.locator(".seat.pos-bottom .name").inner_text() == "Friend"
-    moved = {"a": 0, "b": 0}
+    moved = [0, 0]
     for hand_no in range(5):  # a bound: hands until both have moved (a bot may win before one's turn)
         if hand_no:  # both press "Next hand"; the next is dealt once both have
             for page in (a, b):
                 page.click("[data-testid=next-hand]")
             for page in (a, b):
                 page.wait_for_selector("[data-testid=score-table]", state="detached", timeout=60000)
-        while not (_score_shown(a) and _score_shown(b)):
-            olds = {"a": _state(a), "b": _state(b)}
-            progressed = False
-            for key, page in (("a", a), ("b", b)):
-                if not _score_shown(page) and _play_one(page, wait=False):
-                    moved[key] += 1
-                    progressed = True
-            if not progressed:  # nobody can click: a move is on its way to one page or the other
-                # (while one person decides on a claim, the other is sent nothing: issue 27)
-                _wait_any_change([(a, olds["a"]), (b, olds["b"])])
-        if moved["a"] and moved["b"]:
+        # (while one person decides on a claim, the other is sent nothing: issue 27)
+        moved = [m + n for m, n in zip(moved, play_hand_together([a, b]), strict=True)]
+        if all(moved):
             break
-    assert moved["a"] > 0 and moved["b"] > 0
+    assert moved[0] > 0 and moved[1] > 0
     host.close()
     friend.close()
 
@@ -228,7 +199,7 @@ def test_the_tile_just_drawn_stands_apart_also_after_a_reload(server: ServerProc
     page.click("#practice")
     page.wait_for_selector("[data-testid=myhand] .tile")
     _play_until(page, "[data-testid=drawn]")  # our turn after a draw from the wall
-    shown = _hand(page)
+    shown = hand_tiles(page)
     drawn = page.locator("[data-testid=drawn]").get_attribute("data-tile")
     assert shown[-1] == drawn and page.locator(".myhand .tile").last.get_attribute("data-testid") == "drawn"
     server_order = page.evaluate("VIEW.tiles")  # sorted, the drawn tile among the others
@@ -237,7 +208,7 @@ def test_the_tile_just_drawn_stands_apart_also_after_a_reload(server: ServerProc
     assert shown == [*rest, drawn]
     page.reload()
     page.wait_for_selector("[data-testid=myhand] .tile")
-    assert _hand(page) == shown and page.locator("[data-testid=drawn]").get_attribute("data-tile") == drawn
+    assert hand_tiles(page) == shown and page.locator("[data-testid=drawn]").get_attribute("data-tile") == drawn
     ctx.close()
 
 
@@ -432,7 +403,7 @@ def test_a_whole_hand_by_clicks_at_the_normal_pace(paced_server: ServerProcess, 
                     advised += 1
                     tiles = page.eval_on_selector_all("[data-testid=advice] .adv", "els => els.map(e => e.dataset.tile)")
                     assert tiles == [d["tile"] for d in view["help"]["discards"]]
-                    hand = _hand(page)
+                    hand = hand_tiles(page)
                     assert all(t in hand for t in tiles)
                 if drawn_turns == 2:
                     _shot(page, "table.png" if size == "desktop" else "table-phone.png")

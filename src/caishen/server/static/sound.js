@@ -107,5 +107,8 @@ const SOUND = (() => {
     return [h("label", {}, mute, h("span", { "data-i18n": "sound", text: t("sound") })), vol];
   }
 
-  return { play, call, onState, controls, st };
+  // a sound that fails (the page's audio refused, a context gone) is only missed: it never
+  // stops the caller, which goes on to draw the table and play the moves queued after it
+  const safe = (f) => (...args) => { try { f(...args); } catch (e) { console.error(e); } };
+  return { play: safe(play), call: safe(call), onState: safe(onState), controls, st };
 })();

@@ -202,8 +202,8 @@ function applyState(msg) {
   document.body.dataset.state = `${msg.hand}:${msg.step}:${msg.phase}:${msg.current}:${msg.hand_end ? "end" : msg.choices.length}`;
   deadline = msg.deadline_ms === null ? null : Date.now() + msg.deadline_ms;
   if (msg.phase === "claim" && msg.choices.length) lastDiscardSeat = msg.current;
-  if (window.SOUND) SOUND.onState(before, msg);
   render();
+  if (window.SOUND) SOUND.onState(before, msg);
 }
 
 function connect() {
