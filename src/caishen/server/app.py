@@ -51,7 +51,7 @@ from caishen.server.protocol import (
     parse_since,
 )
 from caishen.server.store import RoomInfo, Store, unavailable
-from caishen.server.tables import STORAGE_LOST, Client, LiveTable, Tables, WorkerPlan, address_token, watchers
+from caishen.server.tables import STORAGE_LOST, Client, Tables, WorkerPlan, address_token, watchers
 from caishen.server.tables import routes as rooms
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -334,17 +334,11 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         client = Client(player=player, outbox=Outbox(ws.send_text), uid=uid, person=tables.person(uid),
                         contributes=ws.query_params.get("contribute") == "1",
                         since=parse_since(ws.query_params.get("since")), addr=address_token(room.seed, peer_host(ws)))
-        writer = asyncio.ensure_future(client.outbox.run())
-        reader = asyncio.ensure_future(read(ws, live, client))
         metrics.connections.inc()
         try:
-            await live.join(client)
-            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+            await live.serve(client, functools.partial(relayed_message, ws))
         finally:
-            reader.cancel()
-            writer.cancel()
             metrics.connections.dec()
-            await live.leave(client)
             tables.release(uid)
         if client.outbox.closed is not None and client.outbox.closed != 1006:
             await close_socket(ws.close, client.outbox.closed, client.outbox.reason)
@@ -397,7 +391,8 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             await close_socket(ws.close, w.outbox.closed, w.outbox.reason)
 
     async def relayed_message(ws: WebSocket) -> str | None:
-        """The page's next message (None once it has gone), for a relay to another node."""
+        """The page's next message (None once it has gone), for its table here or a relay to
+        another node."""
         try:
             msg = await ws.receive()
         except (WebSocketDisconnect, RuntimeError):
@@ -409,20 +404,6 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             data = msg.get("bytes") or b""
             text = data.decode("utf-8", "replace") if len(data) <= MAX_MESSAGE_BYTES else "x" * (MAX_MESSAGE_BYTES + 1)
         return str(text)
-
-    async def read(ws: WebSocket, live: LiveTable, client: Client) -> None:
-        """The client's messages, to the table, until the socket closes."""
-        with contextlib.suppress(WebSocketDisconnect):
-            while True:
-                msg = await ws.receive()
-                if msg["type"] == "websocket.disconnect":
-                    return
-                text = msg.get("text")
-                if text is None:
-                    data = msg.get("bytes") or b""
-                    text = data.decode("utf-8", "replace") if len(data) <= MAX_MESSAGE_BYTES else "x" * (
-                        MAX_MESSAGE_BYTES + 1)
-                await live.receive(client, text)
 
     return app
 

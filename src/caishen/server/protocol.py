@@ -84,6 +84,9 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
+PONG: Final = '{"type":"pong"}'  # the answer to a ping, after everything sent before it
+
+
 class TakeoverMessage(_Strict):
     """In a room without a turn timer: let a stand-in bot play engine seat ``seat``, whose
     person has been away (no connection) for 3 minutes; they take it back on return."""

@@ -175,21 +175,10 @@ class Owner:
         """One relayed connection at its table, as the app's handler serves a WebSocket."""
         client = r.client
         assert isinstance(client, Client)
-        writer = asyncio.get_running_loop().create_task(client.outbox.run())
-
-        async def read() -> None:
-            while (text := await r.inbox.get()) is not None:
-                await live.receive(client, text)
-
-        reader = asyncio.get_running_loop().create_task(read())
         try:
-            await live.join(client)
-            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+            await live.serve(client, r.inbox.get)
         finally:
-            reader.cancel()
-            writer.cancel()
             self.remotes.pop(cid, None)
-            await live.leave(client)
             self.tables.release(client.uid)
             closed = client.outbox.closed
             with contextlib.suppress(Exception):

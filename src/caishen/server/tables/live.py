@@ -19,7 +19,7 @@ import ipaddress
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from caishen.server import contrib, core, metrics
@@ -37,6 +37,7 @@ from caishen.server.conns import (
 )
 from caishen.server.logs import fields, log
 from caishen.server.protocol import (
+    PONG,
     ActMessage,
     BackMessage,
     BallotMessage,
@@ -72,7 +73,6 @@ TAKEOVER_SECONDS = 180.0  # without a turn timer: the others may hand an absent 
 UNOPENED_HOURS = 24.0     # a room whose table nobody opened expires after this (--unopened-hours)
 SWEEP_SECONDS = 30.0      # how often the tables are looked over for both
 HISTORY_EVENTS = 40       # the moves told that a table keeps, for a page that reconnects (?since=H:S)
-PONG = '{"type":"pong"}'
 
 
 @dataclass(eq=False)
@@ -287,6 +287,27 @@ class LiveTable:
     def _present(self, player: int) -> bool:
         return any(c.player == player for c in self.clients)
 
+    async def serve(self, client: Client, messages: Callable[[], Awaitable[str | None]]) -> None:
+        """One connection at this table, a page's own or relayed from another node, until
+        either side ends it: joined first, each of its messages (``messages()``: the next, None
+        once the page has gone) taken in turn, what the table tells it sent through its outbox,
+        and left last."""
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(client.outbox.run())
+
+        async def read() -> None:
+            while (text := await messages()) is not None:
+                await self.receive(client, text)
+
+        reader = loop.create_task(read())
+        try:
+            await self.join(client)
+            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()
+            writer.cancel()
+            await self.leave(client)
+
     async def join(self, client: Client) -> None:
         """A new connection: it gets the table at once; the others hear of it only when the
         person was not connected before. A seat has at most SOCKETS_PER_SEAT connections:
@@ -448,9 +469,20 @@ class LiveTable:
         out = SameAddressMessage(groups=[[names[p] for p in sorted(g)] for g in groups],
                                  players=[sorted(g) for g in groups]).model_dump_json()
         told = frozenset(groups)
-        for c in self.clients if told != self._told_addresses else (client,):
-            c.outbox.put(out)
+        self._tell_all(out, self.clients if told != self._told_addresses else (client,))
         self._told_addresses = told
+
+    @property
+    def _stopped(self) -> bool:
+        """Nothing moves at this table now: the database cannot be written (``paused``, it goes
+        on by itself when it can), the table has left this node's memory (``evicted``), or the
+        people at it voted a pause (``votes.held``)."""
+        return self.paused or self.evicted or self.votes.held
+
+    def _tell_all(self, out: str, to: Iterable[Client] | None = None) -> None:
+        """Message ``out`` (JSON) to every page at the table, or to the pages ``to``."""
+        for c in self.clients if to is None else to:
+            c.outbox.put(out)
 
     def _say(self, client: Client, msg: SayMessage) -> None:
         """A quick phrase or a sticker, shown at the sender's seat on every page at the table
@@ -458,9 +490,7 @@ class LiveTable:
         seat = self.session.seat_of(client.player)
         if seat is None:
             raise ProtocolError("not_seated", "only the people at the table send phrases and stickers")
-        out = SaidMessage(seat=seat, say=msg.say).model_dump_json()
-        for c in self.clients:
-            c.outbox.put(out)
+        self._tell_all(SaidMessage(seat=seat, say=msg.say).model_dump_json())
 
     async def _remove(self, client: Client, player: int) -> None:
         """The room's owner removes a person told in a same-address group (not himself): the
@@ -485,9 +515,7 @@ class LiveTable:
         for c in [c for c in self.clients if c.player == player]:
             self.clients.remove(c)
             c.outbox.give_up(CLOSE_REMOVED, "the room's owner removed you from this table")
-        out = RemovedMessage(player=player, name=room.names[player]).model_dump_json()
-        for c in self.clients:
-            c.outbox.put(out)
+        self._tell_all(RemovedMessage(player=player, name=room.names[player]).model_dump_json())
         await self._go()
 
     def _chat(self, client: Client, msg: ChatMessage) -> None:
@@ -497,9 +525,7 @@ class LiveTable:
         seat = self.session.seat_of(client.player)
         if seat is None:
             raise ProtocolError("not_seated", "only the people at the table chat")
-        out = self.chat.add(seat, self.room.players[client.player].name or "", msg.text).model_dump_json()
-        for c in self.clients:
-            c.outbox.put(out)
+        self._tell_all(self.chat.add(seat, self.room.players[client.player].name or "", msg.text).model_dump_json())
 
     # ------------------------------------------------------------ votes (votes.py)
 
@@ -609,7 +635,7 @@ class LiveTable:
     async def _pause_over(self) -> None:
         async with self.lock:
             self._holding = False
-            if self.paused or self.evicted:
+            if self._stopped:
                 return
             try:
                 await self._go()
@@ -637,7 +663,7 @@ class LiveTable:
         a bot's own turn waits for the pace, a person is told and asked. Every seat is sent
         its state unless a discard is being decided on."""
         s = self.session
-        if self.paused or self.evicted or self.votes.held or s.dismissed:
+        if self._stopped or s.dismissed:
             return
         if not s.dealt:  # the first hand: dealt once the window lets it
             self._open_window(due=True)
@@ -680,8 +706,7 @@ class LiveTable:
     async def _bot_turn(self, at: tuple[int, int]) -> None:
         async with self.lock:
             s = self.session
-            if (s.hand_index, len(s.moves)) != at or self._holding or s.hand_over or self.paused or self.evicted \
-                    or self.votes.held:
+            if (s.hand_index, len(s.moves)) != at or self._holding or s.hand_over or self._stopped:
                 return
             auto = self._auto_to_move()
             if auto is None:
@@ -746,7 +771,7 @@ class LiveTable:
     async def _window_over(self, index: int) -> None:
         async with self.lock:
             w = self.window
-            if w is None or w.hand != index or not w.due or self.paused or self.evicted:
+            if w is None or w.hand != index or not w.due or self._stopped:
                 return
             try:
                 await self._deal_when_complete()
@@ -757,7 +782,7 @@ class LiveTable:
         """Deal the hand the window is for, if it is due and complete: every person seated
         whose contributing page is here has sent its value, or the time is up."""
         w = self.window
-        if w is None or not w.due or self.paused or self.evicted or self.votes.held:
+        if w is None or not w.due or self._stopped:
             return
         s = self.session
         # where pages contribute, the first deal also waits (within the window) for the people
@@ -1053,7 +1078,7 @@ class LiveTable:
             if self.evicted:  # left memory since: the rebuilt table has its own timer
                 return
             s = self.session
-            if (s.hand_index, len(s.moves), s.hand_over) != version or s.over or self.paused or self.votes.held:
+            if (s.hand_index, len(s.moves), s.hand_over) != version or s.over or self._stopped:
                 return
             self._timer = None
             try:

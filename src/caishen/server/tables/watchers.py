@@ -29,6 +29,7 @@ from typing import Final
 from caishen.server import core
 from caishen.server.conns import CONNECTION_RATES, PERSON_RATES, Budgets, Outbox, allow
 from caishen.server.protocol import (
+    PONG,
     ErrorMessage,
     ProtocolError,
     WatchersMessage,
@@ -37,7 +38,6 @@ from caishen.server.protocol import (
 from caishen.server.store import RoomInfo
 
 MAX_WATCHERS: Final = 20  # spectator connections per table
-PONG: Final = '{"type":"pong"}'
 SPECTATORS_OFF: Final = "spectators_off"
 TOO_MANY: Final = "too_many_spectators"
 SPECTATOR: Final = "spectator"
