@@ -121,6 +121,10 @@ class Logs:
         if node not in self.nodes:
             self.nodes.append(node)
 
+    def about(self, code: str) -> list[str]:
+        """Every node's log lines that name room ``code`` (the logs are one JSON object a line)."""
+        return [f"{node.port}: {line}" for node in self.nodes for line in node.log().splitlines() if code in line]
+
     def tracebacks(self) -> list[str]:
         return [line for node in self.nodes for line in node.log().splitlines() if "Traceback" in line]
 
@@ -214,8 +218,12 @@ def test_three_nodes_behind_the_balancer_survive_kills_a_redis_restart_and_a_dat
             # version: every match finishes
             at_fault = {p.code: p.seen for p in people}
             for p in people:
-                poll(lambda p=p: p.over or p.failures or (p.seen is not None and p.seen != at_fault[p.code]),
-                     BOUND, f"table {p.code} to move on after the last fault: {_state(p, dep)}")
+                try:
+                    poll(lambda p=p: p.over or p.failures or (p.seen is not None and p.seen != at_fault[p.code]),
+                         BOUND, f"table {p.code} to move on after the last fault")
+                except AssertionError as exc:  # what the person and the nodes saw, read now
+                    raise AssertionError(f"{exc}: {_state(p, dep)}; faults {faults}; the nodes' log lines "
+                                         f"of the room: {logs.about(p.code)[-30:]}") from None
             if FULL:
                 for p in people:
                     poll(lambda p=p: p.over or p.failures, 600, f"table {p.code}'s match to finish")

@@ -61,6 +61,10 @@ class Owner:
         self.beat = beat
         self.pubsub = redis.pubsub()
         self.remotes: dict[str, _Remote] = {}  # connection id -> remote
+        # the tables whose relayed connections this node takes: subscribed to, or to be once
+        # Redis answers (a subscription that failed, e.g. as Redis restarted, is made again by
+        # the sweep; else every relayed page would be refused for as long as the table runs here)
+        self.wanted: set[str] = set()
         self._runner: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = False
@@ -69,16 +73,27 @@ class Owner:
         """Take relayed connections for table ``code`` (this node runs it now)."""
         if self._stopped:
             return
+        self.wanted.add(code)
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        await self._subscribe(code)
+
+    async def _subscribe(self, code: str) -> None:
         await self.pubsub.subscribe(**{IN.format(code): self._heard})
         if self._runner is None or self._runner.done():
             self._runner = asyncio.get_running_loop().create_task(
                 self.pubsub.run(poll_timeout=self.beat, exception_handler=self._failed))
-        if self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    def _held(self) -> set[str]:
+        """The tables whose channel the subscription holds (or will hold again once Redis
+        answers: redis-py subscribes to them again on a new connection)."""
+        names = (c.decode() if isinstance(c, bytes) else str(c) for c in self.pubsub.channels)
+        return {name.split(":")[2] for name in names if name.startswith("caishen:table:")}
 
     async def forget(self, code: str) -> None:
         """No more relayed connections for ``code`` (the table left this node); the open ones
         are closed with their table's close code (or 1012)."""
+        self.wanted.discard(code)
         with contextlib.suppress(Exception):
             await self.pubsub.unsubscribe(IN.format(code))
         for cid, r in list(self.remotes.items()):
@@ -126,7 +141,8 @@ class Owner:
             live = self.tables.live.get(code)
             out = OUT.format(msg["c"])
             if live is None:
-                await self._publish(out, {"k": "close", "code": CLOSE_MOVED, "reason": "table moved"})
+                if code in self.wanted:  # (else a subscription left over: the table's node answers)
+                    await self._publish(out, {"k": "close", "code": CLOSE_MOVED, "reason": "table moved"})
                 return
             uid = str(msg.get("u", ""))
 
@@ -192,6 +208,15 @@ class Owner:
             for r in list(self.remotes.values()):
                 if t - r.heard > SILENT_SECONDS:
                     r.client.outbox.give_up(CLOSE_MOVED, "relay silent: reconnecting")  # its edge is gone
+            held = self._held()
+            try:
+                for code in self.wanted - held:  # a subscription that failed
+                    await self._subscribe(code)
+                    log.info("relayed connections taken again", extra=fields(event="relay_resubscribed", room=code))
+                for code in held - self.wanted:  # a table gone from here whose unsubscribing failed
+                    await self.pubsub.unsubscribe(IN.format(code))
+            except Exception:  # noqa: BLE001 - Redis still away: the next sweep tries again
+                continue
 
 
 async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, since: str | None, beat: float,
