@@ -126,7 +126,12 @@ class Logs:
         return [f"{node.port}: {line}" for node in self.nodes for line in node.log().splitlines() if code in line]
 
     def tracebacks(self) -> list[str]:
-        return [line for node in self.nodes for line in node.log().splitlines() if "Traceback" in line]
+        """Each traceback a node printed, with the 40 lines after it (what raised, and where)."""
+        found = []
+        for node in self.nodes:
+            lines = node.log().splitlines()
+            found += [f"node {node.port}: " + "\n".join(lines[i:i + 40]) for i, line in enumerate(lines) if "Traceback" in line]
+        return found
 
 
 def _verify(dep: BalancedNodes, code: str, key: str, tmp: Path) -> tuple[int, str]:

@@ -87,7 +87,8 @@ class Owner:
     def _held(self) -> set[str]:
         """The tables whose channel the subscription holds (or will hold again once Redis
         answers: redis-py subscribes to them again on a new connection)."""
-        names = (c.decode() if isinstance(c, bytes) else str(c) for c in self.pubsub.channels)
+        leaving = self.pubsub.pending_unsubscribe_channels  # (asked to end, not yet confirmed)
+        names = (c.decode() if isinstance(c, bytes) else str(c) for c in self.pubsub.channels if c not in leaving)
         return {name.split(":")[2] for name in names if name.startswith("caishen:table:")}
 
     async def forget(self, code: str) -> None:
