@@ -44,7 +44,8 @@ def setup(level: int = logging.INFO) -> None:
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines())
-    for name in ("caishen.server", "uvicorn.error"):
+    # (asyncio's own: a task that failed with nobody to hear it, a callback that raised)
+    for name in ("caishen.server", "uvicorn.error", "asyncio"):
         logger = logging.getLogger(name)
         logger.handlers = [handler]
         logger.setLevel(level)
