@@ -208,8 +208,11 @@ def to_my_discard(page: Page) -> None:
 
 
 def wait_any_change(pages: list[tuple[Page, str]], bound: float = WAIT_MS / 1000) -> None:
-    """Wait, at most ``bound`` seconds, until one of the pages shows a state other than its old one."""
+    """Wait, at most ``bound`` seconds, until one of the pages shows a state other than its old one
+    (none given: nothing to wait for, e.g. the hand ended on every page meanwhile)."""
     end = time.monotonic() + bound
+    if not pages:
+        return
     while time.monotonic() < end:
         for page, old in pages:
             try:
