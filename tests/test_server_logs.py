@@ -38,3 +38,26 @@ def test_a_task_that_failed_unheard_is_logged_as_one_json_line() -> None:
     assert told[0]["message"].startswith("Task exception was never retrieved")
     assert "Traceback (most recent call last)" in told[0]["error"]
     assert 'ValueError: nobody heard this' in told[0]["error"]
+
+
+_UVICORN_ERROR = """
+import logging
+from caishen.server.logs import setup
+from caishen.server.workers import uvicorn_config
+setup()
+uvicorn_config(object())  # as `caishen serve` builds uvicorn's settings, after the log's
+try:
+    raise RuntimeError("an ASGI application failed")
+except RuntimeError:
+    logging.getLogger("uvicorn.error").exception("Exception in ASGI application")
+"""
+
+
+def test_uvicorns_own_errors_stay_json_lines_after_its_settings_are_made() -> None:
+    """uvicorn's settings configure logging unless told not to; the centre's own log setup
+    comes first, and uvicorn's error log (an application's exception) stays one JSON line."""
+    run = subprocess.run([sys.executable, "-c", _UVICORN_ERROR], capture_output=True, text=True, timeout=120,
+                         env={"PYTHONPATH": str(ROOT / "src")}, check=True)
+    told = [json.loads(line) for line in run.stderr.splitlines()]
+    assert [(t["logger"], t["message"]) for t in told] == [("uvicorn.error", "Exception in ASGI application")]
+    assert "RuntimeError: an ASGI application failed" in told[0]["error"]

@@ -247,7 +247,8 @@ def test_three_nodes_behind_the_balancer_survive_kills_a_redis_restart_and_a_dat
             for p in people:
                 code, text = _verify(dep, p.code, key, tmp_path)
                 assert code == 0, text[:500]
-            assert logs.tracebacks() == []
+            tracebacks = logs.tracebacks()
+            assert not tracebacks, "\n\n".join(tracebacks)
     finally:
         for p in people:
             p.stopping.set()

@@ -63,7 +63,10 @@ def uvicorn_config(app: object, host: str = "127.0.0.1", port: int = 8000,
     supervisor was gone could stay for good behind one connection that did not close)."""
     options = options or ServeOptions()
     cap = options.connection_cap()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,  # type: ignore[arg-type]
+    # log_config=None: uvicorn leaves the logging to caishen.server.logs (its own configuration
+    # would take the JSON lines off its error log, whose tracebacks would then come out loose)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", log_config=None,  # type: ignore[arg-type]
+                            ws_max_size=64 * 1024,
                             ws_per_message_deflate=False, ws=TableSocketProtocol, http=GuardedHttpProtocol,
                             ws_ping_interval=WS_PING_SECONDS, ws_ping_timeout=WS_PING_SECONDS,
                             timeout_keep_alive=options.keep_alive, limit_concurrency=cap + CAP_SLACK,
