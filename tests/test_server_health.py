@@ -96,3 +96,31 @@ def test_room_bodies_are_strict(body: dict[str, object], tmp_path: Path) -> None
                    headers={"content-type": "application/json"})
         assert r.status_code == 422, r.text
         assert c.post("/api/me", json={"name": 5}).status_code == 422
+
+
+def test_a_table_connection_while_the_database_is_away_is_told_to_try_again(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database away while a table's connection looks its room up (PostgreSQL blocked, a
+    SQLite file locked): the connection is accepted and closed with 1013 "storage_unavailable",
+    which the page answers by connecting again, not an application error (a 500 in the
+    handshake, and a traceback in the log). Once the database is back, the same page gets in."""
+    from sqlalchemy.exc import OperationalError  # noqa: PLC0415
+    from starlette.websockets import WebSocketDisconnect  # noqa: PLC0415
+
+    from caishen.server.store import Store  # noqa: PLC0415
+
+    with database("sqlite", tmp_path) as url, TestClient(create_app(url)) as c:
+        assert c.post("/api/me", json={"name": "Kim"}).status_code == 200
+        code = c.post("/api/practice?pace=instant").json()["code"]
+        room = Store.room
+
+        def away(self: Store, code: str) -> object:
+            raise OperationalError("SELECT rooms", {}, ConnectionRefusedError("the database is away"))
+
+        monkeypatch.setattr(Store, "room", away)
+        with c.websocket_connect(f"/ws/{code}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert (closed.value.code, closed.value.reason) == (1013, "storage_unavailable")
+        monkeypatch.setattr(Store, "room", room)
+        with c.websocket_connect(f"/ws/{code}") as ws:
+            assert next(m for m in iter(ws.receive_json, None) if m["type"] == "state")["hand"] == 0

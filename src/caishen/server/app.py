@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.websockets import WebSocketState
 
 from caishen.bots import caches
 from caishen.server import accounts, clubs, collector, core, metrics, profiles
@@ -39,6 +40,7 @@ from caishen.server.conns import (
 from caishen.server.db import make_engine, now, upgrade
 from caishen.server.hygiene import ServeOptions
 from caishen.server.limits import Gate, HttpLimits, SharedBuckets
+from caishen.server.logs import fields, log
 from caishen.server.nodes import Node, NodeError
 from caishen.server.nodes.sibling import HandedOff, peer_host, relay
 from caishen.server.protocol import (
@@ -288,6 +290,22 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
 
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
+        """A table's connection (:func:`serve_table`); the database away while it is looked
+        up or served (a room, a session, a person read) closes it with 1013, "try again later",
+        as the page understands (it connects again), never an application error."""
+        try:
+            await serve_table(ws, code)
+        except Exception as exc:
+            if not unavailable(exc):
+                raise
+            log.warning("a table's connection met the database away", extra=fields(
+                event="ws_storage_unavailable", room=code, error=type(exc).__name__))
+            with contextlib.suppress(Exception):
+                if ws.client_state == WebSocketState.CONNECTING:
+                    await ws.accept()
+                await ws.close(code=CLOSE_ELSEWHERE, reason="storage_unavailable")
+
+    async def serve_table(ws: WebSocket, code: str) -> None:
         origin = ws.headers.get("origin")
         host = ws.headers.get("host", "")
         if origin is not None and urlsplit(origin).netloc != host:
