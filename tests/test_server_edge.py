@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -51,7 +52,8 @@ def test_a_subscription_that_failed_is_made_again_and_one_not_ended_is_ended_by_
 
     async def main() -> None:
         r = aioredis.Redis.from_url(REDIS_URL)
-        owner = Owner(r, tables=None, beat=0.05)  # type: ignore[arg-type]  # (no connection is opened here)
+        tables = SimpleNamespace(live={})  # the tables this node runs (no connection is opened here)
+        owner = Owner(r, tables=tables, beat=0.05)  # type: ignore[arg-type]
         code = "edge" + secrets.token_hex(4)
         channel = IN.format(code)
 
@@ -62,6 +64,7 @@ def test_a_subscription_that_failed_is_made_again_and_one_not_ended_is_ended_by_
         try:
             # the table comes here as Redis restarts: its subscription fails, the table runs on
             owner.pubsub.subscribe = _failing_once(owner.pubsub.subscribe, redis.ConnectionError("restarting"))
+            tables.live[code] = object()
             with pytest.raises(redis.ConnectionError):
                 await owner.listen(code)
             assert code in owner.wanted and await listeners() == 0
@@ -71,9 +74,18 @@ def test_a_subscription_that_failed_is_made_again_and_one_not_ended_is_ended_by_
 
             # the table goes as Redis fails again: the unsubscribing fails, the sweep ends it
             owner.pubsub.unsubscribe = _failing_once(owner.pubsub.unsubscribe, redis.ConnectionError("restarting"))
+            del tables.live[code]
             await owner.forget(code)
             assert code not in owner.wanted
             await _until(lambda: _is(listeners(), 0), "the sweep to end the subscription")
+
+            # the table is taken again here while the forgetting of its earlier run is still on
+            # its way (it comes after): the sweep subscribes to it all the same
+            tables.live[code] = object()
+            await owner.listen(code)
+            await owner.forget(code)  # (late: the table runs here again)
+            assert code not in owner.wanted
+            await _until(lambda: _is(listeners(), 1), "the sweep to subscribe to the table running here")
         finally:
             await owner.stop()
             await r.aclose()

@@ -216,12 +216,15 @@ class Owner:
             for r in list(self.remotes.values()):
                 if t - r.heard > SILENT_SECONDS:
                     r.client.outbox.give_up(CLOSE_MOVED, "relay silent: reconnecting")  # its edge is gone
-            held = self._held()
+            # the tables this node runs now are the truth: a table taken again while the
+            # forgetting of its earlier run was still on its way is subscribed to all the same
+            held, running = self._held(), set(self.tables.live) | self.wanted
             try:
-                for code in self.wanted - held:  # a subscription that failed
+                for code in running - held:  # a subscription that failed, or undone meanwhile
+                    self.wanted.add(code)
                     await self._subscribe(code)
                     log.info("relayed connections taken again", extra=fields(event="relay_resubscribed", room=code))
-                for code in held - self.wanted:  # a table gone from here whose unsubscribing failed
+                for code in held - running:  # a table gone from here whose unsubscribing failed
                     await self.pubsub.unsubscribe(IN.format(code))
             except Exception:  # noqa: BLE001 - Redis still away: the next sweep tries again
                 continue
