@@ -243,28 +243,23 @@ class Lane:
         self.pubsub = redis.pubsub()
         self.pages: dict[str, asyncio.Queue[dict[str, Any]]] = {}  # connection id -> its messages
         self._runner: asyncio.Task[None] | None = None
+        self._ready = False
 
     async def open(self, cid: str) -> asyncio.Queue[dict[str, Any]]:
-        """Connection ``cid``'s queue, once Redis says the lane's subscription is in force: the
-        owner's first answer to the page must not be published to nobody (after Redis restarted,
-        the lane's connection subscribes again only when its reader next reads). Raises while
-        Redis is away, or if the subscription is not in force within LANE_READY_SECONDS."""
-        if not await self._listening():
-            await self.pubsub.subscribe(**{self.channel: self._heard})  # (again, on a new connection if need be)
+        """Connection ``cid``'s queue, the lane subscribed first (raises while Redis is away)."""
+        if not self._ready:
+            await self.pubsub.subscribe(**{self.channel: self._heard})
+            # the first page's answer must not come before the subscription is in force
             deadline = time.monotonic() + LANE_READY_SECONDS
-            while not await self._listening():
-                if time.monotonic() > deadline:
-                    raise ConnectionError("the relay lane is not subscribed")
+            while int((await self.redis.pubsub_numsub(self.channel))[0][1]) < 1 and time.monotonic() < deadline:
                 await asyncio.sleep(0.01)  # polling Redis for the subscription, not timing a behaviour
+            self._ready = True
         if self._runner is None or self._runner.done():
             self._runner = asyncio.get_running_loop().create_task(
                 self.pubsub.run(poll_timeout=self.beat, exception_handler=self._failed))
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.pages[cid] = queue
         return queue
-
-    async def _listening(self) -> bool:
-        return int((await self.redis.pubsub_numsub(self.channel))[0][1]) >= 1
 
     def close(self, cid: str) -> None:
         self.pages.pop(cid, None)
