@@ -5,11 +5,9 @@ through Redis pub/sub.
 - The **edge** (the node that holds the WebSocket) checked the cookie, the Origin and the
   seat; it publishes the page's messages on ``caishen:table:CODE:in`` (``open``, then each
   message, a heartbeat every lease renewal, ``close``), and relays what the owner publishes
-  on the edge's **lane**, ``caishen:edge:NODE`` (the seat's own messages, then a close code,
-  each with the connection's id) to the page: one subscription per node for all the pages it
-  relays (:class:`Lane`), not a Redis connection per page. It watches the room's lease: when
-  the node holding it changes or it lapses (the owner died), it closes the page with 1012, and
-  the page reconnects (to a node that takes the table).
+  on ``caishen:conn:ID:out`` (the seat's own messages, then a close code) to the page. It
+  watches the room's lease: when the node holding it changes or it lapses (the owner died),
+  it closes the page with 1012, and the page reconnects (to a node that takes the table).
 - The **owner** subscribes to ``caishen:table:CODE:in`` while it runs the table. Each relayed
   connection is an ordinary table client there (its own budgets, its own outgoing queue),
   whose queue is published instead of sent; one the edge has not been heard from for
@@ -40,9 +38,7 @@ from caishen.server.tables.watchers import Watcher, error_json, refusal, serve
 
 STOP_SECONDS = 1.0  # a stopping owner waits this long for its relayed connections' edges to be told
 SILENT_SECONDS = 10.0  # an edge not heard from for this long (it beats every lease renewal) is gone
-IN, OUT = "caishen:table:{}:in", "caishen:conn:{}:out"  # (OUT: an older edge's channel per page)
-LANE = "caishen:edge:{}"  # an edge node's own channel: what the owners send its relayed pages
-LANE_READY_SECONDS = 2.0  # a new lane's subscription is waited for this long before its first page
+IN, OUT = "caishen:table:{}:in", "caishen:conn:{}:out"
 
 
 @dataclass(eq=False)
@@ -50,8 +46,7 @@ class _Remote:
     """A relayed connection, at the owner: its table client and what feeds it."""
 
     client: Client | Watcher  # a player's connection, or a spectator's
-    out: str  # the channel its messages go to (its edge's lane)
-    cid: str  # the connection's id at its edge
+    out: str
     inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     heard: float = field(default_factory=time.monotonic)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -145,26 +140,24 @@ class Owner:
         r = self.remotes.get(cid)
         if kind == "open" and r is None:
             live = self.tables.live.get(code)
-            lane = msg.get("o")
-            out = lane if isinstance(lane, str) and lane.startswith(LANE.format("")) else OUT.format(msg["c"])
-            edge_cid = str(msg["c"])
+            out = OUT.format(msg["c"])
             if live is None:
                 if code in self.wanted:  # (else a subscription left over: the table's node answers)
-                    await self._publish(out, {"c": edge_cid, "k": "close", "code": CLOSE_MOVED, "reason": "table moved"})
+                    await self._publish(out, {"k": "close", "code": CLOSE_MOVED, "reason": "table moved"})
                 return
             uid = str(msg.get("u", ""))
 
-            async def send(text: str, to: str = out, c: str = edge_cid) -> None:
-                await self._publish(to, {"c": c, "k": "m", "t": text})
+            async def send(text: str, to: str = out) -> None:
+                await self._publish(to, {"k": "m", "t": text})
 
             if isinstance(msg.get("w"), str):  # a spectator (caishen.server.tables.watchers)
                 refused = refusal(live.room, live.watching)
                 if refused is not None:
                     await send(error_json(*refused))
-                    await self._publish(out, {"c": edge_cid, "k": "close", "code": 1008, "reason": refused[0]})
+                    await self._publish(out, {"k": "close", "code": 1008, "reason": refused[0]})
                     return
                 w = Watcher(uid=uid, name=str(msg["w"]), outbox=Outbox(send), person=self.tables.person(uid))
-                r = self.remotes[cid] = _Remote(w, out, edge_cid)
+                r = self.remotes[cid] = _Remote(w, out)
                 r.tasks.append(asyncio.get_running_loop().create_task(self._watch(cid, r, w, live)))
                 return
 
@@ -172,7 +165,7 @@ class Owner:
             client = Client(player=int(msg["p"]), outbox=Outbox(send), uid=uid, person=self.tables.person(uid),
                             contributes=bool(msg.get("n")), since=parse_since(since if isinstance(since, str) else None),
                             addr=address_token(live.room.seed, str(msg.get("a") or "")))
-            r = self.remotes[cid] = _Remote(client, out, edge_cid)
+            r = self.remotes[cid] = _Remote(client, out)
             r.tasks.append(asyncio.get_running_loop().create_task(self._serve(cid, r, live)))
         elif r is not None:
             r.heard = time.monotonic()
@@ -192,7 +185,7 @@ class Owner:
             self.remotes.pop(cid, None)
             self.tables.release(w.uid)
             with contextlib.suppress(Exception):
-                await self._publish(r.out, {"c": r.cid, "k": "close", "code": w.outbox.closed or CLOSE_MOVED,
+                await self._publish(r.out, {"k": "close", "code": w.outbox.closed or CLOSE_MOVED,
                                             "reason": w.outbox.reason or "reconnect"})
 
     async def _serve(self, cid: str, r: _Remote, live: LiveTable) -> None:
@@ -206,7 +199,7 @@ class Owner:
             self.tables.release(client.uid)
             closed = client.outbox.closed
             with contextlib.suppress(Exception):
-                await self._publish(r.out, {"c": r.cid, "k": "close", "code": closed or CLOSE_MOVED,
+                await self._publish(r.out, {"k": "close", "code": closed or CLOSE_MOVED,
                                             "reason": client.outbox.reason or "reconnect"})
 
     async def _sweep(self) -> None:
@@ -230,65 +223,7 @@ class Owner:
                 continue
 
 
-class Lane:
-    """The edge's side: one subscription for every page this node relays, on the node's own
-    channel (``caishen:edge:TOKEN``); each message the owners publish there names its
-    connection and goes to that page's queue. A Redis connection per node, however many pages
-    it relays; redis-py subscribes again by itself after Redis restarts."""
-
-    def __init__(self, redis: Any, token: str, beat: float) -> None:
-        self.redis = redis
-        self.channel = LANE.format(token)
-        self.beat = beat
-        self.pubsub = redis.pubsub()
-        self.pages: dict[str, asyncio.Queue[dict[str, Any]]] = {}  # connection id -> its messages
-        self._runner: asyncio.Task[None] | None = None
-        self._ready = False
-
-    async def open(self, cid: str) -> asyncio.Queue[dict[str, Any]]:
-        """Connection ``cid``'s queue, the lane subscribed first (raises while Redis is away)."""
-        if not self._ready:
-            await self.pubsub.subscribe(**{self.channel: self._heard})
-            # the first page's answer must not come before the subscription is in force
-            deadline = time.monotonic() + LANE_READY_SECONDS
-            while int((await self.redis.pubsub_numsub(self.channel))[0][1]) < 1 and time.monotonic() < deadline:
-                await asyncio.sleep(0.01)  # polling Redis for the subscription, not timing a behaviour
-            self._ready = True
-        if self._runner is None or self._runner.done():
-            self._runner = asyncio.get_running_loop().create_task(
-                self.pubsub.run(poll_timeout=self.beat, exception_handler=self._failed))
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.pages[cid] = queue
-        return queue
-
-    def close(self, cid: str) -> None:
-        self.pages.pop(cid, None)
-
-    async def _heard(self, message: dict[str, Any]) -> None:
-        try:
-            msg = json.loads(message["data"])
-            queue = self.pages.get(str(msg["c"]))
-        except (ValueError, KeyError, TypeError):
-            return
-        if queue is not None:
-            queue.put_nowait(msg)
-
-    async def _failed(self, exc: BaseException, _pubsub: Any) -> None:
-        """The lane's reader failed (Redis away): logged, tried again after a beat (the pages
-        it relays notice the silence and reconnect)."""
-        log.warning("relay lane failed", extra=fields(event="lane_failed", error=type(exc).__name__))
-        await asyncio.sleep(self.beat)  # the pace of the retries, not a wait for a state
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            self._runner.cancel()
-        with contextlib.suppress(Exception):
-            await self.pubsub.unsubscribe()
-        with contextlib.suppress(Exception):
-            await self.pubsub.aclose()
-
-
-async def edge(lane: Lane, code: str, uid: str, player: int, contributes: bool, since: str | None,
+async def edge(redis: Any, code: str, uid: str, player: int, contributes: bool, since: str | None, beat: float,
                holder: Callable[[], Awaitable[str | None]], receive: Callable[[], Awaitable[str | None]],
                send: Callable[[str], Awaitable[None]], close: Callable[[int, str], Awaitable[None]],
                peer: str = "", spectator: str | None = None) -> None:
@@ -298,7 +233,7 @@ async def edge(lane: Lane, code: str, uid: str, player: int, contributes: bool, 
     ``peer``: its network address, for the owner's same-address warning (never stored);
     ``spectator``: a spectator's name (caishen.server.tables.watchers)."""
     cid = secrets.token_hex(8)
-    redis, beat = lane.redis, lane.beat
+    pubsub = redis.pubsub()
     inbound = IN.format(code)
     sent_in, sent_out = metrics.relayed_messages.labels(direction="in"), metrics.relayed_messages.labels(direction="out")
 
@@ -308,7 +243,10 @@ async def edge(lane: Lane, code: str, uid: str, player: int, contributes: bool, 
 
     async def down() -> None:  # the owner's messages to the page, until it closes it
         while True:
-            msg = await queue.get()
+            m = await pubsub.get_message(ignore_subscribe_messages=True, timeout=beat)
+            if m is None:
+                continue
+            msg = json.loads(m["data"])
             if msg.get("k") == "m":
                 await send(str(msg["t"]))
                 sent_out.inc()
@@ -347,9 +285,8 @@ async def edge(lane: Lane, code: str, uid: str, player: int, contributes: bool, 
     tasks: list[asyncio.Task[None]] = []
     try:
         owner = await holder()
-        queue = await lane.open(cid)
-        opening: dict[str, object] = {"k": "open", "u": uid, "p": player, "n": contributes, "s": since, "a": peer,
-                                      "o": lane.channel}
+        await pubsub.subscribe(OUT.format(cid))
+        opening: dict[str, object] = {"k": "open", "u": uid, "p": player, "n": contributes, "s": since, "a": peer}
         if spectator is not None:
             opening["w"] = spectator
         if owner is None or await publish(opening) == 0:
@@ -363,6 +300,7 @@ async def edge(lane: Lane, code: str, uid: str, player: int, contributes: bool, 
     finally:
         for task in tasks:
             task.cancel()
-        lane.close(cid)
         with contextlib.suppress(Exception):
             await publish({"k": "close"})
+        with contextlib.suppress(Exception):
+            await pubsub.aclose()

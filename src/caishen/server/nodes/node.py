@@ -46,7 +46,7 @@ from caishen.errors import CaishenError
 from caishen.server import metrics
 from caishen.server.conns import CLOSE_MOVED
 from caishen.server.logs import fields, log
-from caishen.server.nodes.edge import Lane, Owner, edge
+from caishen.server.nodes.edge import Owner, edge
 from caishen.server.store import RoomInfo, Store
 from caishen.server.tables import LiveTable, Tables
 
@@ -265,7 +265,6 @@ class Node:
         self.store = store
         self.leases = Leases(redis_url, self._lost, times)
         self.owner = Owner(self.leases.redis, tables, self.leases.times.renew)  # relayed connections
-        self.lane = Lane(self.leases.redis, self.leases.token, self.leases.times.renew)  # the pages it relays
         self._taking: dict[str, tuple[asyncio.Lock, int]] = {}  # a lock per room being taken, and its users
         self._tasks: set[asyncio.Task[None]] = set()
         self._renewing: asyncio.Task[None] | None = None
@@ -284,7 +283,6 @@ class Node:
         if self._renewing is not None:
             self._renewing.cancel()
         await self.owner.stop()
-        await self.lane.stop()
         await self.leases.close()
 
     # ------------------------------------------------------------ the sweep
@@ -454,7 +452,7 @@ class Node:
         """Join an accepted WebSocket of table ``code``, which another node runs, to that
         node through Redis pub/sub (:mod:`caishen.server.nodes.edge`); ``peer``: its address;
         ``watch``: a spectator's name (then ``player`` is -1)."""
-        await edge(self.lane, code, uid, player, contributes, since,
+        await edge(self.leases.redis, code, uid, player, contributes, since, self.leases.times.renew,
                    lambda: self.leases.holder(code), receive, send, close, peer=peer, spectator=watch)
 
     async def _take(self, room: RoomInfo) -> LiveTable | None:
