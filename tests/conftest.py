@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -80,3 +81,46 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     for name, value in getattr(item, "funcargs", {}).items():
         if isinstance(value, ServerProcess):
             report.sections.append((f"the server's log ({name}, last 6000 characters)", value.log()[-6000:] or "(empty)"))
+
+
+@pytest.fixture(autouse=True)
+def _one_loop_per_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Starlette test client of one app sends its requests and sockets through the event
+    loop of the first of them that was entered (``with TestClient(app) as ann``), as in the
+    server, where one loop runs every table. Without this each entered client runs a loop of
+    its own, and two people's sockets at one table take its asyncio lock from two loops: the
+    lock then refuses the second ("bound to a different event loop"), now and then, when the
+    two happen to wait for it at once (CI of stop 37: ``test_chat_is_off_unless_...``). A
+    client given a portal of its own (``bob.portal = ann.portal``) keeps it; a client never
+    entered, of an app no client was entered for, opens a loop per request or socket, as
+    Starlette does."""
+    try:
+        from starlette import testclient  # noqa: PLC0415 - only where the server's tests run
+    except ImportError:
+        return
+    first: dict[int, object] = {}  # id(app) -> the portal of its first entered client still open
+    enter, portal_factory = testclient.TestClient.__enter__, testclient.TestClient._portal_factory
+
+    def entered(self: testclient.TestClient) -> testclient.TestClient:
+        client = enter(self)
+        key, mine = id(self.app), self.portal
+        first.setdefault(key, mine)
+
+        def forget() -> None:
+            if first.get(key) is mine:
+                del first[key]
+
+        self.exit_stack.callback(forget)  # runs first on leaving: before the client's loop stops
+        return client
+
+    @contextlib.contextmanager
+    def shared(self: testclient.TestClient) -> Iterator[object]:
+        own = first.get(id(self.app))
+        if own is not None:
+            yield own
+        else:
+            with portal_factory(self) as portal:
+                yield portal
+
+    monkeypatch.setattr(testclient.TestClient, "__enter__", entered)
+    monkeypatch.setattr(testclient.TestClient, "_portal_factory", shared)

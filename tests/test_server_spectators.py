@@ -102,7 +102,7 @@ def test_not_signed_in_is_refused(app: FastAPI) -> None:
 def test_listed_to_the_players_and_cannot_act(app: FastAPI) -> None:
     ann, wen, xi = person(app, "Ann"), person(app, "Wen <b>"), person(app, "Xi")
     code = _room(ann)
-    with ann.websocket_connect(f"/ws/{code}") as player:
+    with ann, ann.websocket_connect(f"/ws/{code}") as player:  # entered: every socket on one loop
         _quiet(app, code)
         live = app.state.tables.live[code]
         with wen.websocket_connect(f"/ws/{code}?watch=1") as watcher:
@@ -140,7 +140,7 @@ def test_too_many_spectators(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(watchers, "MAX_WATCHERS", 2)
     ann = person(app, "Ann")
     code = _room(ann)
-    with ann.websocket_connect(f"/ws/{code}"), person(app, "W1").websocket_connect(f"/ws/{code}?watch=1") as w1:
+    with ann, ann.websocket_connect(f"/ws/{code}"), person(app, "W1").websocket_connect(f"/ws/{code}?watch=1") as w1:
         _until_pong(w1)
         with person(app, "W2").websocket_connect(f"/ws/{code}?watch=1") as w2:
             _until_pong(w2)
@@ -202,7 +202,7 @@ def test_a_spectator_sees_no_hidden_tile_and_is_one_state_behind(app: FastAPI) -
     code = _room(ann)
     told: list[dict[str, Any]] = []
     watched: list[dict[str, Any]] = []
-    with ann.websocket_connect(f"/ws/{code}") as player, wen.websocket_connect(f"/ws/{code}?watch=1") as watcher:
+    with ann, ann.websocket_connect(f"/ws/{code}") as player, wen.websocket_connect(f"/ws/{code}?watch=1") as watcher:
         checked = 0
         for hand in range(8):  # two hands at least, and until a dozen states of play came
             checked += _play_hand(app, code, player, watcher, told, watched)
