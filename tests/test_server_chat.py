@@ -6,8 +6,6 @@ takes ``{"type": "chat", "text": ...}`` from a seated person and tells every pag
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -44,21 +42,10 @@ def _table(app: FastAPI, chat_on: bool) -> tuple[Any, Any, str, dict[str, int]]:
     return ann, bob, room["code"], players
 
 
-@contextmanager
-def _one_loop(first: Any, *others: Any) -> Iterator[None]:
-    """Every client's sockets on ``first``'s event loop, as in the server, where one loop runs
-    the table (an asyncio lock first waited on from one loop refuses every other: two entered
-    test clients run two). Each client must be entered already: entering makes a loop anew."""
-    assert first.portal is not None
-    for c in others:
-        c.portal = first.portal
-    yield
-
-
 def test_chat_is_off_unless_the_room_turns_it_on(app: FastAPI) -> None:
     ann, bob, code, _ = _table(app, chat_on=False)
-    with ann, bob, _one_loop(ann, bob), ann.websocket_connect(f"/ws/{code}") as wa, \
-            bob.websocket_connect(f"/ws/{code}") as wb:
+    # entered: both on Ann's loop (conftest's _one_loop_per_app), as in the server
+    with ann, bob, ann.websocket_connect(f"/ws/{code}") as wa, bob.websocket_connect(f"/ws/{code}") as wb:
         live = app.state.tables.live[code]
         until(lambda: len(live.clients) == 2 and not live.lock.locked())
         wa.send_json({"type": "chat", "text": "hello"})
@@ -73,7 +60,7 @@ def test_chat_is_off_unless_the_room_turns_it_on(app: FastAPI) -> None:
 def test_a_line_reaches_every_seat_as_text_and_a_page_that_connects_is_told_it_again(
         app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
     ann, bob, code, players = _table(app, chat_on=True)
-    with ann, bob, _one_loop(ann, bob):
+    with ann, bob:
         with ann.websocket_connect(f"/ws/{code}") as wa:
             live = app.state.tables.live[code]
             seat_ann, seat_bob = live.session.seat_of(players["Ann <i>"]), live.session.seat_of(players["Bob"])
