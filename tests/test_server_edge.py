@@ -9,6 +9,7 @@ Against the shared Redis (skipped without it); marked ``redis``."""
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
@@ -95,3 +96,113 @@ def test_a_subscription_that_failed_is_made_again_and_one_not_ended_is_ended_by_
 
 async def _is(got: Awaitable[int], want: int) -> bool:
     return await got == want
+
+
+def test_a_relayed_page_whose_subscription_came_back_is_closed_to_connect_again() -> None:
+    """Pub/sub drops what is published while a subscriber's connection is down: a relayed page
+    that went on after its edge's subscription was cut would lack the messages of the gap (a
+    state, an event) and wait for the table's next one. The cut ends the edge's read (redis-py
+    8 raises; a client library that connected and subscribed again by itself would fail this
+    test), and the edge closes the page (1012), which connects again and is told the present
+    state."""
+    require_services()
+    import redis.asyncio as aioredis  # noqa: PLC0415 - skipped above without it
+
+    from caishen.server.conns import CLOSE_MOVED  # noqa: PLC0415 - the server only for this test
+    from caishen.server.nodes.edge import IN, OUT, edge  # noqa: PLC0415
+
+    async def main() -> None:
+        name = "edge" + secrets.token_hex(4)
+        r = aioredis.Redis.from_url(REDIS_URL, client_name=name)  # the edge's connections, named
+        table = aioredis.Redis.from_url(REDIS_URL)  # the owner's side, played by the test
+        code = "edge" + secrets.token_hex(4)
+        owner = table.pubsub()
+        await owner.subscribe(IN.format(code))
+        told: list[str] = []
+        closed: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
+        page_gone = asyncio.Event()
+
+        async def holder() -> str | None:
+            return "node-a"
+
+        async def receive() -> str | None:
+            await page_gone.wait()
+            return None
+
+        async def send(text: str) -> None:
+            told.append(text)
+
+        async def close(code_: int, reason: str) -> None:
+            if not closed.done():
+                closed.set_result((code_, reason))
+
+        async def opening() -> str:
+            while True:  # (bounded by the caller) None: the subscription's own confirmation
+                m = await owner.get_message(ignore_subscribe_messages=True, timeout=BOUND)
+                if m is not None and (msg := json.loads(m["data"]))["k"] == "open":
+                    return str(msg["c"])
+
+        relay = asyncio.get_running_loop().create_task(
+            edge(r, code, "uid", 1, False, None, 0.05, holder, receive, send, close))
+        try:
+            cid = await asyncio.wait_for(opening(), BOUND)
+            out = OUT.format(cid)
+            await table.publish(out, json.dumps({"k": "m", "t": "state 1"}))
+            await _until(lambda: _true(told == ["state 1"]), "the first message relayed")
+            # the edge's subscription is cut (Redis restarting, a network blip)
+            cut = [c for c in await table.client_list(_type="pubsub") if c["name"] == name]
+            assert len(cut) == 1, cut
+            await table.client_kill_filter(_id=cut[0]["id"])
+            assert await asyncio.wait_for(closed, BOUND) == (CLOSE_MOVED, "relay lost: reconnecting")
+            assert told == ["state 1"]
+        finally:
+            page_gone.set()
+            await asyncio.wait_for(relay, BOUND)
+            await owner.aclose()
+            await table.aclose()
+            await r.aclose()
+
+    asyncio.run(main())
+
+
+
+def test_an_edge_still_relaying_a_connection_the_owner_ended_is_told_to_close_it() -> None:
+    """The owner ends a relayed connection (its outbox failed: Redis away for the owner a
+    moment) and its "close" to the edge is lost with it: the edge's page would wait for ever,
+    its heartbeats and messages answered by nothing. The owner answers a heartbeat or a message
+    of a connection it does not know, at a table it runs, with a close (1012), and the page
+    connects again."""
+    require_services()
+    import redis.asyncio as aioredis  # noqa: PLC0415 - skipped above without it
+
+    from caishen.server.conns import CLOSE_MOVED  # noqa: PLC0415 - the server only for this test
+    from caishen.server.nodes.edge import IN, OUT, Owner  # noqa: PLC0415
+
+    async def main() -> None:
+        r = aioredis.Redis.from_url(REDIS_URL)
+        tables = SimpleNamespace(live={})
+        owner = Owner(r, tables=tables, beat=0.05)  # type: ignore[arg-type]
+        code, cid = "edge" + secrets.token_hex(4), secrets.token_hex(8)
+        page = r.pubsub()
+        await page.subscribe(OUT.format(cid))
+        try:
+            tables.live[code] = object()
+            await owner.listen(code)
+            for kind in ("beat", "m"):
+                assert await r.publish(IN.format(code), json.dumps({"c": cid, "k": kind, "t": "{}"})) == 1
+                m = None
+                deadline = asyncio.get_running_loop().time() + BOUND
+                while m is None:
+                    assert asyncio.get_running_loop().time() < deadline, f"no answer to a {kind}"
+                    m = await page.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                assert json.loads(m["data"]) == {"k": "close", "code": CLOSE_MOVED, "reason": "reconnect"}
+        finally:
+            await page.aclose()
+            await owner.stop()
+            await r.aclose()
+
+    asyncio.run(main())
+
+
+async def _true(value: bool) -> bool:
+    return value

@@ -173,6 +173,12 @@ class Owner:
                 r.inbox.put_nowait(str(msg.get("t", "")))
             elif kind == "close":
                 r.inbox.put_nowait(None)
+        elif kind in ("beat", "m") and code in self.tables.live:
+            # a connection to a table that runs here, unknown here: it ended here, and its close
+            # to the edge was lost (Redis away for this node a moment); without this the page
+            # would wait for ever, its heartbeats heard by nobody
+            with contextlib.suppress(Exception):  # Redis still away: the edge's next beat asks again
+                await self._publish(OUT.format(msg["c"]), {"k": "close", "code": CLOSE_MOVED, "reason": "reconnect"})
 
     async def _publish(self, channel: str, msg: dict[str, object]) -> None:
         await self.redis.publish(channel, json.dumps(msg, ensure_ascii=False))
@@ -182,11 +188,11 @@ class Owner:
         try:
             await serve(live.watching, w, r.inbox.get, lambda: None if live.lock.locked() else live.watch_public())
         finally:
-            self.remotes.pop(cid, None)
             self.tables.release(w.uid)
             with contextlib.suppress(Exception):
                 await self._publish(r.out, {"k": "close", "code": w.outbox.closed or CLOSE_MOVED,
                                             "reason": w.outbox.reason or "reconnect"})
+            self.remotes.pop(cid, None)  # after its close: a beat heard before is not answered with another
 
     async def _serve(self, cid: str, r: _Remote, live: LiveTable) -> None:
         """One relayed connection at its table, as the app's handler serves a WebSocket."""
@@ -195,12 +201,12 @@ class Owner:
         try:
             await live.serve(client, r.inbox.get)
         finally:
-            self.remotes.pop(cid, None)
             self.tables.release(client.uid)
             closed = client.outbox.closed
             with contextlib.suppress(Exception):
                 await self._publish(r.out, {"k": "close", "code": closed or CLOSE_MOVED,
                                             "reason": client.outbox.reason or "reconnect"})
+            self.remotes.pop(cid, None)  # after its close: a beat heard before is not answered with another
 
     async def _sweep(self) -> None:
         while True:
