@@ -50,7 +50,10 @@ def test_records_downloaded_in_play_and_finished_verify_with_the_centres_key(
         assert c.post("/api/me", json={"name": "Ann"}).status_code == 200
         code = c.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "hands": 8}).json()["code"]
         with c.websocket_connect(f"/ws/{code}") as ws:
-            view = _play(ws, next_state(ws, errors=False), lambda v: v["hand"] >= 1 and v["hand_end"] is None)  # into hand 2
+            # into hand 2, asked to move: the table waits for her (no timer), so no hand can end
+            # meanwhile (a state of hand 2 alone could be behind a table whose bots ended it)
+            view = _play(ws, next_state(ws, errors=False),
+                         lambda v: v["hand"] >= 1 and v["hand_end"] is None and bool(v["choices"]))
             mid = c.get(f"/api/matches/{code}/record").text
             assert json.loads(mid)["in_play"] is True and len(json.loads(mid)["hands"]) == 1
             out = _verify_with_key(mid, tmp_path, capsys)
