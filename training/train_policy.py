@@ -53,11 +53,13 @@ from torch import nn
 from caishen import fair
 from caishen.arena import arena
 from caishen.bots import make_bot
+from caishen.engine.actions import Action, ActionKind
 from caishen.engine.game import Game
+from caishen.engine.observation import Observation
 from caishen.env.batch import BotBatch
 from caishen.env.dataset import rows
-from caishen.env.encoding import NUM_ACTIONS, OBS_SIZE, WIN_INDEX
-from caishen.env.policy import FEATURES, POLICY_ENV, Policy, features_into
+from caishen.env.encoding import NUM_ACTIONS, OBS_SIZE, WIN_INDEX, action_index, encode_into, mask_into
+from caishen.env.policy import FEATURES, POLICY_ENV, Policy, PolicyPlayer, features_into
 from caishen.table.match import Match
 from caishen.table.players import player_rng
 from caishen.variants.longgang.rules import LONGGANG
@@ -150,6 +152,57 @@ def bc_data(matches: int, seed: str, workers: int = 1, cache: str | None = None,
         np.savez(cache, obs=out[0], mask=out[1], action=out[2], reward=out[3], matches=matches, seed=seed,
                  features=features)
     return out[0], out[1], out[2], out[3]
+
+
+class _Labelled:
+    """DAgger's player: plays ``me`` (the policy being trained), and at each of its real choices
+    (two or more legal actions, no win) keeps the observation, its features and mask, and what
+    ``teacher`` (``strong``) would have played there, as a cloning row."""
+
+    name = "dagger"
+    observes = True
+
+    def __init__(self, me: PolicyPlayer, teacher: Any, rows: list[tuple[Any, Any, int]]) -> None:
+        self.me, self.teacher, self.rows = me, teacher, rows
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        if len(legal) > 1 and not any(a.kind is ActionKind.WIN for a in legal):
+            obs = np.zeros(OBS_SIZE + FEATURES, dtype=np.float32)
+            encode_into(observation, obs[:OBS_SIZE].data)
+            features_into(observation, LONGGANG, obs[OBS_SIZE:])
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask_into(legal, mask.data)
+            self.rows.append((obs.astype(np.float16), mask, action_index(self.teacher.act(observation))))
+        return self.me.act(observation)
+
+
+def _dagger_chunk(job: tuple[str, int, int, str]) -> tuple[Any, Any, Any, Any]:
+    """Matches ``start .. stop - 1`` of the seed played by the policy at ``path`` in all four
+    seats, every real choice labelled with ``strong``'s (rows as :func:`bc_data`'s, with the
+    features; the chips are not kept: 0)."""
+    seed, start, stop, path = job
+    policy = Policy.load(path)
+    out: list[tuple[Any, Any, int]] = []
+    for m in range(start, stop):
+        mseed = fair.seed_from_text(f"{seed}:{m}")
+        players = [_Labelled(PolicyPlayer(player_rng(mseed, i), LONGGANG, policy=policy),
+                             make_bot("strong", player_rng(mseed, 4 + i), LONGGANG), out) for i in range(4)]
+        Match(LONGGANG, players, seed=mseed, names=[f"dagger-{i}" for i in range(4)]).play()
+    return (np.stack([r[0] for r in out]), np.stack([r[1] for r in out]),
+            np.array([r[2] for r in out], dtype=np.int16), np.zeros(len(out), dtype=np.float32))
+
+
+def dagger_data(path: str, matches: int, seed: str, workers: int = 1) -> tuple[Any, Any, Any, Any]:
+    """DAgger's rows (:func:`_dagger_chunk`) of ``matches`` matches of the policy at ``path``."""
+    jobs = [(seed, m, min(m + 25, matches), path) for m in range(0, matches, 25)]
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(_dagger_chunk, jobs, chunksize=1)
+    else:
+        parts = [_dagger_chunk(j) for j in jobs]
+    obs, mask, action, reward = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    return obs, mask, action, reward
 
 
 def behaviour_cloning(net: Net, data: tuple[Any, Any, Any, Any], epochs: int, batch: int, lr: float,
@@ -288,6 +341,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="the network also takes caishen.env.policy.FEATURES (greedy's shanten and improving tiles); "
                         "cloning only (the batched tables give no observations to compute them from)")
     p.add_argument("--bc-only", action="store_true", help="stop after behaviour cloning (write --out)")
+    p.add_argument("--dagger-rounds", type=int, default=0,
+                   help="with --features: after cloning, this many DAgger rounds (the policy plays, strong labels "
+                        "its choices, the network learns the rows added to the cloning data)")
+    p.add_argument("--dagger-matches", type=int, default=500, help="matches of the policy per DAgger round")
+    p.add_argument("--dagger-epochs", type=int, default=3, help="epochs over all the rows after each DAgger round")
     p.add_argument("--workers", type=int, default=1, help="processes generating the cloning data")
     p.add_argument("--ppo-lr", type=float, default=3e-4)
     p.add_argument("--ppo-entropy", type=float, default=0.01, help="entropy bonus")
@@ -322,6 +380,25 @@ def main(argv: list[str] | None = None) -> int:
         report["bc_epochs"] = []
         report["bc_accuracy"] = round(behaviour_cloning(net, data, args.bc_epochs, 512, args.bc_lr,
                                                         report["bc_epochs"]), 4)
+        if args.features and args.dagger_rounds:
+            report["dagger"] = []
+            with tempfile.TemporaryDirectory() as work:
+                for r in range(args.dagger_rounds):
+                    path = str(Path(work) / f"dagger-{r}.npz")
+                    net.export().save(path)
+                    added = dagger_data(path, args.dagger_matches, f"{args.seed}:dagger{r}", args.workers)
+                    # added at the end: the held-out 5% are then the policy's own states
+                    data = (np.concatenate([data[0], added[0].astype(data[0].dtype)]),
+                            np.concatenate([data[1], added[1].astype(data[1].dtype)]),
+                            np.concatenate([data[2], added[2].astype(data[2].dtype)]),
+                            np.concatenate([data[3], added[3].astype(data[3].dtype)]))
+                    log: list[dict[str, float]] = []
+                    acc = behaviour_cloning(net, data, args.dagger_epochs, 512, args.bc_lr / 3, log)
+                    report["dagger"].append({"round": r, "rows_added": int(len(added[2])), "rows": int(len(data[2])),
+                                             "held_out_accuracy": round(acc, 4),
+                                             "seconds": round(time.perf_counter() - start, 1)})
+                    net.export().save(f"{Path(args.out).with_suffix('')}-dagger{r}.npz")
+                    print(f"dagger round {r}: +{len(added[2])} rows, held-out accuracy {acc:.4f}", file=sys.stderr, flush=True)
         del data
         report["bc_seconds"] = round(time.perf_counter() - start, 1)
         if args.save_net:
