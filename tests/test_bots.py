@@ -353,7 +353,7 @@ def test_unknown_bot_names_the_choices() -> None:
     try:
         make_bot("clever")
     except ValueError as exc:
-        assert str(exc) == "unknown bot 'clever' (bots: random, greedy, strong, or module:Class)"
+        assert str(exc) == "unknown bot 'clever' (bots: random, greedy, strong, learned, or module:Class)"
     else:
         raise AssertionError("no error")
 

@@ -32,7 +32,7 @@ def test_module_class_player_is_built_with_rng_and_rules() -> None:
     ("helpers_players:Nope", "player 'helpers_players:Nope': 'helpers_players' has no 'Nope'"),
     ("no_such_module_x:P", "player 'no_such_module_x:P': cannot import 'no_such_module_x'"),
     ("helpers_players:NOT_CALLABLE", "player 'helpers_players:NOT_CALLABLE' is not a class or function"),
-    ("wizard", "unknown bot 'wizard' (bots: random, greedy, strong, or module:Class)"),
+    ("wizard", "unknown bot 'wizard' (bots: random, greedy, strong, learned, or module:Class)"),
     (":X", "player ':X': expected module:Class"),
 ])
 def test_bad_player_names_say_why(name: str, message: str) -> None:

@@ -128,7 +128,7 @@ def test_cli_writes_identical_jsonl_and_parquet(tmp_path: Path, capsys: pytest.C
     ("args", "message"),
     [
         (["--players", "greedy,greedy"], "need 4 players, got 2: greedy,greedy"),
-        (["--players", "greedy,greedy,greedy,wizard"], "unknown bot 'wizard' (bots: random, greedy, strong, or module:Class)"),
+        (["--players", "greedy,greedy,greedy,wizard"], "unknown bot 'wizard' (bots: random, greedy, strong, learned, or module:Class)"),
         (["--games", "0"], "--games must be 1-1,000,000,000, not 0"),
         (["--out", "x.csv"], "--out x.csv: must end in .jsonl or .parquet"),
     ],

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ),
     )
     p.add_argument("players", nargs="+", metavar="PLAYER",
-                   help="A, then one or more players to compare it with (random, greedy, strong, module:Class, "
+                   help="A, then one or more players to compare it with (random, greedy, strong, learned, module:Class, "
                         "a caishen.players entry point)")
     p.add_argument("--deals", type=int, default=200, help="deals per comparison (default 200; 10 hands each)")
     p.add_argument("--mode", choices=("both", "1v3", "2v2"), default="both",

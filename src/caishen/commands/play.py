@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play a match against three bots in the terminal (docs/terminal.md)")
     p.add_argument("--variant", default="longgang", help="the game (default longgang, the one the engine plays)")
     p.add_argument("--ruleset", metavar="FILE", default=None, help="a ruleset TOML file (overrides --variant)")
-    p.add_argument("--bots", default="strong,strong,greedy", help="the bots of the other three seats (random, greedy, strong, module:Class or a caishen.players entry point)")
+    p.add_argument("--bots", default="strong,strong,greedy", help="the bots of the other three seats (random, greedy, strong, learned, module:Class or a caishen.players entry point)")
     p.add_argument("--seed", default=None, help="match seed S (same seed, same walls); default: a fresh secret seed")
     p.add_argument("--hands", type=int, default=None, help="hands in the match (default: the ruleset's hands_per_match)")
     p.add_argument("--plain", action="store_true", help="line mode for pipes and screen readers (automatic when stdin is not a terminal)")

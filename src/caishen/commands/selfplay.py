@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", default=None, help="match seed S: every hand's seed is derived from it; default: fresh secret seeds")
     p.add_argument("--players", type=int, default=4, choices=(4, 5, 6), help="players rotating through the four seats (L2)")
     p.add_argument("--bots", default=None,
-                   help="one player per player, comma-separated (random, greedy, strong, module:Class...); "
+                   help="one player per player, comma-separated (random, greedy, strong, learned, module:Class...); "
                         "default: random legal players. Named NAME-i in the record")
     add_rules_arguments(p)
     p.add_argument("--seat-draw", action="store_true",

@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "simulate",
         help="bots play many games (matches); per-bot win rate, chips per hand with 95%% CI",
         description=(
-            "Play GAMES matches between bots (random, greedy, strong) and print a table per bot. "
+            "Play GAMES matches between bots (random, greedy, strong, learned) and print a table per bot. "
             "Same --seed gives the same hands whatever --workers or --backend."
         ),
     )

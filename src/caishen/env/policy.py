@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import random
+from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -40,8 +41,9 @@ from caishen.env.encoding import (
     encode_into,
     mask_into,
 )
+from caishen.errors import CaishenError
 from caishen.variants.base import VariantRules
-from caishen.variants.longgang.rules import LONGGANG
+from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
 POLICY_ENV: Final = "CAISHEN_POLICY"
 LAYERS: Final = ("w0", "b0", "w1", "b1", "w2", "b2")
@@ -90,6 +92,9 @@ class Policy:
         """Bytes of the weights (float32)."""
         return int(sum(w.nbytes for w in self.w))
 
+
+LEARNED_WEIGHTS: Final = "learned-longgang.npz"
+"""The shipped weights of the bot level ``learned`` (in ``caishen/data``; float16)."""
 
 _LOADED: dict[str, Policy] = {}
 _GREEDY: Final = GreedyBot()
@@ -173,3 +178,25 @@ class PolicyPlayer:
             index = int(np.argmax(logits))
         return ACTIONS[index]
 
+
+def learned_policy() -> Policy:
+    """The network of the bot level ``learned``, shipped with the package (loaded once)."""
+    policy = _LOADED.get(LEARNED_WEIGHTS)
+    if policy is None:
+        with resources.as_file(resources.files("caishen") / "data" / LEARNED_WEIGHTS) as path:
+            policy = _LOADED[LEARNED_WEIGHTS] = Policy.load(path)
+    return policy
+
+
+class LearnedPlayer(PolicyPlayer):
+    """The bot level ``learned`` 学习: :class:`PolicyPlayer` with the shipped network, trained
+    here on Longgang's default rules (docs/env.md, "A learned bot"). Longgang only: it has never
+    seen another variant's hands, so any other ruleset is refused."""
+
+    name = "learned"
+
+    def __init__(self, rng: random.Random | None = None, ruleset: VariantRules | None = None) -> None:
+        if ruleset is not None and not isinstance(ruleset, Ruleset):
+            raise CaishenError(f"the learned bot plays Longgang only (trained on its rules), not {ruleset.name!r}",
+                               code="learned-longgang-only")
+        super().__init__(rng, ruleset, policy=learned_policy())

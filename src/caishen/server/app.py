@@ -213,7 +213,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
 
     @app.get("/api/bot-levels")
     def get_bot_levels() -> list[str]:
-        """The bot levels a room may choose: random, greedy, strong, then the operator's
+        """The bot levels a room may choose: random, greedy, strong, learned, then the operator's
         (``caishen serve --players``)."""
         return list(core.bot_levels())
 

@@ -287,7 +287,7 @@ def parse_levels(spec: str) -> dict[str, str]:
         level, target = level.strip(), (target.strip() if eq else level.strip())
         if not _LEVEL_NAME.fullmatch(level):
             raise RoomError(f"bot level {level[:40]!r}: 1-20 letters, digits, - or _ (write level=module:Class)")
-        if level in BOTS or level in out:
+        if level in BOTS or level in SHIPPED_LEVELS or level in out:
             raise RoomError(f"bot level {level!r} is listed twice or is built in")
         try:
             check_player(target)
@@ -303,15 +303,28 @@ def operator_levels() -> dict[str, str]:
     return parse_levels(os.environ.get(PLAYERS_ENV, ""))
 
 
+SHIPPED_LEVELS: Final = ("learned",)
+"""Levels the package ships as players found by name (its own ``caishen.players`` entry
+points): ``learned``, the trained network (caishen.env.policy.LearnedPlayer), Longgang only."""
+
+
 def bot_levels() -> tuple[str, ...]:
-    """Every bot level a room may choose: the built-in bots, then the operator's."""
-    return BOTS + tuple(operator_levels())
+    """Every bot level a room may choose: the built-in bots, the shipped ones, then the
+    operator's."""
+    return BOTS + SHIPPED_LEVELS + tuple(operator_levels())
 
 
-def check_bot(level: str) -> None:
+def check_bot(level: str, ruleset: VariantRules | None = None) -> None:
+    """Refuse a level no room may choose, or one that does not play ``ruleset`` (``learned``
+    plays Longgang only): the bot is made once here, so a table never fails to seat it."""
     levels = bot_levels()
     if level not in levels:
         raise RoomError(f"unknown bot level {level!r} (levels: {', '.join(levels)})")
+    if ruleset is not None and level not in BOTS:
+        try:
+            make_bot(operator_levels().get(level, level), None, ruleset)
+        except ValueError as exc:
+            raise RoomError(f"bot level {level!r}: {exc}") from None
 
 
 # ---------------------------------------------------------------- sessions

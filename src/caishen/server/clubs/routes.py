@@ -98,8 +98,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     def check_options(options: RoomBody) -> None:
         """The checks ``POST /api/rooms`` makes of its options (variant, switches, hands, bot)."""
         try:
-            core.build_ruleset(options.variant, options.switches, options.hands)
-            core.check_bot(options.bot)
+            core.check_bot(options.bot, core.build_ruleset(options.variant, options.switches, options.hands))
         except core.RoomError as exc:
             raise ClubError(str(exc), code="bad_template", status=422) from None
 

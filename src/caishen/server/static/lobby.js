@@ -175,7 +175,7 @@ async function main() {
   setLang(LANG);
   document.getElementById("langslot").append(langButton(() => { renderSwitches(); loadMe(); loadMatches(); }));
   VARIANTS = await api("/api/variants");
-  const LEVELS = await api("/api/bot-levels");  // random, greedy, strong and the operator's own
+  const LEVELS = await api("/api/bot-levels");  // random, greedy, strong, learned and the operator's own
   const sel = document.getElementById("variant");
   const bot = document.getElementById("bot");
   const fillChoices = () => {  // the variants' and bot levels' names in the page's language

@@ -89,7 +89,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
         assert user is not None
         try:
             ruleset = core.build_ruleset(body.variant, body.switches, body.hands)
-            core.check_bot(body.bot)
+            core.check_bot(body.bot, ruleset)
         except core.RoomError as exc:
             raise HTTPException(422, str(exc)) from None
         room = store.create_room(
@@ -144,7 +144,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
             raise HTTPException(403, "only the room's owner can start it")
         level = body.bot if body is not None and body.bot is not None else next((b for b in room.bots if b), "greedy")
         try:
-            core.check_bot(level)
+            core.check_bot(level, core.ruleset_from_json(room.ruleset, room.variant))
         except core.RoomError as exc:
             raise HTTPException(422, str(exc)) from None
         if room.status == "waiting":
