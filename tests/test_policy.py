@@ -1,6 +1,6 @@
-"""The numpy-only policy player (issue 32, item 8: the inference path; no trained weights ship:
-the best so far plays even with greedy, docs/env.md), its optional features, and, in the slow
-suite, a smoke run of every stage of training/train_policy.py."""
+"""The numpy-only policy player (issue 32, item 8: the inference path; the shipped level
+``learned`` is tested in test_learned.py), its optional features, and, in the slow suite, a
+smoke run of every stage of training/train_policy.py."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -120,3 +121,40 @@ def test_training_smoke_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], 
     assert np.allclose(exported.logits(x), logits.numpy(), atol=1e-4)  # numpy plays what torch trained
     assert policy.size() < 2_000_000
     assert sys.modules["train_policy"] is train_policy
+
+
+@pytest.mark.slow
+def test_training_smoke_run_with_dagger(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A DAgger round (how the shipped ``learned`` was trained): the network plays, each of its
+    real choices becomes a row labelled with ``strong``'s choice, the rows join the cloning data."""
+    monkeypatch.syspath_prepend(str(ROOT / "training"))
+    monkeypatch.setenv(POLICY_ENV, "")
+    import train_policy
+
+    out = tmp_path / "dagger.npz"
+    assert train_policy.main(["--smoke", "--features", "--dagger-rounds", "1", "--dagger-matches", "1",
+                              "--out", str(out), "--seed", "3"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (round0,) = report["dagger"]
+    assert round0["rows_added"] > 0 and round0["rows"] == report["bc_decisions"] + round0["rows_added"]
+    assert Policy.load(tmp_path / "dagger-dagger0.npz").features and Policy.load(out).features
+    rows: list[tuple[Any, Any, int]] = []
+    legal_seen = 0
+    teacher = make_bot("strong", random.Random(0), LONGGANG)
+    player = train_policy._Labelled(PolicyPlayer(policy=Policy.load(out)), teacher, rows)
+    game = Game.from_seed(fair.hand_seed(b"dagger", 0), LONGGANG, 0)
+    others = [make_bot("greedy", random.Random(s), LONGGANG) for s in range(4)]
+    while not game.is_over:
+        for s in game.to_move():
+            o = game.observation(s)
+            if s == 0:
+                legal_seen += len(o.legal_actions) > 1 and all(a.kind is not ActionKind.WIN for a in o.legal_actions)
+                game.step(s, player.act(o))
+            else:
+                game.step(s, others[s].act(o))
+            if game.is_over:
+                break
+    assert len(rows) == legal_seen > 0  # a row for each real choice, and only those
+    for obs, mask, label in rows:
+        assert obs.shape == (OBS_SIZE + FEATURES,) and mask[label] == 1  # strong's choice is legal there

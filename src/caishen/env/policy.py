@@ -13,8 +13,9 @@ tiles per discard, shanten gain per claim) after the observation; the player com
 :class:`PolicyPlayer` is a :class:`~caishen.table.players.Player`, so it sits wherever a bot
 does by the name ``caishen.env.policy:PolicyPlayer`` (simulate, arena, play, the single-seat
 env, the game centre), its weights read from ``$CAISHEN_POLICY`` (a path to the ``.npz``).
-**No trained weights ship**: the best network trained so far plays even with ``greedy``, not
-better (docs/env.md, "A learned bot"), so there is no ``learned`` level.
+:class:`LearnedPlayer` is the bot level ``learned``: the network trained here, shipped in
+``caishen/data`` (:data:`LEARNED_WEIGHTS`), which beats ``greedy`` in ``caishen arena``
+(docs/env.md, "A learned bot"); Longgang only.
 """
 
 from __future__ import annotations
