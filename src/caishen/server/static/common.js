@@ -50,7 +50,7 @@ const I18N = {
     tian_hu: "天胡", tian_ci: "天次", an_ci: "暗次", zhi_ci: "直次", xu_ci: "续次", zha_dan: "炸弹",
     kongReplacement: "杠上开花", seaFloor: "海底捞月", fromSeat: "{0}打出", secondsLeft: "{0}秒",
     "variant_longgang": "龙港麻将", "variant_luoyang-gangci": "洛阳杠次",
-    level_random: "随机", level_greedy: "贪心", level_strong: "强", level_learned: "学习",
+    level_random: "随机", level_greedy: "贪心", level_strong: "强", level_learned: "学习型",
     noSuchRoom: "没有这个房间（请检查房间号或链接）", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
     codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
     yes: "是", no: "否", choice_turn_order: "按出牌顺序", choice_clockwise: "顺时针",
