@@ -1,4 +1,4 @@
-"""The bot level ``learned`` 学习 (issue 32, item 8): the network trained here
+"""The bot level ``learned`` 学习型 (issue 32, item 8): the network trained here
 (``training/train_policy.py``: cloning ``strong`` with greedy's features, then DAgger), shipped
 as float16 weights in ``caishen/data`` and played with numpy alone; found by its name wherever a
 bot is (the package's own ``caishen.players`` entry point), Longgang only. How it does against

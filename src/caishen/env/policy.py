@@ -190,7 +190,7 @@ def learned_policy() -> Policy:
 
 
 class LearnedPlayer(PolicyPlayer):
-    """The bot level ``learned`` 学习: :class:`PolicyPlayer` with the shipped network, trained
+    """The bot level ``learned`` 学习型: :class:`PolicyPlayer` with the shipped network, trained
     here on Longgang's default rules (docs/env.md, "A learned bot"). Longgang only: it has never
     seen another variant's hands, so any other ruleset is refused."""
 
