@@ -143,11 +143,7 @@ def bc_data(matches: int, seed: str, workers: int = 1, cache: str | None = None,
     step = 25
     # match m is seeded by (seed, m) alone: a cache of the first matches is a prefix of the rows
     jobs = [(seed, m, min(m + step, matches), features) for m in range(first, matches, step)]
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(_bc_chunk, jobs, chunksize=1)
-    else:
-        parts = [_bc_chunk(j) for j in jobs]
+    parts = _in_pool(_bc_chunk, jobs, workers)
     if have:
         parts.insert(0, have)
     out = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
@@ -199,13 +195,17 @@ def _dagger_chunk(job: tuple[str, int, int, str]) -> tuple[Any, Any, Any, Any]:
 def dagger_data(path: str, matches: int, seed: str, workers: int = 1) -> tuple[Any, Any, Any, Any]:
     """DAgger's rows (:func:`_dagger_chunk`) of ``matches`` matches of the policy at ``path``."""
     jobs = [(seed, m, min(m + 25, matches), path) for m in range(0, matches, 25)]
+    obs, mask, action, reward = (np.concatenate([p[i] for p in _in_pool(_dagger_chunk, jobs, workers)])
+                                 for i in range(4))
+    return obs, mask, action, reward
+
+
+def _in_pool(work: Any, jobs: list[Any], workers: int) -> list[Any]:
+    """``work`` of each job, in the jobs' order, in ``workers`` spawned processes (or here)."""
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(_dagger_chunk, jobs, chunksize=1)
-    else:
-        parts = [_dagger_chunk(j) for j in jobs]
-    obs, mask, action, reward = (np.concatenate([p[i] for p in parts]) for i in range(4))
-    return obs, mask, action, reward
+            return list(pool.map(work, jobs, chunksize=1))
+    return [work(j) for j in jobs]
 
 
 def behaviour_cloning(net: Net, data: tuple[Any, Any, Any, Any], epochs: int, batch: int, lr: float,
@@ -362,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-deals", type=int, default=2000)
     p.add_argument("--smoke", action="store_true", help="every stage for a few seconds (a check, not training)")
     args = p.parse_args(argv)
+    if args.dagger_rounds and not args.features:
+        p.error("--dagger-rounds needs --features (the DAgger rows carry them)")
     if args.smoke:
         args.hidden, args.bc_matches, args.bc_epochs = 32, 1, 1
         args.ppo_iters, args.tables, args.steps, args.pool_every, args.eval_deals = 2, 4, 8, 1, 2
@@ -391,12 +393,9 @@ def main(argv: list[str] | None = None) -> int:
                     net.export().save(path)
                     added = dagger_data(path, args.dagger_matches, f"{args.seed}:dagger{r}", args.workers)
                     # added at the end: the held-out 5% are then the policy's own states
-                    data = (np.concatenate([data[0], added[0].astype(data[0].dtype)]),
-                            np.concatenate([data[1], added[1].astype(data[1].dtype)]),
-                            np.concatenate([data[2], added[2].astype(data[2].dtype)]),
-                            np.concatenate([data[3], added[3].astype(data[3].dtype)]))
-                    log: list[dict[str, float]] = []
-                    acc = behaviour_cloning(net, data, args.dagger_epochs, 512, args.bc_lr / 3, log)
+                    d0, d1, d2, d3 = (np.concatenate([d, a.astype(d.dtype)]) for d, a in zip(data, added, strict=True))
+                    data = (d0, d1, d2, d3)
+                    acc = behaviour_cloning(net, data, args.dagger_epochs, 512, args.bc_lr / 3)
                     report["dagger"].append({"round": r, "rows_added": int(len(added[2])), "rows": int(len(data[2])),
                                              "held_out_accuracy": round(acc, 4),
                                              "seconds": round(time.perf_counter() - start, 1)})
