@@ -4,6 +4,7 @@ record whose moves were played again on the same walls with different choices.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -26,6 +27,7 @@ from caishen.table.signing import (
     load_or_create_key,
     public_key_hex,
     sign_record,
+    sign_text,
     verify_signature,
 )
 
@@ -193,3 +195,17 @@ def test_selfplay_key_file_option(tmp_path: Path, capsys: pytest.CaptureFixture[
     text = rec.read_text(encoding="utf-8")
     assert text.startswith("{\n  ")
     assert verify_signature(text, pub).key == pub
+
+
+def test_the_centres_signing_without_a_parse_writes_the_same_text(signed: tuple[str, str]) -> None:
+    """``sign_text`` (the game centre, each match's end) gives the very text ``sign_record``
+    gives, over ``MatchRecord.canonical`` made from the hands' parts: names with quotes, a
+    backslash and Chinese, and the key ``hands`` written inside a name, change nothing."""
+    rec = loads(signed[0])
+    assert rec.canonical() == canonical(signed[0])  # a signed record's: without its signature
+    rec = dataclasses.replace(rec, signature=None, players=('东风 "阿明"', 'back\\slash', '"hands":[]', "Zoë"))
+    key = load_or_create_key()
+    text = rec.dumps()
+    assert rec.canonical() == canonical(text)
+    assert sign_text(text, rec.canonical(), key) == sign_record(text, key)
+    assert verify_signature(sign_text(text, rec.canonical(), key), public_key_hex(key)).key == public_key_hex(key)

@@ -1100,6 +1100,54 @@ def _kind_spreads(k: int, n: int, pairs: int, trip: int) -> tuple[tuple[_AGroup,
     return got
 
 
+@dataclass(slots=True)
+class _PairsSearch:
+    """What :func:`_pairs_split` reads and fills."""
+
+    counts: list[int]
+    present: list[int]
+    kinds: tuple[int, ...]
+    acc: list[_AGroup]
+    out: set[tuple[_AGroup, ...]]
+    dead: set[tuple[int, int, int, int]]
+
+
+def _pairs_split(q: _PairsSearch, idx: int, j: int, pairs_left: int, trip_left: int) -> bool:
+    """:func:`_pairs_abstract`'s search from kind ``q.present[idx]`` on with ``j`` wilds left.
+    (A module function, not a closure: a recursive closure is a reference cycle that keeps
+    the frame until the collector runs, issue 26.)"""
+    counts, present, kinds, acc, out, dead = q.counts, q.present, q.kinds, q.acc, q.out, q.dead
+    if idx == len(present):
+        if j != 2 * pairs_left + 3 * trip_left:
+            return False
+        trips: list[list[_AGroup]] = [[]]
+        if trip_left:
+            trips = [[(GroupKind.TRIPLET, (k, k, k), (k, k, k))] for k in kinds]
+        for tr in trips:
+            for combo in combinations_with_replacement(kinds, pairs_left):
+                extra: list[_AGroup] = [(GroupKind.PAIR, (k, k), (k, k)) for k in combo]
+                out.add(tuple(sorted(acc + tr + extra)))
+        return True
+    state = (idx, j, pairs_left, trip_left)
+    if state in dead:
+        return False
+    k = present[idx]
+    n = counts[k]
+    found = False
+    for t in range(0, trip_left + 1):
+        for p in range(0, pairs_left + 1):
+            cap = 3 * t + 2 * p
+            if cap < n or cap - n > j or (t == 0 and p == 0):
+                continue
+            for groups in _kind_spreads(k, n, p, t):
+                acc.extend(groups)
+                found = _pairs_split(q, idx + 1, j - (cap - n), pairs_left - p, trip_left - t) or found
+                del acc[len(acc) - len(groups) :]
+    if not found:
+        dead.add(state)
+    return found
+
+
 def _pairs_abstract(counts: list[int], jokers: int, triplet: bool, info: _Info) -> set[tuple[_AGroup, ...]]:
     """Every split into 7 pairs (+ 1 triplet for 八对半); four equal tiles may be two pairs (L14)."""
     out: set[tuple[_AGroup, ...]] = set()
@@ -1111,38 +1159,7 @@ def _pairs_abstract(counts: list[int], jokers: int, triplet: bool, info: _Info) 
     # reach the same state
     dead: set[tuple[int, int, int, int]] = set()
 
-    def rec(idx: int, j: int, pairs_left: int, trip_left: int) -> bool:
-        if idx == len(present):
-            if j != 2 * pairs_left + 3 * trip_left:
-                return False
-            trips: list[list[_AGroup]] = [[]]
-            if trip_left:
-                trips = [[(GroupKind.TRIPLET, (k, k, k), (k, k, k))] for k in kinds]
-            for tr in trips:
-                for combo in combinations_with_replacement(kinds, pairs_left):
-                    extra: list[_AGroup] = [(GroupKind.PAIR, (k, k), (k, k)) for k in combo]
-                    out.add(tuple(sorted(acc + tr + extra)))
-            return True
-        state = (idx, j, pairs_left, trip_left)
-        if state in dead:
-            return False
-        k = present[idx]
-        n = counts[k]
-        found = False
-        for t in range(0, trip_left + 1):
-            for p in range(0, pairs_left + 1):
-                cap = 3 * t + 2 * p
-                if cap < n or cap - n > j or (t == 0 and p == 0):
-                    continue
-                for groups in _kind_spreads(k, n, p, t):
-                    acc.extend(groups)
-                    found = rec(idx + 1, j - (cap - n), pairs_left - p, trip_left - t) or found
-                    del acc[len(acc) - len(groups) :]
-        if not found:
-            dead.add(state)
-        return found
-
-    rec(0, jokers, 7, 1 if triplet else 0)
+    _pairs_split(_PairsSearch(counts, present, kinds, acc, out, dead), 0, jokers, 7, 1 if triplet else 0)
     return out
 
 

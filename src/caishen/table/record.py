@@ -176,6 +176,9 @@ class HandRecord:
     # ... and its JSON object, made once (a settled hand's digest and its text both need it);
     # read only here, never handed out: :meth:`to_json` gives a fresh one to every caller
     _data: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    # ... and its canonical JSON, made once: the hand's digest when it is settled, and the
+    # match record's signature at the match's end (:meth:`MatchRecord.canonical`)
+    _canon: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     def _json_once(self) -> dict[str, Any]:
         data = self._data
@@ -195,7 +198,15 @@ class HandRecord:
     def digest(self) -> bytes:
         """SHA-256 of the hand's canonical JSON (:func:`canonical_json`): what the next hand's
         ``prev`` holds under ``caishen-fair-2``."""
-        return hashlib.sha256(canonical_json(self._json_once())).digest()
+        return hashlib.sha256(self.canonical()).digest()
+
+    def canonical(self) -> bytes:
+        """The hand's canonical JSON (:func:`canonical_json`), made once."""
+        canon = self._canon
+        if canon is None:
+            canon = canonical_json(self._json_once())
+            object.__setattr__(self, "_canon", canon)
+        return canon
 
     def to_json(self) -> dict[str, Any]:
         out = self._json()
@@ -393,6 +404,19 @@ class MatchRecord:
         # a quote inside a string is escaped, so the key is the only place this text occurs
         head, _, tail = json.dumps(self._json([]), ensure_ascii=False).partition('"hands": []')
         return f'{head}"hands": [{", ".join(h.json_text() for h in self.hands)}]{tail}'
+
+    def canonical(self) -> bytes:
+        """``canonical_json(self.to_json())`` without a ``signature``: what the record's signature
+        covers (:func:`caishen.table.signing.canonical`), with each hand's part made once
+        (:meth:`HandRecord.canonical`) and put in place of the empty list, as :meth:`dumps` does."""
+        top = self._json([])
+        top.pop("signature", None)
+        head, mark, tail = canonical_json(top).partition(b'"hands":[]')
+        if not mark:  # not reached: the key is always there
+            full = self.to_json()
+            full.pop("signature", None)
+            return canonical_json(full)
+        return head + b'"hands":[' + b",".join([h.canonical() for h in self.hands]) + b"]" + tail
 
     @classmethod
     def from_json(cls, data: Any) -> MatchRecord:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import insort
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from caishen.hand import Hand, Meld, MeldKind
@@ -348,6 +348,33 @@ def _best_win(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> _Reading:
 # ----------------------------------------------------------------------------- losers
 
 
+def _loser_choices(candidates: list[int], counts: list[int], honours: tuple[int, int, int],
+                   finish: Callable[[list[tuple[int, int]], int | None], None],
+                   i: int, chosen: list[tuple[int, int]], pair: int | None, wilds_left: int) -> None:
+    """Every choice of a loser's concealed sets from kind ``candidates[i]`` on, each given to
+    ``finish``: the real pair (L23.8) and 0-2 triplets of 1-3 real tiles each (L23.5: 1 real +
+    2 wilds is allowed even when more real tiles of the kind are held; the rest are loose
+    tiles). (A module function, not a closure: a recursive closure is a reference cycle that
+    keeps the scoring's frame until the collector runs, issue 26.)"""
+    if i == len(candidates):
+        finish(chosen, pair)
+        return
+    k = candidates[i]
+    c = counts[k]
+    for p in ((None, k) if pair is None and c >= 2 and k in honours else (None,)):
+        avail = c - (2 if p is not None else 0)
+        new_pair = pair if p is None else p
+        _loser_choices(candidates, counts, honours, finish, i + 1, chosen, new_pair, wilds_left)
+        for r1 in range(1, min(avail, _TRIPLET) + 1):
+            if _TRIPLET - r1 <= wilds_left:
+                _loser_choices(candidates, counts, honours, finish, i + 1, [*chosen, (k, r1)], new_pair,
+                               wilds_left - (_TRIPLET - r1))
+            for r2 in range(1, min(avail - r1, r1) + 1):
+                if 2 * _TRIPLET - r1 - r2 <= wilds_left:
+                    _loser_choices(candidates, counts, honours, finish, i + 1, [*chosen, (k, r1), (k, r2)],
+                                   new_pair, wilds_left - (2 * _TRIPLET - r1 - r2))
+
+
 def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = None,
                ruleset: Ruleset = LONGGANG, unreplaced: tuple[int, ...] = ()) -> ScoreResult:
     """Score a loser's own hand (L23.4-L23.8): declared melds, concealed triplets a wild may
@@ -450,26 +477,7 @@ def score_hand(hand: Hand, seat: int, dealer: int = 0, indicator: int | None = N
         if best is None or key > best_key:
             best, best_key = (tuple(groups), used), key
 
-    def rec(i: int, chosen: list[tuple[int, int]], pair: int | None, wilds_left: int) -> None:
-        if i == len(candidates):
-            finish(chosen, pair)
-            return
-        k = candidates[i]
-        c = counts[k]
-        # the real pair (L23.8) and 0-2 triplets of 1-3 real tiles each (L23.5: 1 real + 2 wilds
-        # is allowed even when more real tiles of the kind are held; the rest are loose tiles)
-        for p in ((None, k) if pair is None and c >= 2 and k in honours else (None,)):
-            avail = c - (2 if p is not None else 0)
-            new_pair = pair if p is None else p
-            rec(i + 1, chosen, new_pair, wilds_left)
-            for r1 in range(1, min(avail, _TRIPLET) + 1):
-                if _TRIPLET - r1 <= wilds_left:
-                    rec(i + 1, [*chosen, (k, r1)], new_pair, wilds_left - (_TRIPLET - r1))
-                for r2 in range(1, min(avail - r1, r1) + 1):
-                    if 2 * _TRIPLET - r1 - r2 <= wilds_left:
-                        rec(i + 1, [*chosen, (k, r1), (k, r2)], new_pair, wilds_left - (2 * _TRIPLET - r1 - r2))
-
-    rec(0, [], None, len(wild_tiles))
+    _loser_choices(candidates, counts, honours, finish, 0, [], None, len(wild_tiles))
     assert best is not None
     best_f = loser_facts(*best)
     fu_items, tai_items, notes = _by_unit(
