@@ -9,7 +9,9 @@ their difference. The acceptance of issue 26: within 20 MiB.
 
     python benchmarks/bench_memory.py --matches 1000 --concurrent 10
 
-The server runs the installed caishen package (as ``bench_server.py``).
+The server runs the installed caishen package (as ``bench_server.py``) and prints its build;
+``--source`` runs the caishen that ``PYTHONPATH`` gives instead (a worktree built in place with
+``python setup.py build_ext --inplace``, or pure Python).
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_server import TLS, choose, forwarded, wait_up  # noqa: E402
+from bench_server import TLS, choose, forwarded, wait_up, which_caishen  # noqa: E402
 
-SWEEP_SECONDS = 30.0  # caishen.server.tables.SWEEP_SECONDS
+SWEEP_SECONDS = 5.0  # caishen.server.tables.SWEEP_SECONDS
 GC_SOONER_SECONDS = 120.0  # caishen.server.collector.SWEEP_SOONER_SECONDS: the cycles of evicted tables
 
 
@@ -108,10 +110,18 @@ def main() -> int:
     ap.add_argument("--bot", default="greedy")
     ap.add_argument("--evict-after", type=float, default=5.0)
     ap.add_argument("--port", type=int, default=8791)
+    ap.add_argument("--source", action="store_true",
+                    help="run the caishen that PYTHONPATH gives, not the installed package")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="caishen-mem-")
     db = f"sqlite:///{Path(tmp) / 'mem.sqlite3'}"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if args.source and os.environ.get("PYTHONPATH"):  # absolute: the server runs in a temporary directory
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in os.environ["PYTHONPATH"].split(os.pathsep)
+                                            if p)
+    package, build, version = which_caishen(env, tmp)
+    print(f"server build: caishen {version}, {build}, from {package}"
+          f"{' (PYTHONPATH, --source)' if args.source else ' (the installed package)'}", flush=True)
     proc = subprocess.Popen([sys.executable, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
                              "--evict-after", str(args.evict_after)], env=env, cwd=tmp, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"

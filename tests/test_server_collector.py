@@ -60,3 +60,14 @@ def test_an_unfrozen_cycle_is_collected_as_usual() -> None:
     del node
     gc.collect()
     assert ref() is None
+
+
+def test_the_youngest_generation_is_collected_less_often_while_the_server_runs() -> None:
+    before = gc.get_threshold()
+    try:
+        collector.settle()
+        assert gc.get_threshold() == (collector.YOUNG_THRESHOLD, *before[1:])
+        collector.settle()  # a sweep settles again: the thresholds put back are still CPython's
+    finally:
+        collector.release()
+    assert gc.get_threshold() == before

@@ -4,7 +4,12 @@ and is rebuilt, the same, when opened again. The clocks are injected: nothing he
 
 from __future__ import annotations
 
+import gc
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from caishen.server import core
 from caishen.server.app import create_app
 from caishen.server.db import now
-from helpers_server import asked, next_state, url_fixture
+from helpers_server import asked, next_of, next_state, until, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -90,3 +95,60 @@ def test_rooms_with_the_same_rules_share_one_ruleset() -> None:
     assert core.ruleset_from_json(a) is core.ruleset_from_json(a)
     assert core.ruleset_from_json(b) is not core.ruleset_from_json(a)
     assert core.ruleset_from_json(b) == core.build_ruleset("longgang", {"bulldozer": False}, 8)
+
+
+@contextmanager
+def practice(url: str, name: str) -> Iterator[tuple[Any, Any, str, list[float]]]:
+    """A person's practice table at the instant pace (nothing moves until the person acts):
+    the client, the app's tables (their clock ``t[0]``, injected), the room's code, ``t``."""
+    app = create_app(url)
+    with TestClient(app) as client:
+        assert client.post("/api/me", json={"name": name}).status_code == 200
+        code = client.post("/api/practice?pace=instant").json()["code"]
+        tables = app.state.tables
+        t = [1000.0]
+        tables.clock = lambda: t[0]
+        yield client, tables, code, t
+
+
+def test_a_table_that_leaves_memory_is_freed_at_once_not_at_the_collectors_sweep(url: str) -> None:
+    """A table holds no cycle through its parts (spectators, votes, timers): once it leaves
+    memory, reference counting frees it. The server freezes what has lived a second, so a table
+    in a cycle waited, whole, for the collector's sweep minutes later (issue 26)."""
+    with practice(url, "Bo") as (bo, tables, code, t):
+        with bo.websocket_connect(f"/ws/{code}") as ws:
+            asked(ws)
+            ws.send_json({"type": "vote", "kind": "pause"})  # a vote's timer, and the votes' part used
+            assert next_of(ws, "vote_state")["kind"] == "pause"
+        until(lambda: not tables.live[code].clients)
+        table = weakref.ref(tables.live[code])
+        gc.disable()
+        try:
+            assert tables.sweep()[0] == 0
+            t[0] += tables.evict_after
+            tables.sweep()
+            assert code not in tables.live
+            assert table() is None  # no collection ran: freed by its last reference going
+        finally:
+            gc.enable()
+
+
+def test_a_finished_match_leaves_memory_at_the_first_sweep_after_its_last_viewer(url: str) -> None:
+    """A finished match is served from its stored record: it does not wait ``evict_after``
+    (at a busy centre hundreds of finished tables waited minutes, each some 300 KiB)."""
+    with practice(url, "Solo") as (solo, tables, code, t):
+        with solo.websocket_connect(f"/ws/{code}") as ws:
+            asked(ws)
+            ws.send_json({"type": "vote", "kind": "dismiss"})  # alone: the vote passes at once
+            while not (state := next_state(ws))["match_over"]:
+                pass
+            live = tables.live[code]
+            until(lambda: live.stored.match_done and not live.lock.locked())
+            assert tables.sweep()[0] == 0 and code in tables.live  # Solo still looks at it
+        until(lambda: not live.clients)
+        tables.sweep()  # (or the app's own, every 5 s: whichever comes first)
+        assert tables.live == {} and t[0] == 1000.0  # gone, and no clock moved
+        assert state["match_end"]["ended_by"] == "dismissed"
+        assert solo.get(f"/api/matches/{code}").json()["status"] == "over"  # from the database
+        assert solo.get(f"/api/matches/{code}/record").json()["result"]["ended_by"] == "dismissed"
+        assert tables.live == {}

@@ -34,7 +34,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="open connections per process; beyond, the oldest idle ones are closed and new "
                         "requests answered 503 (default 1000, fewer if the open-files limit is lower)")
     g.add_argument("--evict-after", type=float, default=180.0, metavar="S",
-                   help="seconds a table nobody is connected to stays in memory (default 180)")
+                   help="seconds an unfinished table nobody is connected to stays in memory (default 180; "
+                        "a finished one leaves as soon as nobody is connected)")
     g.add_argument("--unopened-hours", type=float, default=24.0, metavar="H",
                    help="hours after which a room whose table nobody opened expires (default 24)")
     p.add_argument(

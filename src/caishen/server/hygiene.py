@@ -42,7 +42,7 @@ class ServeOptions:
     header_timeout: float = 10.0    # seconds to send a request's headers
     keep_alive: int = 5             # seconds an idle connection is kept between requests
     max_connections: int = 1000     # open connections per process (fewer if the file limit is lower)
-    evict_after: float = 180.0      # seconds a table nobody is connected to stays in memory
+    evict_after: float = 180.0      # seconds an unfinished table nobody is connected to stays in memory
     unopened_hours: float = 24.0    # hours after which a room nobody opened expires
     bot_cache_share: float = 0.1    # of the limits of every cache the bots fill (docs/server.md, "Measured load")
 

@@ -228,8 +228,14 @@ class Votes:
     def _after(self, seconds: float, job: Callable[[], Coroutine[object, object, None]]) -> None:
         loop = asyncio.get_running_loop()
 
+        async def guarded() -> None:
+            try:
+                await job()
+            except ReferenceError:  # the table left memory meanwhile (it is held weakly: live.py)
+                pass
+
         def start() -> None:
-            task = loop.create_task(job())
+            task = loop.create_task(guarded())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
