@@ -208,7 +208,9 @@ def test_screenshot_fix_gives_wide_characters_two_cells() -> None:
 @pytest.mark.parametrize("args, message", [
     (["--bots", "foo,strong,greedy"], "unknown bot 'foo'"),
     (["--bots", "strong"], "--bots needs 3 bots"),
-    (["--variant", "luoyang-gangci"], "does not play this variant yet"),
+    (["--variant", "luoyang-gangci", "--hands", "3"],
+     "--hands 3: a Luoyang Gangci 洛阳杠次 match is 8, 16 or 24 hands (G8.2); give --hands one of those"),
+    (["--variant", "longgang", "--ruleset", "luoyang-gangci"], "luoyang-gangci: a luoyang-gangci preset, not longgang"),
     (["--variant", "riichi"], "unknown variant 'riichi'"),
     (["--hands", "0"], "--hands 0: a Longgang mahjong 龙港麻将 match is 1 to 10000 hands"),
 ])

@@ -6,15 +6,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from caishen.cli import check_hands
-from caishen.terminal.core import load_ruleset, new_seed, seed_from_text, variant_names
+from caishen.cli import check_hands, rules_from_arguments
+from caishen.terminal.core import new_seed, seed_from_text, variant_names
 from caishen.terminal.model import PlayError, PlayState, Settings, default_save_path
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play a match against three bots in the terminal (docs/terminal.md)")
-    p.add_argument("--variant", default="longgang", help="the game (default longgang, the one the engine plays)")
-    p.add_argument("--ruleset", metavar="FILE", default=None, help="a ruleset TOML file (overrides --variant)")
+    p.add_argument("--variant", default=None,
+                   help=f"the game: {' or '.join(variant_names())} (default longgang, or the variant of --ruleset)")
+    p.add_argument("--ruleset", metavar="PRESET|FILE", default=None,
+                   help="a preset name or ruleset TOML file (default: the variant's standard rules)")
     p.add_argument("--bots", default="strong,strong,greedy", help="the bots of the other three seats (random, greedy, strong, learned, module:Class or a caishen.players entry point)")
     p.add_argument("--seed", default=None, help="match seed S (same seed, same walls); default: a fresh secret seed")
     p.add_argument("--hands", type=int, default=None, help="hands in the match (default: the ruleset's hands_per_match)")
@@ -34,11 +36,9 @@ def build_state(args: argparse.Namespace) -> PlayState:
     if args.resume is not None:
         path = Path(args.resume) if args.resume else default_save_path()
         return PlayState.load(path)
-    if args.variant not in variant_names():
+    if args.variant is not None and args.variant not in variant_names():
         raise PlayError(f"unknown variant {args.variant!r} (variants: {', '.join(variant_names())})")
-    if args.variant != "longgang":
-        raise PlayError(f"{args.variant}: the engine does not play this variant yet; use --variant longgang")
-    ruleset = load_ruleset(args.ruleset if args.ruleset else "longgang")
+    ruleset = rules_from_arguments(args)  # Longgang's or Gangci's rules: the session plays either
     if args.hands is not None:
         check_hands(ruleset, args.hands)
         ruleset = ruleset.replace(hands_per_match=args.hands)

@@ -28,6 +28,7 @@ from caishen.terminal.model import (
     HandSummary,
     PlayError,
     PlayState,
+    Terms,
     TileStyle,
     describe_action,
     tile_label,
@@ -59,11 +60,19 @@ KEYS_HELP: Final = """\
   ?            this help
   q, Ctrl-C    save and quit (caishen play --resume goes on)
 
-After a hand: Enter for the next hand. Gold tiles are wild 财神;
-坐花 is your own flower. The tile you just drew stands apart
-at the right of your hand; the latest discard is orange.
+After a hand: Enter for the next hand. {tiles}
+The tile you just drew stands apart at the right of your hand;
+the latest discard is orange.
 
 [dim]Press Escape or ? to close.[/dim]"""
+_WILDS_HELP: Final = "Gold tiles are wild 财神;\n坐花 is your own flower."  # Longgang (L4, L8)
+_CI_HELP: Final = ("The 次牌 ci tile is turned up after the deal (G4):\n"
+                   "ready on it, a kong of yours wins a 次 (G5.7).")  # Gangci: no wilds, no flowers
+
+
+def keys_help(terms: Terms) -> str:
+    """The key help, with what the variant's turned tile means."""
+    return KEYS_HELP.format(tiles=_CI_HELP if terms.ci else _WILDS_HELP)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -79,8 +88,12 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen > Static { width: 74; height: auto; border: round $accent; padding: 0 1; background: $surface; }
     """
 
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
-        yield Static(KEYS_HELP, id="keyhelp")
+        yield Static(self.text, id="keyhelp")
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)
@@ -424,7 +437,7 @@ class PlayApp(App[int]):
         self.refresh_view()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(keys_help(self.state.terms)))
 
     def action_save_quit(self) -> None:
         self.state.save(self.save_path)

@@ -4,6 +4,12 @@
 the bots fill the other seats. It adds what a screen needs: the person's seat, the tile just
 drawn, the suggested move, learner help (shanten, waits and how many are unseen), the
 itemised score of the last hand, the standings, and saving and resuming (docs/terminal.md).
+
+Any registered variant is played: the session, the bots and the records take its rules as
+they are. What a screen says differently comes from the rules' type in :func:`terms_of` (the
+turned tile: Longgang's wild indicator, L4, or Gangci's 次牌, G4) and from the type of the
+hand's settled score in :meth:`PlayState.hand_summary` (Longgang's 胡/台 items, L19-L24, or
+Gangci's payments, G2).
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from caishen.terminal.core import (
     SEAT_LETTERS,
     Action,
     ActionKind,
+    CaishenError,
+    GangciRules,
+    GangciWin,
     HandScore,
     IllegalActionError,
     MatchRecord,
@@ -31,7 +40,8 @@ from caishen.terminal.core import (
     Observation,
     Phase,
     RecordError,
-    Ruleset,
+    Statement,
+    VariantRules,
     action_text,
     check_player,
     chinese_name,
@@ -59,8 +69,10 @@ PLAY_KEY: Final = "play"  # the saved file's extra section (a record readers ign
 SEAT_NAMES: Final = ("East 东", "South 南", "West 西", "North 北")
 
 
-class PlayError(ValueError):
+class PlayError(CaishenError):
     """A user mistake: an unknown bot, a bad saved file, an action that cannot be read."""
+
+    code = "play"
 
 
 class TileStyle(enum.StrEnum):
@@ -126,7 +138,7 @@ def describe_action(a: Action, style: TileStyle = TileStyle.CODE) -> str:
 class Settings:
     """What a match is played with: rules, the three bots, the master seed, the hint bot."""
 
-    ruleset: Ruleset
+    ruleset: VariantRules
     bots: tuple[str, ...]
     seed: bytes
     hint: str = "greedy"
@@ -146,6 +158,26 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class Terms:
+    """How the terminal names what differs between variants at the table: the tile turned up
+    after the deal (``turned``, its rule ``turned_rule``), whether it is the tile a kong wins
+    (``ci``: Gangci's 次牌, G4.2, G5.7) rather than the indicator of the wilds (L4), and
+    whether the game has flowers to show at all (Gangci has none, G1.1)."""
+
+    turned: str
+    turned_rule: str
+    ci: bool
+    flowers: bool = True
+
+
+def terms_of(rules: VariantRules) -> Terms:
+    """The :class:`Terms` of ``rules``' variant (the one place the terminal asks which)."""
+    if isinstance(rules, GangciRules):
+        return Terms("次牌 ci tile", "G4", ci=True, flowers=False)
+    return Terms("indicator", "L4", ci=False)
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreRow:
     """One line of a score table: rule ID, item (Chinese and English), 胡 (fu), 台 (tai)."""
 
@@ -158,7 +190,9 @@ class ScoreRow:
 @dataclass(frozen=True, slots=True)
 class HandSummary:
     """The end of a hand: the headline, the winner's itemised rows and total, each seat's
-    count and chips (by seat), the chips of every player after the hand."""
+    count and chips (by seat), the chips of every player after the hand. A variant that pays
+    item by item (Gangci, G2) has its ``statement``, every payment of the hand in order (kongs,
+    then the win), and no rows or counts; ``None`` for Longgang, scored in 胡 and 台."""
 
     headline: str
     rows: tuple[ScoreRow, ...]
@@ -167,6 +201,7 @@ class HandSummary:
     chips_after: tuple[int, ...]  # by player
     seat_chips_after: tuple[int, ...]  # by seat
     hand: str = ""  # the winner's hand (tiles)
+    statement: Statement | None = None
 
 
 class PlayState:
@@ -175,6 +210,7 @@ class PlayState:
     def __init__(self, settings: Settings, session: MatchSession) -> None:
         self.settings = settings
         self.session = session
+        self.terms = terms_of(settings.ruleset)
         self._hint = hint_bot(settings.hint, settings.seed, settings.ruleset)
         self.log: list[str | Move] = []  # what happened, in order: moves and notes
         self._window: dict[int, Move] | None = None  # answers to a discard or added kong not yet decided, by seat
@@ -206,8 +242,6 @@ class PlayState:
             raise PlayError(f"{path}: not a match saved by caishen play (no {PLAY_KEY!r} section)")
         try:
             bots = tuple(str(b) for b in play["bots"])
-            if not isinstance(record.ruleset, Ruleset):
-                raise PlayError(f"{path}: a {record.ruleset.name} match; caishen play plays Longgang")
             settings = Settings(record.ruleset, bots, record.seed, str(play.get("hint", "greedy")))
             moves = play["moves"]
             current = None if moves is None else [
@@ -258,10 +292,8 @@ class PlayState:
         return f"{self.session.hand_index + 1}" + (f"/{n}" if n else "")
 
     @property
-    def ruleset(self) -> Ruleset:
-        rules = self.session.ruleset
-        assert isinstance(rules, Ruleset)  # the terminal plays Longgang (Settings)
-        return rules
+    def ruleset(self) -> VariantRules:
+        return self.session.ruleset
 
     @property
     def me(self) -> int:
@@ -399,10 +431,13 @@ class PlayState:
 
     def learner_help(self, style: TileStyle = TileStyle.CODE) -> list[str]:
         """Shanten of the hand; when ready, each wait with how many are unseen; on the person's
-        turn, the discards that keep the fewest steps to ready (and their waits)."""
+        turn, the discards that keep the fewest steps to ready (and their waits). Gangci: when
+        the 次牌's kind is a wait, the hand is ready on the 次牌 (听次牌, G5.7)."""
         obs = self.observation()
         hand = obs.hand
         unseen = unseen_counts(obs, self.ruleset)
+        ci = obs.indicator if self.terms.ci else None  # Gangci's 次牌: a kong of a ready hand takes it
+
         def t(k: int) -> str:
             return tile_label(k, style).strip()
 
@@ -423,14 +458,18 @@ class PlayState:
                 sh = shanten(hand, self.ruleset, obs.wilds)
                 lines = [f"shanten 向听 {sh}" + (" (ready 听牌)" if sh == 0 else "")]
                 if sh == 0:
-                    lines.append("waits 听: " + wait_text(*wait_list(hand)))
+                    ws, total = wait_list(hand)
+                    lines.append("waits 听: " + wait_text(ws, total))
+                    if ci is not None and ci in ws:
+                        lines.append(f"ready on the 次牌 听次牌 {t(ci)} (G5.7): a kong now wins a 次")
                 return lines
             good = good_discards(obs, self.ruleset)  # the game centre's help gives the same (caishen.bots.advice)
             low = good[0].shanten
             lines = [f"after the best discard: shanten 向听 {low}" + (" (ready 听牌)" if low == 0 else "")]
             if low == 0:
                 for d in good[:2]:  # the two discards leaving the most unseen waits
-                    lines.append(f"discard {t(d.tile)} → waits {wait_text(list(d.improving), d.unseen)}")
+                    on_ci = " · 听次牌 (G5.7)" if ci is not None and ci in d.improving else ""
+                    lines.append(f"discard {t(d.tile)} → waits {wait_text(list(d.improving), d.unseen)}{on_ci}")
             else:
                 lines.append("good discards: " + " ".join(t(d.tile) for d in sorted(good, key=lambda d: d.tile)))
             return lines
@@ -440,7 +479,8 @@ class PlayState:
     # ------------------------------------------------------------------ end of hand / match
 
     def hand_summary(self) -> HandSummary:
-        """The finished hand's itemised score (rule, item, 胡, 台) and chips."""
+        """The finished hand's itemised score (rule, item, 胡, 台) and chips; a hand settled by
+        payments (Gangci's statement, G2) lists them instead (:meth:`_payments_summary`)."""
         s = self.session
         out = s.game.outcome
         rec = s.last_hand
@@ -450,6 +490,8 @@ class PlayState:
         total = ""
         hand = ""
         hs = self.session.match.results[-1].score
+        if isinstance(hs, Statement):
+            return self._payments_summary(hs)
         assert hs is None or isinstance(hs, HandScore)
         if out.winner is None or hs is None:
             why = str(out.draw_reason or "wall")
@@ -484,6 +526,32 @@ class PlayState:
         return HandSummary(headline, tuple(rows), total, tuple(seats), after,
                            tuple(after[rec.seats[seat]] for seat in range(4)), hand)
 
+    def _payments_summary(self, statement: Statement) -> HandSummary:
+        """A Gangci hand's end: the win type (G5) with its winning tile, the discarder of a 直次
+        and the 次牌 a 次 took (G5.7); every payment of the hand, kongs first (G2.2-G2.8); a
+        drawn hand keeps its kong payments (G2.11)."""
+        s = self.session
+        out = s.game.outcome
+        rec = s.last_hand
+        assert out is not None and rec is not None
+        hand = ""
+        if out.winner is None:
+            pays = "kong payments stand (G2.11)" if statement.payments else "nobody pays (G2.11)"
+            headline = f"hand {rec.index + 1}: draw 流局 ({out.draw_reason or 'wall'}), no win; {pays}"
+        else:
+            win = GangciWin(str(out.win_type))
+            tile = f" on {tile_name(out.tile)}" if out.tile is not None else ""
+            frm = f" from {self.seat_name(out.from_seat)}" if out.from_seat is not None else ""
+            ci = f", 次牌 {tile_name(out.indicator)}" if win.is_ci and out.indicator is not None else ""
+            headline = (f"hand {rec.index + 1}: {self.seat_name(out.winner)} wins {win.chinese} {win.english}"
+                        f"{tile}{frm}{ci} ({win.rule})")
+            hand = format_hand(out.hands[out.winner])
+        chips = rec.result["chips"]
+        seats = tuple((SEAT_LETTERS[seat], s.match.names[rec.seats[seat]], None, int(chips[seat])) for seat in range(4))
+        after = tuple(rec.result["chips_after"])
+        return HandSummary(headline, (), "", seats, after, tuple(after[rec.seats[seat]] for seat in range(4)), hand,
+                           statement)
+
     def standings(self) -> list[tuple[int, str, int]]:
         """(place, player, chips) after the hands played, most chips first."""
         chips = self.session.record().result["chips"]
@@ -491,14 +559,16 @@ class PlayState:
         return [(i + 1, self.session.match.names[p], chips[p]) for i, p in enumerate(order)]
 
     def table_status(self) -> str:
-        """One line: hand number, dealer, indicator and wilds, wall, whose turn."""
+        """One line: hand number, dealer, indicator and wilds (Gangci: the 次牌, G4), wall, whose turn."""
         obs = self.observation()
         s = self.session
         ind = tile_name(obs.indicator) if obs.indicator is not None else "none"
         wild = " ".join(tile_name(k) for k in sorted(obs.wilds))
         turn = "over" if s.hand_over else self.seat_name(obs.current)
+        turned = (f"{self.terms.turned} {ind} ({self.terms.turned_rule})" if self.terms.ci
+                  else f"indicator {ind} → wild {wild}")
         return (f"hand {self.hand_label} · dealer {self.seat_name(obs.dealer)} · "
-                f"indicator {ind} → wild {wild} · wall {obs.live_tiles} · turn {turn}")
+                f"{turned} · wall {obs.live_tiles} · turn {turn}")
 
 
 def phase_text(phase: Phase) -> str:

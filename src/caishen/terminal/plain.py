@@ -45,9 +45,10 @@ def observation_text(state: PlayState) -> str:
         if last is not None and last[0] == seat and pile:
             text = text[: -len(tile_label(pile[-1], _C))] + f"[{tile_label(pile[-1], _C)}]"
         melds = ", ".join(meld_text(m) for m in obs.melds[seat]) or "-"
+        flowers = f"flowers {_tiles(list(obs.flowers[seat]))}; " if state.terms.flowers else ""
         lines.append(
             f"{state.seat_name(seat)} ({SEAT_NAMES[seat]}): {obs.concealed_counts[seat]} tiles; "
-            f"melds {melds}; flowers {_tiles(list(obs.flowers[seat]))}; discards {text}"
+            f"melds {melds}; {flowers}discards {text}"
         )
     tiles, drawn = state.hand_tiles()
     wild = [k for k in tiles if k in obs.wilds]
@@ -55,10 +56,11 @@ def observation_text(state: PlayState) -> str:
     hand = ("wild " + _tiles(wild) + " | " if wild else "") + _tiles(rest)
     if drawn is not None:
         hand += f" | drew {tile_label(drawn, _C)}"
-    flowers = [("own " if f == state.own_flower() else "") + tile_label(f, _C) for f in obs.hand.flowers]
+    own = [("own " if f == state.own_flower() else "") + tile_label(f, _C) for f in obs.hand.flowers]
+    flowers = f"flowers {' '.join(own) or '-'}; " if state.terms.flowers else ""
     lines.append(
         f"you {state.seat_name(me)} ({SEAT_NAMES[me]}): {hand}; melds "
-        f"{', '.join(meld_text(m) for m in obs.hand.melds) or '-'}; flowers {' '.join(flowers) or '-'}; "
+        f"{', '.join(meld_text(m) for m in obs.hand.melds) or '-'}; {flowers}"
         f"discards {_tiles(list(obs.discards[me]))}"
     )
     if obs.last_discard is not None:
@@ -67,8 +69,11 @@ def observation_text(state: PlayState) -> str:
 
 
 def summary_text(summary: HandSummary) -> str:
-    """The itemised score of a hand: rule, item, 胡, 台, the total and the chips."""
+    """The itemised score of a hand: rule, item, 胡, 台, the total and the chips; a hand paid
+    item by item (Gangci, G2) shows its statement: rule, item, who paid whom, amount, formula."""
     lines = [summary.headline]
+    if summary.statement is not None and summary.statement.payments:
+        lines.append(summary.statement.table())
     if summary.rows:
         lines.append(f"{'rule':<8}{'item':<50}{'胡':>4}{'台':>4}")
         for r in summary.rows:

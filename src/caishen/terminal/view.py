@@ -9,7 +9,17 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from caishen.terminal.core import Meld, MeldKind, chinese_name, glyph, is_flower, is_honor, suit_of, tile_name
+from caishen.terminal.core import (
+    SEAT_LETTERS,
+    Meld,
+    MeldKind,
+    chinese_name,
+    glyph,
+    is_flower,
+    is_honor,
+    suit_of,
+    tile_name,
+)
 from caishen.terminal.model import SEAT_NAMES, HandSummary, PlayState, TileStyle, tile_label
 
 _SUIT_COLOUR: Final = ("#b22222", "#1f4fbf", "#137a3a", "#222222", "#8a2be2")  # 万 red, 筒 blue, 条 green
@@ -107,19 +117,21 @@ def seat_panel(state: PlayState, seat: int, style: TileStyle) -> RenderableType:
 
 
 def status_line(state: PlayState, style: TileStyle) -> Text:
-    """Hand, dealer, indicator and wilds, wall, whose turn."""
+    """Hand, dealer, indicator and wilds (Gangci: the 次牌, G4), wall, whose turn."""
     obs = state.observation()
     s = state.session
     t = Text()
     t.append(f" hand {state.hand_label} ", "bold reverse")
     t.append(f" 庄 {state.seat_name(obs.dealer)} ")
+    ci = state.terms.ci
     if obs.indicator is not None:
-        t.append(" 翻 ")
+        t.append(" 次牌 " if ci else " 翻 ")
         t.append(tile_label(obs.indicator, style).strip(), f"bold {colour(obs.indicator)} {FACE}")
-    t.append(" 财神 wild ")
-    for k in sorted(obs.wilds):
-        t.append(tile_label(k, style).strip(), f"bold {colour(k)} {WILD_FACE}")
-        t.append(" ")
+    if not ci:  # the 次牌 makes no wilds (G4.2)
+        t.append(" 财神 wild ")
+        for k in sorted(obs.wilds):
+            t.append(tile_label(k, style).strip(), f"bold {colour(k)} {WILD_FACE}")
+            t.append(" ")
     t.append(f" wall {obs.live_tiles} ")
     turn = "over" if s.hand_over else state.seat_name(obs.current)
     t.append(f" turn {turn} ", "bold")
@@ -128,8 +140,22 @@ def status_line(state: PlayState, style: TileStyle) -> Text:
 
 def summary_renderable(summary: HandSummary, standings: list[tuple[int, str, int]] | None) -> RenderableType:
     """The itemised score table (rule, item, 胡, 台), each seat's count and chips; then the
-    standings when the match is over."""
+    standings when the match is over. A hand paid item by item (Gangci, G2): its payments
+    (rule, item in Chinese over English, payer→payee, chips and their formula) instead of the
+    score table, and no counts; each payment takes two lines, to fit 80 columns."""
     parts: list[RenderableType] = [Text(summary.headline, "bold")]
+    st = summary.statement
+    if st is not None and st.payments:
+        pays = Table(show_edge=False, pad_edge=False, expand=False)
+        for name in ("rule", "item", "from→to"):
+            pays.add_column(name)
+        pays.add_column("chips", justify="right")
+        for p in st.payments:
+            item = Text(p.item.chinese + "\n")
+            item.append(p.item.english, "dim")
+            amount = str(p.amount) if p.formula == str(p.amount) else f"{p.amount} = {p.formula}"
+            pays.add_row(p.rule, item, f"{SEAT_LETTERS[p.payer]}→{SEAT_LETTERS[p.payee]}", amount)
+        parts.append(pays)
     if summary.rows:
         table = Table(show_edge=False, pad_edge=False, expand=False)
         table.add_column("rule")
@@ -145,12 +171,13 @@ def summary_renderable(summary: HandSummary, standings: list[tuple[int, str, int
     chips = Table(show_edge=False, pad_edge=False)
     chips.add_column("seat")
     chips.add_column("player")
-    chips.add_column("count", justify="right")
+    if st is None:  # each seat's own count (L23); a hand paid item by item has none
+        chips.add_column("count", justify="right")
     chips.add_column("chips 筹码", justify="right")
     chips.add_column("now", justify="right")
     for (letter, name, own, c), now in zip(summary.seats, summary.seat_chips_after, strict=True):
-        chips.add_row(letter, name, "" if own is None else str(own),
-                      Text(f"{c:+d}", "green" if c > 0 else "red" if c < 0 else ""), str(now))
+        count = ("" if own is None else str(own),) if st is None else ()
+        chips.add_row(letter, name, *count, Text(f"{c:+d}", "green" if c > 0 else "red" if c < 0 else ""), str(now))
     parts.append(chips)
     if standings is not None:
         parts.append(Text("match over 终局: " + "  ".join(f"{place}. {name} {c}" for place, name, c in standings),
