@@ -31,7 +31,7 @@ from caishen.cli import main as cli_main
 from caishen.server.db import make_engine
 from caishen.server.nodes import KEY_PREFIX
 from caishen.server.store import Store
-from helpers_nodes import BOUND, REDIS_URL, Proxy, poll, require_services
+from helpers_nodes import BOUND, REDIS_URL, Proxy, asked, poll, require_services
 from helpers_nodes import closed as _closed
 from helpers_server import ServerProcess, act_json, choose, database
 
@@ -60,24 +60,12 @@ def _join(server: ServerProcess, code: str, cookie: str) -> tuple[ClientConnecti
     while True:
         ws = _socket(server, code, cookie)
         try:
-            return ws, _asked(ws)
+            return ws, asked(ws)
         except ConnectionClosed as exc:
             if exc.rcvd is None or exc.rcvd.code != 1013 or time.monotonic() > deadline:
                 raise
             time.sleep(0.5)  # the page's pause before it tries again, not a wait for a state
 
-
-def _asked(ws: ClientConnection) -> dict[str, Any]:
-    """The next state that asks the person to act (a hand's end answered with "next")."""
-    while True:
-        msg = json.loads(ws.recv(timeout=BOUND))
-        assert msg["type"] != "error", msg
-        if msg["type"] != "state":
-            continue
-        if msg["choices"]:
-            return msg  # type: ignore[no-any-return]
-        if msg["hand_end"] is not None and not msg["match_over"]:
-            ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
 
 
 def _play_to_the_end(ws: ClientConnection, view: dict[str, Any]) -> dict[str, Any]:
@@ -167,7 +155,7 @@ def test_a_node_frozen_past_its_lease_cannot_write_a_move_after_another_took_the
     ws_a, view = _join(a, code, cookie)
     for _ in range(3):
         ws_a.send(act_json(view, choose(view)))
-        view = _asked(ws_a)
+        view = asked(ws_a)
     assert _holds(a, r.get(key))
     assert store.epoch(code) == 1
     at = _stored_moves(store, code)
@@ -237,7 +225,7 @@ def test_a_node_that_cannot_renew_its_lease_stops_acting_for_the_table_and_takes
         code = http.post("/api/rooms", json={"turn_seconds": 0, "pace": "instant", "hands": 8}).json()["code"]
         ws_a, view = _join(a, code, cookie)
         ws_a.send(act_json(view, choose(view)))
-        view = _asked(ws_a)
+        view = asked(ws_a)
         assert store.epoch(code) == 1 and _holds(a, r.get(key := KEY_PREFIX + code))
         at = _stored_moves(store, code)
         proxy.open.clear()
@@ -254,7 +242,7 @@ def test_a_node_that_cannot_renew_its_lease_stops_acting_for_the_table_and_takes
         assert (again["hand"], again["step"]) == (view["hand"], view["step"])
         assert store.epoch(code) == 2 and (_holds(a, r.get(key)) or _holds(_b, r.get(key)))
         ws_a.send(act_json(again, choose(again)))
-        _asked(ws_a)
+        asked(ws_a)
         assert _stored_moves(store, code) > at  # (a pass is stored, though it makes no step)
         ws_a.close()
         http.close()
@@ -282,7 +270,7 @@ def test_a_player_on_another_node_is_relayed_to_the_owner_and_moves_on_when_the_
         assert ws_b.response is not None and ws_b.response.headers.get("x-caishen-relayed") == "node"
         for _ in range(3):
             ws_b.send(act_json(view, choose(view)))
-            view = _asked(ws_b)
+            view = asked(ws_b)
         assert _stored_moves(store, code) > at
         assert store.epoch(code) == 1 and _holds(a, r.get(key))  # played by A, through B
         at = _stored_moves(store, code)
@@ -295,7 +283,7 @@ def test_a_player_on_another_node_is_relayed_to_the_owner_and_moves_on_when_the_
         assert (again["hand"], again["step"]) == (view["hand"], view["step"])
         assert store.epoch(code) == 2 and _holds(b, r.get(key))
         ws_b.send(act_json(again, choose(again)))
-        _asked(ws_b)
+        asked(ws_b)
         assert _stored_moves(store, code) > at
         ws_b.close()
         http.close()

@@ -157,8 +157,9 @@ def _report(people: list[Person], t0: float, t_end: float) -> dict[str, Any]:
         marks = [t0, *p.times] if p.times else [t0]
         end = marks[-1] if p.over else t_end
         points = [*marks, end]
-        gaps = [b - a for a, b in zip(points, points[1:], strict=False)]
-        stalls.append((max(gaps), p.code))
+        gaps = [(b - a, a) for a, b in zip(points, points[1:], strict=False)]
+        gap, began = max(gaps)
+        stalls.append((round(gap, 2), p.code, round(began - t0, 1)))  # (seconds, room, from when)
     buckets: dict[int, int] = {}
     for p in people:
         for t in p.times:
@@ -199,12 +200,13 @@ def test_three_nodes_behind_the_balancer_survive_kills_a_redis_restart_and_a_dat
                                      page_like=True).start())
             t0 = time.monotonic()
             stop = threading.Event()
-            faults: list[tuple[float, str]] = []
+            faults: list[tuple[float, str, float]] = []
             plan = sorted([(k * KILL_EVERY, "kill") for k in range(1, int(SECONDS // KILL_EVERY) + 1)
                            if k * KILL_EVERY < SECONDS]
                           + [(SECONDS * 0.4 + 1, "redis"), (SECONDS * 0.7 + 1, "pg")])
             for at, what in plan:
                 stop.wait(max(0.0, t0 + at - time.monotonic()))  # the scenario's clock, not a wait for a state
+                began = time.monotonic() - t0
                 if what == "kill":
                     node = rng.choice(dep.nodes)
                     node.kill()
@@ -217,7 +219,7 @@ def test_three_nodes_behind_the_balancer_survive_kills_a_redis_restart_and_a_dat
                     pg.open.clear()
                     stop.wait(PG_BLOCK)  # the block's length
                     pg.open.set()
-                faults.append((time.monotonic() - t0, what))
+                faults.append((began, what, time.monotonic() - t0 - began))  # (from when, what, how long)
             t_fault = time.monotonic()
             # every table moves on after the last fault (or its match is over); the full
             # version: every match finishes
@@ -236,7 +238,7 @@ def test_three_nodes_behind_the_balancer_survive_kills_a_redis_restart_and_a_dat
             for p in people:
                 p.stop()
             report = _report(people, t0, t_end)
-            report["faults"] = [(round(t, 1), w) for t, w in faults]
+            report["faults"] = [(round(t, 1), w, round(d, 1)) for t, w, d in faults]
             report["after_last_fault_s"] = round(t_end - t_fault, 1)
             print(f"\nchaos: {TABLES} bot tables + {PERSONS} humans, {SECONDS:.0f} s, kill every {KILL_EVERY:.0f} s:",
                   report)

@@ -38,6 +38,7 @@ __all__ = [
     "drained_tables",
     "fenced_writes",
     "leases_lost",
+    "leases_retaken",
     "live_tables",
     "moves",
     "rate_limited",
@@ -66,6 +67,9 @@ fenced_writes: Final = Counter(
     "caishen_fenced_writes", "Writes refused because another node had taken the table over (a stale epoch)")
 leases_lost: Final = Counter(
     "caishen_leases_lost", "Tables this node stopped running because it could not renew their lease")
+leases_retaken: Final = Counter(
+    "caishen_leases_retaken", "Leases whose key had gone (Redis restarted empty, or the lease ran out and nobody "
+    "took the table) that this node's renewal took again")
 relayed_connections: Final = Counter(
     "caishen_relayed_connections", "Table WebSockets this node relayed to the node that runs the table (Redis pub/sub)")
 relayed_messages: Final = Counter(

@@ -7,7 +7,14 @@ the key is free (``SET NX PX`` semantics, in a script that also lets the node ta
 that is still its own), renewed every ``renew`` seconds by a script that extends it only if it
 still holds the node's token, and deleted by compare-and-delete when the node lets go.
 
-A node that cannot renew a lease (the key is gone or another's; Redis does not answer until
+Each renewal also sets the node's own key ``caishen:node:TOKEN``, which lives three renewals
+(3 s by default): a lease whose holder's node key is gone belongs to a dead node, and a node a
+connection reaches takes the table at once instead of waiting for the lease to run out (a node
+only slow is fenced below, never wrong). A renewal that finds a lease's key absent (Redis
+restarted empty, or the lease ran out and nobody took the table) takes it again and checks
+that the room's epoch is still its table's.
+
+A node that cannot renew a lease (the key is another's; Redis does not answer until
 the lease may have run out) stops acting for that table at once: the table leaves memory and
 its connections are closed with ``CLOSE_MOVED`` (1012), which the page answers by connecting
 again. Taking a table over raises the room's **epoch** (``Store.take_over``) before the table
@@ -54,29 +61,48 @@ REDIS_ENV = "CAISHEN_REDIS"       # the Redis URL when --redis is not given
 LEASE_MS_ENV = "CAISHEN_LEASE_MS"  # a lease's time to live in ms (default LEASE_MS)
 LEASE_MS = 5000
 KEY_PREFIX = "caishen:lease:"
+NODE_PREFIX = "caishen:node:"  # + a node's token: present while the node renews (it lives)
 IDLE = "idle"  # the value a table's lease key keeps once it left memory for want of connections
 REST_MS = 24 * 3600 * 1000  # how long an idle mark stays (then a sweep may take the table again)
 DRAIN_SECONDS = 4.0  # a draining node waits this long at most for its tables' writes
 SWEEP_TAKES = 16  # tables one sweep takes over at most (each is read from the database in the loop)
 REQUEST_SECONDS = 5.0  # any other request to Redis fails past this (or past the lease's ttl)
 
-# Take the key if it is free, idle (ARGV[3]), or still this node's own (a table dropped while Redis was away):
-# SET NX PX, and a node need not wait out its own lease.
+# Take the key if it is free, idle (ARGV[3]), still this node's own (a table dropped while Redis was
+# away: a node need not wait out its own lease), or held by a node that no longer lives (its node
+# key, ARGV[5] .. token, gone: it died, or has not reached Redis for a while); the node's own
+# node key (ARGV[4]) is set too, for ARGV[6] ms.
 _ACQUIRE = """
 local v = redis.call('GET', KEYS[1])
-if v == false or v == ARGV[1] or v == ARGV[3] then
+if v == false or v == ARGV[1] or v == ARGV[3] or redis.call('EXISTS', ARGV[5] .. v) == 0 then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('SET', ARGV[4], '1', 'PX', ARGV[6])
   return 1
 end
 return 0
 """
-# Extend each key that still holds this node's token; 1 or 0 per key.
+# The lease's holder, if it lives (its node key is there); the idle mark as it is.
+_HOLDER = """
+local v = redis.call('GET', KEYS[1])
+if v == false or v == ARGV[1] or redis.call('EXISTS', ARGV[2] .. v) == 1 then
+  return v
+end
+return false
+"""
+# Extend each key that still holds this node's token (1), take again one that is absent (2: Redis
+# restarted empty, or the lease ran out and nobody took it; the node checks the room's epoch
+# before it goes on), 0 for a key another node holds or an idle mark.
 _RENEW = """
+redis.call('SET', ARGV[3], '1', 'PX', ARGV[4])
 local out = {}
 for i, k in ipairs(KEYS) do
-  if redis.call('GET', k) == ARGV[1] then
+  local v = redis.call('GET', k)
+  if v == ARGV[1] then
     redis.call('PEXPIRE', k, ARGV[2])
     out[i] = 1
+  elseif v == false then
+    redis.call('SET', k, ARGV[1], 'PX', ARGV[2])
+    out[i] = 2
   else
     out[i] = 0
   end
@@ -112,12 +138,16 @@ class NodeError(CaishenError):
 class LeaseTimes:
     """A lease's time to live, how often it is renewed, how long one request to Redis may
     take, and the margin kept against clock drift: a lease counts as held until its last
-    successful renewal was *sent* plus ``ttl - margin``."""
+    successful renewal was *sent* plus ``ttl - margin``. ``alive``: how long the node's own key
+    (``NODE_PREFIX`` + token) lives after each renewal: a node whose key is gone is dead, and
+    another node may take its tables at once, before their leases run out (three renewals
+    missed; a node merely slow is fenced, never wrong)."""
 
     ttl: float = LEASE_MS / 1000
     renew: float = LEASE_MS / 5000
     timeout: float = LEASE_MS / 4000
     margin: float = LEASE_MS / 10_000
+    alive: float = 3 * LEASE_MS / 5000
 
     @classmethod
     def from_env(cls) -> LeaseTimes:
@@ -126,7 +156,7 @@ class LeaseTimes:
             ms = max(300, int(os.environ.get(LEASE_MS_ENV, str(LEASE_MS))))
         except ValueError:
             ms = LEASE_MS
-        return cls(ttl=ms / 1000, renew=ms / 5000, timeout=ms / 4000, margin=ms / 10_000)
+        return cls(ttl=ms / 1000, renew=ms / 5000, timeout=ms / 4000, margin=ms / 10_000, alive=3 * ms / 5000)
 
 
 def node_token() -> str:
@@ -139,12 +169,13 @@ class Leases:
     the event loop) for each lease that could not be renewed."""
 
     def __init__(self, url: str, on_lost: Callable[[str], None], times: LeaseTimes | None = None,
-                 token: str | None = None) -> None:
+                 token: str | None = None, on_retaken: Callable[[str], None] | None = None) -> None:
         import redis.asyncio as aioredis  # noqa: PLC0415 - only a node needs the client
 
         self.times = times or LeaseTimes.from_env()
         self.token = token or node_token()
         self.on_lost = on_lost
+        self.on_retaken = on_retaken
         # each lease request is bounded by times.timeout (_ask); the relay's requests may take
         # longer on a busy machine before they count as failed
         wait = max(REQUEST_SECONDS, self.times.ttl)
@@ -153,7 +184,12 @@ class Leases:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._rest = self.redis.register_script(_REST)
+        self._holder = self.redis.register_script(_HOLDER)
+        self.node_key = NODE_PREFIX + self.token
         self.held: dict[str, float] = {}  # code -> held until (time.monotonic())
+        # a renewal takes an absent key again: a release (compare-and-delete) waits for the
+        # renewal on its way, so that the key it deletes is not set again just after
+        self._renewing = asyncio.Lock()
 
     @property
     def _ttl_ms(self) -> int:
@@ -167,7 +203,8 @@ class Leases:
         Raises :class:`NodeError` ``redis_unavailable`` if Redis does not answer."""
         sent = time.monotonic()
         try:
-            got = await self._ask(self._acquire(keys=[KEY_PREFIX + code], args=[self.token, self._ttl_ms, IDLE]))
+            got = await self._ask(self._acquire(keys=[KEY_PREFIX + code], args=[
+                self.token, self._ttl_ms, IDLE, self.node_key, NODE_PREFIX, int(self.times.alive * 1000)]))
         except Exception as exc:  # noqa: BLE001 - any failure to ask is "not now"
             raise NodeError(f"cannot reach Redis for room {code}'s lease: {type(exc).__name__}",
                             code="redis_unavailable") from None
@@ -180,7 +217,8 @@ class Leases:
         """Let go of room ``code``'s lease (compare-and-delete: never another node's)."""
         self.held.pop(code, None)
         with contextlib.suppress(Exception):  # Redis away: the lease runs out by itself
-            await self._ask(self._release(keys=[KEY_PREFIX + code], args=[self.token]))
+            async with self._renewing:  # after a renewal on its way, which may set the key again
+                await self._ask(self._release(keys=[KEY_PREFIX + code], args=[self.token]))
 
     async def rest(self, code: str) -> None:
         """Let go of room ``code``'s lease leaving the idle mark (compare-and-set): its table left
@@ -199,8 +237,9 @@ class Leases:
         return out
 
     async def holder(self, code: str) -> str | None:
-        """The token that holds room ``code``'s lease, if any."""
-        got = await self._ask(self.redis.get(KEY_PREFIX + code))
+        """The token that holds room ``code``'s lease, if any and its node lives (a dead node's
+        lease, not run out yet, is nobody's: a connection takes the table over)."""
+        got = await self._ask(self._holder(keys=[KEY_PREFIX + code], args=[IDLE, NODE_PREFIX]))
         return None if got is None else bytes(got).decode()
 
     def _lose(self, code: str, why: str) -> None:
@@ -210,15 +249,24 @@ class Leases:
         log.warning("lease lost: the table stops here", extra=fields(event="lease_lost", room=code, why=why))
         self.on_lost(code)
 
+    async def give_up(self, code: str, why: str) -> None:
+        """Stop acting for room ``code``'s table (as for a lost lease) and let go of its key."""
+        self._lose(code, why)
+        await self.release(code)
+
     async def renew_once(self) -> None:
-        """Renew every lease held. A lease whose key is no longer this node's is lost at once;
-        if Redis does not answer, every lease whose time is up is lost."""
+        """Renew every lease held. A lease whose key is another node's is lost at once; one
+        whose key is absent (Redis restarted empty, or the lease ran out and nobody took it) is
+        taken again, and ``on_retaken`` checks that nobody ran the table meanwhile; if Redis
+        does not answer, every lease whose time is up is lost."""
         codes = list(self.held)
         if not codes:
             return
         sent = time.monotonic()
         try:
-            got = await self._ask(self._renew(keys=[KEY_PREFIX + c for c in codes], args=[self.token, self._ttl_ms]))
+            async with self._renewing:
+                got = await self._ask(self._renew(keys=[KEY_PREFIX + c for c in codes], args=[
+                    self.token, self._ttl_ms, self.node_key, int(self.times.alive * 1000)]))
         except Exception as exc:  # noqa: BLE001 - Redis away or slow: the leases run on their time
             t = time.monotonic()
             for code in codes:
@@ -227,9 +275,13 @@ class Leases:
             return
         for code, ok in zip(codes, got, strict=True):
             if code not in self.held:
-                continue  # let go of meanwhile
-            if int(ok) == 1:
+                continue  # let go of meanwhile (its key deleted after this renewal: _renewing)
+            if int(ok) in (1, 2):
                 self.held[code] = sent + self.times.ttl - self.times.margin
+                if int(ok) == 2:
+                    metrics.leases_retaken.inc()
+                    if self.on_retaken is not None:
+                        self.on_retaken(code)
             else:
                 self._lose(code, "held by another node or expired")
 
@@ -263,13 +315,14 @@ class Node:
     def __init__(self, redis_url: str, tables: Tables, store: Store, times: LeaseTimes | None = None) -> None:
         self.tables = tables
         self.store = store
-        self.leases = Leases(redis_url, self._lost, times)
+        self.leases = Leases(redis_url, self._lost, times, on_retaken=self._retaken)
         self.owner = Owner(self.leases.redis, tables, self.leases.times.renew)  # relayed connections
         self._taking: dict[str, tuple[asyncio.Lock, int]] = {}  # a lock per room being taken, and its users
         self._tasks: set[asyncio.Task[None]] = set()
         self._renewing: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
         self.draining = False  # stopping: no table is taken any more
+        self._absent: set[str] = set()  # the playing rooms without a lease key at the last sweep
         self._drained: asyncio.Future[None] | None = None
         tables.on_leave = self._left
 
@@ -302,15 +355,20 @@ class Node:
 
     async def sweep(self) -> int:
         """Take over up to SWEEP_TAKES playing rooms (with a hand dealt) whose lease key is
-        absent, chosen at random: a dead node's tables nobody connects to, or, on a cluster
-        started afresh, every unfinished match. Taking is ``SET NX``: two nodes never both
-        take one. How many this node took."""
+        absent, and was at this node's last sweep too, chosen at random: a dead node's tables
+        nobody connects to, or, on a cluster started afresh, every unfinished match. (Seen
+        twice, half a ttl apart at least: when Redis restarts empty, the owners' renewals,
+        five a ttl, take their keys again first, and no table is taken from a live node.)
+        Taking is ``SET NX``: two nodes never both take one. How many this node took."""
         if self.draining:
             return 0
         codes = [c for c in await asyncio.to_thread(self.store.playing_codes, True) if c not in self.tables.live]
         if not codes:
+            self._absent = set()
             return 0
-        free = await self.leases.free(codes)
+        absent = await self.leases.free(codes)
+        free = [c for c in absent if c in self._absent]
+        self._absent = set(absent)
         random.shuffle(free)
         taken = 0
         for code in free[:SWEEP_TAKES]:
@@ -406,6 +464,25 @@ class Node:
         if live is not None:
             live.drop()
         self._spawn(self.owner.forget(code))
+
+    def _retaken(self, code: str) -> None:
+        """A lease whose key had gone was taken again by the renewal (Redis restarted empty, or
+        the lease ran out and nobody took the table): the table goes on here if the room's epoch
+        is still its own; if another node ran it meanwhile (and let go), this node's table is
+        stale: it stops here, as for a lost lease, and the key is let go of."""
+        live = self.tables.live.get(code)
+        if live is None:
+            return
+
+        async def check() -> None:
+            try:
+                epoch = await asyncio.to_thread(self.store.epoch, code)
+            except Exception:  # noqa: BLE001 - the database away: the table's next write is fenced if stale
+                return
+            if self.tables.live.get(code) is live and live.epoch is not None and epoch != live.epoch:
+                await self.leases.give_up(code, f"the room's epoch is {epoch}, not this table's {live.epoch}")
+
+        self._spawn(check())
 
     def _fenced(self, code: str) -> None:
         """A write of the table was refused for its epoch: out of memory, the lease let go."""

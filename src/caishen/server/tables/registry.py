@@ -23,7 +23,14 @@ from caishen.server.conns import (
 from caishen.server.db import now
 from caishen.server.logs import fields, log
 from caishen.server.store import RoomInfo, Store, Stored, new_code, unavailable
-from caishen.server.tables.live import EVICT_SECONDS, SWEEP_SECONDS, UNOPENED_HOURS, LiveTable, rebuild
+from caishen.server.tables.live import (
+    EVICT_SECONDS,
+    EXPIRE_SECONDS,
+    SWEEP_SECONDS,
+    UNOPENED_HOURS,
+    LiveTable,
+    rebuild,
+)
 from caishen.table.record import Mix
 
 
@@ -176,19 +183,25 @@ class Tables:
         except Exception:  # noqa: BLE001 - its owner marks it damaged; until then, what replays
             return self.consistent(room)
 
-    def sweep(self) -> tuple[int, int]:
-        """Tables nobody has been connected to for ``evict_after`` seconds leave memory (a
-        finished match is served from its stored record after that, an unfinished one is
-        rebuilt from its moves when next opened); rooms whose table nobody opened within
-        ``unopened_hours`` expire. Returns (tables evicted, rooms expired)."""
+    def sweep(self, expire: bool = True) -> tuple[int, int]:
+        """Tables nobody has been connected to for ``evict_after`` seconds leave memory (an
+        unfinished match is rebuilt from its moves when next opened), and a finished match,
+        all of it stored, as soon as nobody is connected (it is served from its stored record);
+        with ``expire``, rooms whose table nobody opened within ``unopened_hours`` expire.
+        Returns (tables evicted, rooms expired)."""
         t = self.clock()
         evicted = 0
         for code, live in list(self.live.items()):
             if live.clients or live.watching.watchers:  # a watched table stays
                 live.idle_since = None
-            elif live.idle_since is None:
+                continue
+            if live.idle_since is None:
                 live.idle_since = t
-            elif t - live.idle_since >= self.evict_after and not live.lock.locked() and not live.paused:
+            # finished matches left for minutes, some 300 KiB each: at a busy centre hundreds
+            # of them at once, a peak of play the process's memory never gave back (issue 26,
+            # docs/server.md "Memory: what stays loaded")
+            over = live.session.over and live.stored.match_done
+            if (over or t - live.idle_since >= self.evict_after) and not live.lock.locked() and not live.paused:
                 live.evict()
                 del self.live[code]
                 evicted += 1
@@ -196,17 +209,23 @@ class Tables:
                     self.on_leave(code)
         if evicted:
             collector.ask_for_sweep()
+        if not expire:
+            return evicted, 0
         expired = self.store.expire_unopened(self.wall() - timedelta(hours=self.unopened_hours))
         return evicted, expired
 
     async def keep_sweeping(self, also: Callable[[], object] | None = None) -> None:
-        """:meth:`sweep` every SWEEP_SECONDS, for as long as the app runs (and ``also``, the
-        app's other sweeps)."""
+        """:meth:`sweep` every SWEEP_SECONDS, for as long as the app runs; the rooms' expiry
+        (a write) and ``also``, the app's other sweeps, every EXPIRE_SECONDS."""
+        every = max(1, round(EXPIRE_SECONDS / SWEEP_SECONDS))
+        rounds = 0
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
+            rounds += 1
+            slow = rounds % every == 0
             try:
-                self.sweep()
-                if also is not None:
+                self.sweep(expire=slow)
+                if slow and also is not None:
                     also()
             except Exception:  # noqa: BLE001 - the database away: the next sweep tries again
                 logging.getLogger("caishen.server").exception("sweeping the tables failed")
