@@ -9,7 +9,6 @@ On the PostgreSQL and Redis at 127.0.0.1 (skipped when either is not reachable; 
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +23,7 @@ from helpers_nodes import (
     BOUND,
     Cluster,
     Person,
+    asked,
     closed,
     cluster,
     new_room,
@@ -49,18 +49,6 @@ def _socket(node: ServerProcess, code: str, cookie: str, since: tuple[int, int] 
                    open_timeout=BOUND, ping_interval=None)
 
 
-def _asked(ws: ClientConnection) -> dict[str, Any]:
-    """The next state that asks the person to act (a hand's end answered with "next")."""
-    while True:
-        msg = json.loads(ws.recv(timeout=BOUND))
-        assert msg["type"] != "error" or msg["code"] == "stale", msg
-        if msg["type"] != "state":
-            continue
-        if msg["choices"]:
-            return msg  # type: ignore[no-any-return]
-        if msg["hand_end"] is not None and not msg["match_over"]:
-            ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
-
 
 def _join(node: ServerProcess, code: str, cookie: str,
           since: tuple[int, int] | None = None) -> tuple[ClientConnection, dict[str, Any]]:
@@ -70,7 +58,7 @@ def _join(node: ServerProcess, code: str, cookie: str,
     while True:
         ws = _socket(node, code, cookie, since)
         try:
-            return ws, _asked(ws)
+            return ws, asked(ws, stale=True)
         except ConnectionClosed as exc:
             if exc.rcvd is None or exc.rcvd.code != 1013 or time.monotonic() > deadline:
                 raise
@@ -97,7 +85,7 @@ def test_sigterm_drains_the_owner_and_another_node_takes_the_table_at_once(two: 
     ws_a, view = _join(a, code, cookie)
     for _ in range(3):
         ws_a.send(act_json(view, choose(view)))
-        view = _asked(ws_a)
+        view = asked(ws_a, stale=True)
     assert two.holder(code) is a and two.store.epoch(code) == 1
     # the table waits for the person (no timer): nothing moves until the person acts
     stored = two.store.moves(code)
@@ -127,7 +115,7 @@ def test_sigterm_drains_the_owner_and_another_node_takes_the_table_at_once(two: 
     # the match goes on on B; its record verifies
     for _ in range(2):
         ws_b.send(act_json(again, choose(again)))
-        again = _asked(ws_b)
+        again = asked(ws_b, stale=True)
     assert sum(len(h) for h in two.store.moves(code)) > sum(len(h) for h in stored)
     assert _verifies(b, code)
     ws_b.close()

@@ -76,6 +76,7 @@ from caishen.table.signing import (
     load_or_create_key,
     public_key_hex,
     sign_record,
+    sign_text,
     signature_of,
     verify_signature,
 )
@@ -410,6 +411,18 @@ def public_step(session: MatchSession) -> int:
     counted would tell how many seats could have claimed). The ``step`` of views, events and
     ``act`` messages."""
     return len(session.moves) - session.passes()
+
+
+def passed_at_this_step(session: MatchSession, seat: int) -> bool:
+    """``seat`` passed on a claim since the last move that counts as a step: asked again now
+    (to discard the tile it drew next), it is asked at the same :func:`public_step`, and an
+    answer sent twice to the claim (a double tap, a state told twice) is stale, not illegal."""
+    for m in reversed(session.moves):
+        if m.action.kind is not ActionKind.PASS:
+            return False
+        if m.seat == seat:
+            return True
+    return False
 
 
 def opens_window(m: Move) -> bool:
@@ -944,7 +957,8 @@ def record_of(session: MatchSession) -> MatchRecord:
 def record_text(session: MatchSession) -> str:
     """The record as JSON, signed with the centre's key (docs/fairness.md): a finished match's,
     and one in play (marked ``"in_play": true``)."""
-    return sign_record(record_of(session).dumps(), load_or_create_key())
+    rec = record_of(session)
+    return sign_text(rec.dumps(), rec.canonical(), load_or_create_key())
 
 
 def signed_text(text: str) -> str:

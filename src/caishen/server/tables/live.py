@@ -18,6 +18,7 @@ import hashlib
 import ipaddress
 import os
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -68,10 +69,11 @@ from caishen.table.record import Mix
 
 SERVER, UNSIGNED = "server", "unsigned"  # who vouches for a move (caishen.table.movesig)
 NEXT_HAND_SECONDS = 30.0  # with a turn timer: the next hand starts by itself after this
-EVICT_SECONDS = 180.0     # a table nobody is connected to leaves memory after this (caishen serve --evict-after)
+EVICT_SECONDS = 180.0     # an unfinished table nobody is connected to leaves memory after this (--evict-after)
 TAKEOVER_SECONDS = 180.0  # without a turn timer: the others may hand an absent person's seat to a bot after this
 UNOPENED_HOURS = 24.0     # a room whose table nobody opened expires after this (--unopened-hours)
-SWEEP_SECONDS = 30.0      # how often the tables are looked over for both
+SWEEP_SECONDS = 5.0       # how often the tables are looked over for leaving memory
+EXPIRE_SECONDS = 30.0     # ... and the rooms nobody opened for expiry
 HISTORY_EVENTS = 40       # the moves told that a table keeps, for a page that reconnects (?since=H:S)
 
 
@@ -157,6 +159,12 @@ class _Told:
         return core.event_json(u.move, self.seats[player] if u.hand == self.hand else None, u.hand, u.step)
 
 
+def _outboxes(table: weakref.ReferenceType[LiveTable]) -> list[Outbox]:
+    """The outgoing queues of a table's players' connections (none once the table is gone)."""
+    live = table()
+    return [] if live is None else [c.outbox for c in live.clients]
+
+
 class LiveTable:
     """One playing room's table. The match is played here a move at a time (a paced
     session): a person's move when it comes, a bot's when the room's pace says, each told to
@@ -181,7 +189,13 @@ class LiveTable:
         self.paused = False  # the database could not be written: nothing moves until it can
         self.lock = asyncio.Lock()
         self.clients: list[Client] = []
-        self.watching = Watching(room, lambda: [c.outbox for c in self.clients])  # spectators (watchers.py)
+        # The table's parts hold it weakly: a table that refers to itself through them is a
+        # cycle, which the server's collector, freezing what lives a second
+        # (caishen.server.collector), frees only at its next sweep. Every table that left memory
+        # then stayed there, whole, until that sweep: at a busy centre hundreds of them at once
+        # (some 2,300 objects each), a peak the process's memory never gave back (issue 26).
+        me = weakref.ref(self)
+        self.watching = Watching(room, functools.partial(_outboxes, me))  # spectators (watchers.py)
         self.addresses: dict[int, set[str]] = {}  # player -> the address tokens of its connections
         self._told_addresses: frozenset[frozenset[int]] = frozenset()
         self.away: set[int] = set()
@@ -220,13 +234,14 @@ class LiveTable:
         self._asked: set[int] = set()          # seats shown their claim choices in this window
         self._bot_at: tuple[int, int] | None = None  # the state a bot's move is scheduled for
         self._tasks: set[asyncio.Task[None]] = set()
+        self._later_handles: set[asyncio.TimerHandle] = set()  # the timers of _later not fired yet
         # The last moves told, numbered by (hand, step): a page that reconnects says the last it
         # saw and is told the ones after it before its state. Complete from ``history_from``
         # (the table's position when it was made, or the oldest move dropped since).
         self.history: deque[_Told] = deque(maxlen=HISTORY_EVENTS)
         self.history_from = (session.hand_index, core.public_step(session))
         self.chat = ChatLog()  # free text (rooms with chat on), in memory only: docs/server.md
-        self.votes = votes.Votes(self)  # dismiss and pause (votes.py); held: paused by a vote
+        self.votes = votes.Votes(weakref.proxy(self))  # dismiss and pause (votes.py); held: paused by a vote
 
     def evict(self) -> None:
         """Leave memory: the timer stops, and a timeout already on its way changes nothing."""
@@ -236,6 +251,9 @@ class LiveTable:
             if timer is not None:
                 timer.cancel()
         self._timer = self._offer = None
+        for handle in self._later_handles:  # each holds the table until it fires
+            handle.cancel()
+        self._later_handles.clear()
 
     def drop(self) -> None:
         """Stop acting for this table at once (a node lost its lease, or a write was fenced
@@ -582,13 +600,16 @@ class LiveTable:
             raise ProtocolError("stale", f"that move was for hand {msg.hand} step {msg.step}; "
                                 f"the table is at hand {s.hand_index} step {step}")
         seat = s.seat_of(client.player)
-        if seat is None or seat not in s.waiting_for():
-            raise ProtocolError("not_your_turn", "it is not your turn to act")
+        waiting = seat is not None and seat in s.waiting_for()
         try:
-            action = core.action_of(msg.action)
+            action = core.action_of(msg.action) if waiting else None
         except ValueError as exc:
             raise ProtocolError("bad_action", str(exc)) from None
-        if action not in s.legal_actions(seat):
+        if seat is None or action is None or action not in s.legal_actions(seat):
+            if seat is not None and core.passed_at_this_step(s, seat):  # a pass is no step
+                raise ProtocolError("stale", f"you passed at hand {msg.hand} step {msg.step} already")
+            if not waiting:
+                raise ProtocolError("not_your_turn", "it is not your turn to act")
             raise ProtocolError("illegal", f"{msg.action!r} is not a legal action now")
         # who vouches for the move (docs/fairness.md, "Signed moves"): checked before it is applied
         sig, key = movesig_of(client, msg, self.room.code, s.hand_index, step, action)
@@ -626,11 +647,13 @@ class LiveTable:
         loop = asyncio.get_running_loop()
 
         def start() -> None:
+            self._later_handles.discard(handle)
             task = loop.create_task(job())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-        loop.call_later(seconds, start)
+        handle = loop.call_later(seconds, start)
+        self._later_handles.add(handle)
 
     async def _pause_over(self) -> None:
         async with self.lock:
