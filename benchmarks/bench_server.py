@@ -465,6 +465,8 @@ def main() -> int:
         ap.error("--nodes runs single-process nodes: not with --workers, --opening or --profile")
     tmp = tempfile.mkdtemp(prefix="caishen-bench-")
     env = dict(os.environ)
+    if env.get("PYTHONPATH"):  # the servers run in a temporary directory: a relative entry would name nothing there
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
     served = which_caishen(env, tmp)
     if not args.source:
         installed = which_caishen({k: v for k, v in env.items() if k != "PYTHONPATH"}, tmp)
@@ -670,7 +672,7 @@ def nodes_run(args: argparse.Namespace, env: dict[str, str], tmp: str, flood: in
                 with (Path(tmp) / f"node-{i + 1}.log").open("ab") as log:  # its JSON log lines, kept out of the figures
                     procs.append(subprocess.Popen(
                         [sys.executable, "-m", "caishen.cli", "serve", "--port", str(port), "--db", db, "--redis",
-                         args.redis, "--max-connections", str(args.max_connections)], env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=log))
+                         args.redis, "--max-connections", str(args.max_connections), "--keep-alive", "75"], env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=log))
                 if i == 0:
                     wait_up(f"http://127.0.0.1:{port}")  # the first makes the schema
             for port in ports:

@@ -169,7 +169,10 @@ def cluster(tmp_path: Path, n: int, env: dict[str, str] | None = None, redis_url
         errors: list[str] = []
         node_db = db_url(db) if db_url is not None else db
         try:
-            nodes += [ServerProcess(node_db, args=("--redis", redis_url), env=env) for _ in range(n)]
+            # idle connections kept longer than the balancer keeps them, as deploy/Dockerfile's
+            # nodes (deploy/README.md, "Idle connections")
+            nodes += [ServerProcess(node_db, args=("--redis", redis_url, "--keep-alive", "75"), env=env)
+                      for _ in range(n)]
             nodes[0].start()  # the first makes the schema; the others start side by side
             starting = [threading.Thread(target=s.start, daemon=True) for s in nodes[1:]]
             for t in starting:
@@ -195,6 +198,21 @@ def restart(node: ServerProcess) -> ServerProcess:
     text = node.log()
     assert "Traceback" not in text, text
     return node.start()
+
+
+def asked(ws: Any, stale: bool = False) -> dict[str, Any]:
+    """The next state that asks the person to act, read from a WebSocket client connection
+    (a hand's end answered with "next"); ``stale``: a "stale" error (a "next" the table had
+    already acted on) is let pass, any other error fails."""
+    while True:
+        msg = json.loads(ws.recv(timeout=BOUND))
+        assert msg["type"] != "error" or (stale and msg["code"] == "stale"), msg
+        if msg["type"] != "state":
+            continue
+        if msg["choices"]:
+            return msg  # type: ignore[no-any-return]
+        if msg["hand_end"] is not None and not msg["match_over"]:
+            ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
 
 
 def _from(address: str | None) -> dict[str, str]:
