@@ -417,7 +417,8 @@ def main() -> int:
     ap.add_argument("--bot", default="greedy", help="level of the server's bots (random, greedy, strong)")
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file for every run)")
     ap.add_argument("--port", type=int, default=8790)
-    ap.add_argument("--workers", type=int, default=1, help="server processes (caishen serve --workers)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="server processes (caishen serve --workers: N nodes on one machine, on --redis)")
     ap.add_argument("--nodes", type=int, default=0, metavar="N",
                     help="N game-centre nodes on PostgreSQL and Redis behind HAProxy (deploy/haproxy.cfg)")
     ap.add_argument("--cross", type=float, default=0.0, metavar="F",
@@ -426,7 +427,7 @@ def main() -> int:
     ap.add_argument("--pg", default=os.environ.get("CAISHEN_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test"),
                     help="--nodes: the PostgreSQL database a fresh schema is made in for each run")
     ap.add_argument("--redis", default=os.environ.get("CAISHEN_TEST_REDIS", "redis://127.0.0.1:6379/0"),
-                    help="--nodes: the Redis of the nodes")
+                    help="--nodes and --workers: the Redis of the nodes")
     ap.add_argument("--source", action="store_true",
                     help="run the caishen that PYTHONPATH gives instead of refusing (the build is still printed)")
     ap.add_argument("--json", action="store_true", help="end with one JSON object of the figures")
@@ -630,7 +631,8 @@ def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, fl
         return nodes_run(args, env, tmp, flood, slow, tables)
     profile = ["-m", "cProfile", "-o", str(Path(args.profile).resolve())] if getattr(args, "profile", None) else []
     proc = subprocess.Popen([sys.executable, *profile, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
-                             "--workers", str(args.workers), "--max-connections", str(args.max_connections)],
+                             "--workers", str(args.workers), "--max-connections", str(args.max_connections),
+                             *(["--redis", args.redis] if args.workers > 1 else [])],  # N workers are N nodes
                             env=env, cwd=tmp, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
     counts: dict[str, int] = {"sent": 0}

@@ -202,7 +202,7 @@ def test_the_node_layer_knows_nothing_of_the_app_or_its_parts() -> None:
     accounts, clubs or profiles (the app installs it)."""
     graph = _graph()
     modules = [m for m in graph if m.startswith("caishen.server.nodes")]
-    assert {"caishen.server.nodes.node", "caishen.server.nodes.edge", "caishen.server.nodes.sibling"} <= set(modules)
+    assert {"caishen.server.nodes.node", "caishen.server.nodes.edge"} <= set(modules)
     forbidden = ("caishen.server.app", "caishen.server.workers", "caishen.server.main", *PARTS)
     bad = [f"{m} -> {t}" for m in modules for t in graph[m] if t.startswith(forbidden)]
     assert bad == []

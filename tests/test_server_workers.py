@@ -1,17 +1,17 @@
-"""``caishen serve --workers 2``: two processes share the port, each table has one owner, and a
-WebSocket that reaches the other process is handed to the owner, or relayed to it when it
-cannot be handed over (docs/server.md).
+"""``caishen serve --workers 2``: two nodes on one machine share the port (docs/server.md,
+"Several processes"). Each table runs on the worker that holds its lease in Redis; a WebSocket
+that reaches the other worker is joined to it through Redis, as across machines.
 
 The kernel gives each new connection to either process, so the tests connect until they have
-seen each way a connection can come to the same table (about half of connections reach the
-other process), and play through each."""
+seen each way a connection can come to the same table, and play through each."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -21,80 +21,35 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from caishen.server.db import make_engine, upgrade
-from caishen.server.store import Store
-from caishen.server.tables import Tables, WorkerPlan
-from helpers_server import ServerProcess, choose, database
+from helpers_nodes import REDIS_URL, require_services
+from helpers_server import ROOT, ServerProcess, choose, database
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def test_every_process_agrees_on_the_owner_of_a_room() -> None:
-    codes = [f"room{i}" for i in range(200)]
-    two = WorkerPlan(1, 2, "/tmp/x")
-    owners = [two.owner_of(c) for c in codes]
-    assert set(owners) == {0, 1}
-    assert owners == [WorkerPlan(0, 2, None).owner_of(c) for c in codes]  # not the asking process's view
-    assert 60 < owners.count(0) < 140
-    assert all(WorkerPlan().owner_of(c) == 0 for c in codes)
-    assert two.socket_of("room0") == f"/tmp/x/w{owners[0]}.sock"
+def test_workers_without_redis_are_refused_in_one_line(tmp_path: Path) -> None:
+    """N workers are N nodes, which share the tables through Redis: without a Redis URL the
+    command says so and exits 2, before it opens anything."""
+    env = {k: v for k, v in os.environ.items() if k != "CAISHEN_REDIS"} | {"PYTHONPATH": str(ROOT / "src")}
+    got = subprocess.run([sys.executable, "-m", "caishen.cli", "serve", "--workers", "2", "--db",
+                          f"sqlite:///{tmp_path / 'c.sqlite3'}"], env=env, capture_output=True, text=True, timeout=120)
+    assert got.returncode == 2
+    assert got.stderr.strip().splitlines() == [
+        "caishen serve: error: --workers 2 runs 2 nodes, which share the tables through Redis: "
+        "give --redis URL (or $CAISHEN_REDIS), or run one process"]
+    assert not (tmp_path / "c.sqlite3").exists()
 
 
-def test_a_new_room_goes_to_the_process_with_the_fewest_matches(tmp_path: Path) -> None:
-    plan = WorkerPlan(1, 3, "/tmp/x")
-    assert {WorkerPlan(0, 3, None).owner_of(plan.code_of(2)) for _ in range(20)} == {2}
-    engine = make_engine(f"sqlite:///{tmp_path / 'c.sqlite3'}")
-    upgrade(engine)
-    store = Store(engine)
-    uid = store.save_user(None, "w")
-
-    def start(code: str) -> None:
-        store.create_room(uid, "w", "longgang", "{}", 8, 0, True, 0, "random", code=code)
-        assert store.fill_and_start(code, "random") is not None
-
-    for _ in range(2):
-        start(plan.code_of(0))  # process 0 already runs two matches
-    tables = Tables(store, plan)
-    owners = []
-    for _ in range(7):
-        code = tables.new_code()
-        assert len(code) == 12  # 72 random bits, as every room code
-        owners.append(plan.owner_of(code))
-        start(code)
-    assert sorted(owners[:4]) == [1, 1, 2, 2]  # the two behind catch up first
-    assert sorted(owners[4:]) == [0, 1, 2]
-    assert len(store.playing_codes()) == 9
-    one = Tables(store).new_code()  # one process: any random code
-    assert len(one) == 12 and one not in store.playing_codes()
-    store.close()
-    engine.dispose()
-
-
-def sock(server: ServerProcess, code: str, cookie: str, after_page: bool = False) -> ClientConnection:
-    """A WebSocket to table ``code``; ``after_page``: on a connection that first loaded a page
-    (HTTP/1.1 keep-alive), so it can no longer be handed over whole."""
-    conn = None
-    if after_page:
-        conn = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-        conn.sendall(f"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += conn.recv(65536)
-        head, body = head.split(b"\r\n\r\n", 1)
-        assert head.startswith(b"HTTP/1.1 200"), head
-        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
-        while len(body) < length:
-            body += conn.recv(65536)
+def sock(server: ServerProcess, code: str, cookie: str) -> ClientConnection:
+    """A WebSocket to table ``code``."""
     return connect(f"ws://127.0.0.1:{server.port}/ws/{code}", additional_headers={"Cookie": f"caishen={cookie}"},
-                   open_timeout=30, sock=conn)
+                   open_timeout=30)
 
 
 def via(ws: ClientConnection) -> str:
-    """How the connection came to the table's owner: direct, handed-off or relayed."""
+    """How the connection came to the table: direct, or relayed from the other worker."""
     headers = ws.response.headers if ws.response is not None else {}
-    if headers.get("x-caishen-handed-off") == "1":
-        return "handed-off"
-    return "relayed" if headers.get("x-caishen-relayed") == "1" else "direct"
+    return "relayed" if headers.get("x-caishen-relayed") == "node" else "direct"
 
 
 START_SECONDS = 120  # a bound: a worker's start and its tables' resumption, on a busy machine
@@ -147,23 +102,19 @@ def play_on(ws: ClientConnection, moves: int, view: dict[str, Any]) -> dict[str,
     return after
 
 
-def ways(server: ServerProcess, code: str, cookie: str, after_page: bool = False) -> dict[str, int]:
+def ways(server: ServerProcess, code: str, cookie: str) -> dict[str, int]:
     """Connect until a connection of each way it can come (:func:`via`) made moves; the
-    table's step after each. New connections come direct or handed off (or relayed, while
-    the owner is still starting and cannot take them); connections that loaded a page first
-    come direct or relayed, never handed off. Which worker accepts a connection is the
-    kernel's choice, and a worker still starting (or busy resuming its tables) accepts none,
-    so this keeps connecting for up to a minute."""
-    want = {"direct", "relayed" if after_page else "handed-off"}
-    can = want | {"relayed"}
+    table's step after each. Which worker accepts a connection is the kernel's choice, and a
+    worker still starting (or busy taking tables) accepts none, so this keeps connecting for
+    up to a minute."""
+    want = {"direct", "relayed"}
     seen: dict[str, int] = {}
     deadline = time.monotonic() + 60
     tries = 0
     while time.monotonic() < deadline:
         tries += 1
-        with sock(server, code, cookie, after_page) as ws:
+        with sock(server, code, cookie) as ws:
             way = via(ws)
-            assert way in can, f"a connection came {way}"
             if way in seen:
                 continue
             before = next_state(ws)
@@ -186,9 +137,10 @@ def ways(server: ServerProcess, code: str, cookie: str, after_page: bool = False
 # README's command on two cores); SQLite's stay in the quick suite
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def two_workers(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """Two workers on a fresh SQLite file, and on a fresh schema of the real PostgreSQL."""
+    """Two workers on Redis and a fresh SQLite file, and on a fresh schema of the real PostgreSQL."""
+    require_services()
     with database(request.param, tmp_path) as db:
-        server = ServerProcess(db, workers=2).start()
+        server = ServerProcess(db, workers=2, args=("--redis", REDIS_URL)).start()
         try:
             yield server
         finally:
@@ -224,11 +176,8 @@ def test_tables_play_through_either_process_and_reads_agree(two_workers: ServerP
     with httpx.Client(base_url=server.base, timeout=30) as http:
         cookie = http.post("/api/me", json={"name": "甲"}).cookies["caishen"]
         codes = [http.post("/api/practice?pace=instant").json()["code"] for _ in range(4)]
-        plan = WorkerPlan(0, 2, None)
-        assert {plan.owner_of(c) for c in codes} <= {0, 1}
         for code in codes:
             ways(server, code, cookie)
-        ways(server, codes[0], cookie, after_page=True)
         # every process answers for every table from the database or its live match
         for _ in range(6):
             mine = {m["code"]: m for m in http.get("/api/my/matches").json()}
@@ -239,7 +188,7 @@ def test_tables_play_through_either_process_and_reads_agree(two_workers: ServerP
                 assert result["fairness"], "the next hand's commitment is published"
                 record = http.get(f"/api/matches/{code}/record")
                 assert record.status_code == 200
-        # a stranger is refused by the owner, through either process
+        # a stranger is refused, through either process
         stranger = httpx.post(server.base + "/api/me", json={"name": "乙"}, timeout=30).cookies["caishen"]
         refused = 0
         for _ in range(6):

@@ -42,7 +42,6 @@ from caishen.server.hygiene import ServeOptions
 from caishen.server.limits import Gate, HttpLimits, SharedBuckets
 from caishen.server.logs import fields, log
 from caishen.server.nodes import Node, NodeError
-from caishen.server.nodes.sibling import HandedOff, peer_host, relay
 from caishen.server.protocol import (
     MAX_MESSAGE_BYTES,
     ApiError,
@@ -53,7 +52,7 @@ from caishen.server.protocol import (
     parse_since,
 )
 from caishen.server.store import RoomInfo, Store, unavailable
-from caishen.server.tables import STORAGE_LOST, Client, Tables, WorkerPlan, address_token, watchers
+from caishen.server.tables import STORAGE_LOST, Client, Tables, address_token, watchers
 from caishen.server.tables import routes as rooms
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -70,19 +69,21 @@ def clean_name(name: str) -> str:
     return name[:24]
 
 
-def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOff | None = None,
-               limits: HttpLimits | None = None, options: ServeOptions | None = None,
+def peer_host(ws: WebSocket) -> str:
+    """The network address of the person behind ``ws`` (for the same-address warning)."""
+    return ws.client.host or "" if ws.client is not None else ""
+
+
+def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOptions | None = None,
                redis: str | None = None) -> FastAPI:
-    """The app on ``db_url``; ``plan``: which of several server processes this is
-    (``caishen serve --workers``), by default the only one; ``handed_off``: the connections
-    other processes handed to this one; ``limits``: the HTTP limits (:mod:`caishen.server.limits`);
+    """The app on ``db_url``; ``limits``: the HTTP limits (:mod:`caishen.server.limits`);
     ``options``: ``caishen serve``'s (:class:`caishen.server.hygiene.ServeOptions`); ``redis``: a
     Redis URL, which makes this process a game-centre node (:mod:`caishen.server.nodes`)."""
     engine = make_engine(db_url)
     upgrade(engine)
     store = Store(engine)
     options = options or ServeOptions()
-    tables = Tables(store, plan, evict_after=options.evict_after, unopened_hours=options.unopened_hours)
+    tables = Tables(store, evict_after=options.evict_after, unopened_hours=options.unopened_hours)
     gate = Gate(limits, SharedBuckets(redis) if redis else None)  # a node: one budget on every node
     node = Node(redis, tables, store) if redis else None
 
@@ -313,9 +314,6 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
             return
         uid = person_of(ws.session) if "session" in ws.scope else None
         room = store.room(code) if _CODE.match(code) else None
-        if room is not None and not tables.owns(code):
-            await relay(ws, tables.plan.socket_of(code), code)
-            return
         if room is not None and room.status == "damaged":
             await ws.close(code=1008, reason="room damaged")
             return
@@ -345,9 +343,7 @@ def create_app(db_url: str, plan: WorkerPlan | None = None, handed_off: HandedOf
         if room is None or live is None or player is None:
             await ws.close(code=1008, reason="not a player at this table")
             return
-        peer = (ws.client.host, ws.client.port) if ws.client is not None else None
-        handed = handed_off is not None and handed_off.take(peer)
-        await ws.accept(headers=[(b"x-caishen-handed-off", b"1")] if handed else None)
+        await ws.accept()
         assert isinstance(uid, str)
         client = Client(player=player, outbox=Outbox(ws.send_text), uid=uid, person=tables.person(uid),
                         contributes=ws.query_params.get("contribute") == "1",

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import os
-import socket
 import sys
-from collections.abc import Awaitable, Callable
-
-import uvicorn
 
 from caishen.server.app import create_app
 from caishen.server.db import default_url, make_engine, upgrade
 from caishen.server.hygiene import ServeOptions
-from caishen.server.logs import log
 from caishen.server.logs import setup as setup_logs
 from caishen.server.nodes import REDIS_ENV
 from caishen.server.store import Store
 from caishen.server.tables import Tables
-from caishen.server.workers import prepare, supervise, uvicorn_config
+from caishen.server.workers import DrainingServer, prepare, supervise, uvicorn_config
 
 
 def check(db: str | None) -> int:
@@ -50,41 +45,24 @@ def serve(host: str, port: int, db: str | None, workers: int = 1, options: Serve
     redis = redis or os.environ.get(REDIS_ENV) or None
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
-    if redis and workers > 1:
-        raise ValueError("--redis makes this process one node: run more nodes, not --workers")
+    if workers > 1 and not redis:
+        raise ValueError(f"--workers {workers} runs {workers} nodes, which share the tables through Redis: "
+                         f"give --redis URL (or ${REDIS_ENV}), or run one process")
     if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError(f"--redis wants a redis://, rediss:// or unix:// URL, not {redis.split('@')[-1]}")
     if workers > 1 and sys.platform == "win32":
-        raise ValueError("--workers needs Unix sockets: one process on Windows")
+        raise ValueError("--workers shares a listening socket between processes: one process on Windows")
     try:
         app = create_app(url, options=options, redis=redis) if workers == 1 else None
         if workers > 1:
             prepare(url)
     except Exception as exc:  # noqa: BLE001 - a bad URL or unreachable database: one line, exit 2
         raise ValueError(f"cannot open the database {url.split('@')[-1]}: {str(exc).splitlines()[0]}") from None
-    where = f"database: {url.split('@')[-1]}" + (f", {workers} worker processes" if workers > 1 else "") + (
-        f", node on Redis {redis.split('@')[-1]}" if redis else "")
+    where = f"database: {url.split('@')[-1]}" + (f", {workers} nodes" if workers > 1 else ", node" if redis else "") + (
+        f" on Redis {redis.split('@')[-1]}" if redis else "")
     print(f"caishen game centre on http://{host}:{port}/  ({where})", flush=True)
     if app is None:
-        return supervise(host, port, url, workers, options)
+        assert redis is not None
+        return supervise(host, port, url, workers, redis, options)
     DrainingServer(uvicorn_config(app, host, port, options), app.state.drain).run()
     return 0
-
-
-class DrainingServer(uvicorn.Server):
-    """uvicorn's server, which on SIGTERM (or SIGINT) first lets a node drain
-    (:meth:`caishen.server.nodes.Node.drain`, bounded) and only then stops as uvicorn does:
-    no more connections, the open ones closed with 1012, the app's lifespan ended. Without
-    ``drain`` (one process) it is uvicorn's server."""
-
-    def __init__(self, config: uvicorn.Config, drain: Callable[[], Awaitable[None]] | None) -> None:
-        super().__init__(config)
-        self.drain = drain
-
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        if self.drain is not None and not self.force_exit:
-            try:
-                await self.drain()
-            except Exception:  # noqa: BLE001 - a failed drain still stops the server
-                log.exception("draining the node failed")
-        await super().shutdown(sockets)

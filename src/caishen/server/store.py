@@ -355,8 +355,7 @@ class Store:
         help_allowed: bool, friends: int, bot: str, code: str | None = None, pace: str = "normal",
         stand_in: str = "discard", spectators: bool = False, chat: bool = False,
     ) -> RoomInfo:
-        """A new waiting room, with ``code`` if given (the server's choice of owner:
-        :meth:`caishen.server.tables.Tables.new_code`), else a :func:`new_code`."""
+        """A new waiting room, with ``code`` if given (the tests' choice), else a :func:`new_code`."""
         players = [PlayerSlot(owner_name, owner, None)]
         players += [PlayerSlot(None, None, None) for _ in range(friends)]
         players += [PlayerSlot(f"{bot} bot {i + 1}", None, bot) for i in range(3 - friends)]

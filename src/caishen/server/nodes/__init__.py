@@ -4,9 +4,9 @@ centre runs on several processes and machines.
 - :mod:`.node`: a node's leases in Redis, taking tables over and fencing them by epoch, the
   sweep, the drain (``caishen serve --redis``);
 - :mod:`.edge`: the WebSocket edge: a page connected to one node joined, through Redis pub/sub,
-  to the node that owns its table;
-- :mod:`.sibling`: a page connected to one worker process handed to the sibling worker that
-  owns its table, over a Unix socket (``caishen serve --workers N``).
+  to the node that owns its table.
+
+``caishen serve --workers N`` runs N such nodes on one machine (:mod:`caishen.server.workers`).
 
 The layer runs the live tables (:mod:`caishen.server.tables`) and knows nothing of accounts,
 clubs or profiles; the app (:mod:`caishen.server.app`) installs it.

@@ -6,7 +6,7 @@
 - :mod:`.chat`: a room's free-text chat;
 - :mod:`.votes`: a table's votes, dismiss the room (解散房间) and pause the game;
 - :mod:`.watchers`: the spectators of a table (观战): the public view, one state behind;
-- :mod:`.registry`: the tables a process runs (:class:`Tables`, :class:`WorkerPlan`): opening,
+- :mod:`.registry`: the tables a process runs (:class:`Tables`): opening,
   resuming, the sweep, damaged rooms.
 
 The node layer (:mod:`caishen.server.nodes`) runs these tables on several processes and
@@ -24,7 +24,7 @@ from caishen.server.tables.live import (
     address_token,
     rebuild,
 )
-from caishen.server.tables.registry import Tables, WorkerPlan
+from caishen.server.tables.registry import Tables
 
 __all__ = ["EVICT_SECONDS", "STORAGE_LOST", "SWEEP_SECONDS", "TAKEOVER_SECONDS", "UNOPENED_HOURS", "Client",
-           "LiveTable", "Tables", "WorkerPlan", "address_token", "rebuild"]
+           "LiveTable", "Tables", "address_token", "rebuild"]

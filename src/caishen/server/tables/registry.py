@@ -1,18 +1,15 @@
-"""The tables a process runs (:class:`Tables`): which it owns (:class:`WorkerPlan`, with
-``--workers N``), opening and resuming them from the database, the sweep that lets idle ones go
-and expires unopened rooms, and the rooms whose stored moves do not replay (damaged)."""
+"""The tables a process runs (:class:`Tables`): opening and resuming them from the database,
+the sweep that lets idle ones go and expires unopened rooms, and the rooms whose stored moves
+do not replay (damaged). Which process runs a table, where there are several (nodes, or the
+nodes of ``--workers N``), the node layer decides by lease (:mod:`caishen.server.nodes`)."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from caishen.server import collector, core, metrics
 from caishen.server.conns import (
@@ -22,7 +19,7 @@ from caishen.server.conns import (
 )
 from caishen.server.db import now
 from caishen.server.logs import fields, log
-from caishen.server.store import RoomInfo, Store, Stored, new_code, unavailable
+from caishen.server.store import RoomInfo, Store, Stored, unavailable
 from caishen.server.tables.live import (
     EVICT_SECONDS,
     EXPIRE_SECONDS,
@@ -46,51 +43,13 @@ def _prefix(hands: list[list[core.StoredMove]], n: int) -> list[list[core.Stored
     return out
 
 
-@dataclass(frozen=True)
-class WorkerPlan:
-    """Which of the server's processes this is: ``index`` of ``count``; with more than one,
-    ``sockets`` is the directory of the processes' own Unix sockets (``w0.sock``, …), where a
-    process that does not own a table passes its WebSocket on (docs/server.md)."""
-
-    index: int = 0
-    count: int = 1
-    sockets: str | None = None
-
-    def owner_of(self, code: str) -> int:
-        """The process that owns room ``code``'s table: a hash of the code, so every process
-        agrees without asking, and a restarted process finds its own rooms again."""
-        if self.count == 1:
-            return 0
-        return int.from_bytes(hashlib.sha256(code.encode()).digest()[:4], "big") % self.count
-
-    def code_of(self, owner: int) -> str:
-        """A new room code that process ``owner`` owns: random codes drawn until the hash fits,
-        ``count`` draws on average. The code stays as unguessable as any (72 random bits); its
-        owner is no secret."""
-        while True:
-            code = new_code()
-            if self.owner_of(code) == owner:
-                return code
-
-    def socket_of(self, code: str) -> str:
-        """The Unix socket of the process that owns room ``code``."""
-        assert self.sockets is not None
-        return str(Path(self.sockets) / f"w{self.owner_of(code)}.sock")
-
-    def inbox_of(self, index: int) -> str:
-        """The Unix datagram socket where process ``index`` takes connections handed to it."""
-        assert self.sockets is not None
-        return str(Path(self.sockets) / f"h{index}.sock")
-
-
 class Tables:
-    """Every live table of this process, by room code. With several processes (``plan``) a
-    process runs only the tables it owns; it reads any other from the database."""
+    """Every live table of this process, by room code (with nodes, the tables it holds the
+    leases of); it reads any other from the database."""
 
-    def __init__(self, store: Store, plan: WorkerPlan | None = None, evict_after: float = EVICT_SECONDS,
+    def __init__(self, store: Store, evict_after: float = EVICT_SECONDS,
                  unopened_hours: float = UNOPENED_HOURS) -> None:
         self.store = store
-        self.plan = plan or WorkerPlan()
         self.live: dict[str, LiveTable] = {}
         self.evict_after = evict_after
         self.unopened_hours = unopened_hours
@@ -127,37 +86,18 @@ class Tables:
         else:
             self._persons[uid] = (budgets, n - 1)
 
-    def new_code(self) -> str:
-        """The code of a new room. With several processes, one that the process with the
-        fewest unfinished matches owns (counted in the database, which they share; ties
-        drawn at random). A hash of a random code alone spread the tables blindly: at 100
-        tables on two processes, 61 live tables against 41, and the busier one's moves took
-        1.4 times as long. Neither the process that took the request (the first to accept
-        it: 286 tables against 115 at 400) nor each process handing its rooms round in turn
-        (matches end at random) kept them even (docs/server.md)."""
-        if self.plan.count == 1:
-            return new_code()
-        load = [0] * self.plan.count
-        for code in self.store.playing_codes():
-            load[self.plan.owner_of(code)] += 1
-        least = min(load)
-        return self.plan.code_of(secrets.choice([i for i, n in enumerate(load) if n == least]))
-
-    def owns(self, code: str) -> bool:
-        return self.plan.owner_of(code) == self.plan.index
-
     def start(self, room: RoomInfo) -> None:
         """A room has just started playing. Its first hand is dealt when its table is first
-        opened (:meth:`open`), by the process that owns it: a room nobody opens costs no memory,
+        opened (:meth:`open`), by the process that opens it: a room nobody opens costs no memory,
         and expires (:meth:`sweep`)."""
 
     def open(self, room: RoomInfo, epoch: int | None = None) -> LiveTable | None:
-        """The live table of a playing room this process owns, rebuilt from the database if it
+        """The live table of a playing room, rebuilt from the database if it
         is not live (not opened yet, left memory while idle, dealt elsewhere, or after a
         restart); None otherwise (a room whose moves do not replay is marked damaged).
         ``epoch``: a node's fencing number for the table (:mod:`caishen.server.nodes`)."""
         live = self.live.get(room.code)
-        if live is None and room.status == "playing" and self.owns(room.code):
+        if live is None and room.status == "playing":
             hands = self.store.moves(room.code)
             try:
                 live = self._resume(room, hands, epoch)
@@ -231,21 +171,20 @@ class Tables:
                 logging.getLogger("caishen.server").exception("sweeping the tables failed")
 
     def resume_all(self) -> int:
-        """Rebuild every unfinished match this process owns from its stored moves (after a
-        restart); rooms nobody opened are left in the database (:meth:`open` deals them).
+        """Rebuild every unfinished match from its stored moves (one process, after a
+        restart; a node takes tables by lease instead); rooms nobody opened are left in the database (:meth:`open` deals them).
         A room whose moves do not replay is marked damaged (:meth:`damage`) and the others
         are resumed all the same: one room never keeps the centre down."""
         n = 0
         for room, hands in self.store.playing():
-            if self.owns(room.code):
-                try:
-                    self._resume(room, hands)
-                except Exception as exc:
-                    if unavailable(exc):
-                        raise
-                    self.damage(room, exc, hands)
-                    continue
-                n += 1
+            try:
+                self._resume(room, hands)
+            except Exception as exc:
+                if unavailable(exc):
+                    raise
+                self.damage(room, exc, hands)
+                continue
+            n += 1
         return n
 
     def check(self) -> list[RoomInfo]:

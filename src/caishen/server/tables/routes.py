@@ -94,7 +94,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
             raise HTTPException(422, str(exc)) from None
         room = store.create_room(
             uid, user.name, body.variant, core.ruleset_json(ruleset), body.hands, body.turn_seconds,
-            body.help_allowed, body.friends, body.bot, code=tables.new_code(), pace=body.pace,
+            body.help_allowed, body.friends, body.bot, pace=body.pace,
             stand_in=body.stand_in, spectators=body.spectators, chat=body.chat,
         )
         return room_out(start_if_full(room), request, uid)
