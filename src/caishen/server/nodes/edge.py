@@ -65,6 +65,7 @@ class Owner:
         # Redis answers (a subscription that failed, e.g. as Redis restarted, is made again by
         # the sweep; else every relayed page would be refused for as long as the table runs here)
         self.wanted: set[str] = set()
+        self._subscribing: set[str] = set()  # asked for, not answered yet: the sweep leaves them be
         self._runner: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = False
@@ -79,7 +80,11 @@ class Owner:
         await self._subscribe(code)
 
     async def _subscribe(self, code: str) -> None:
-        await self.pubsub.subscribe(**{IN.format(code): self._heard})
+        self._subscribing.add(code)
+        try:
+            await self.pubsub.subscribe(**{IN.format(code): self._heard})
+        finally:
+            self._subscribing.discard(code)
         if self._runner is None or self._runner.done():
             self._runner = asyncio.get_running_loop().create_task(
                 self.pubsub.run(poll_timeout=self.beat, exception_handler=self._failed))
@@ -217,7 +222,7 @@ class Owner:
                     r.client.outbox.give_up(CLOSE_MOVED, "relay silent: reconnecting")  # its edge is gone
             # the tables this node runs now are the truth: a table taken again while the
             # forgetting of its earlier run was still on its way is subscribed to all the same
-            held, running = self._held(), set(self.tables.live) | self.wanted
+            held, running = self._held() | self._subscribing, set(self.tables.live) | self.wanted
             try:
                 for code in running - held:  # a subscription that failed, or undone meanwhile
                     self.wanted.add(code)
