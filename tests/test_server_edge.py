@@ -206,3 +206,44 @@ def test_an_edge_still_relaying_a_connection_the_owner_ended_is_told_to_close_it
 
 async def _true(value: bool) -> bool:
     return value
+
+
+def test_tables_taken_at_once_all_hear_their_relayed_pages() -> None:
+    """A node that starts takes many tables at once (the pages of a whole centre reconnect to
+    it): each table's subscription is made while the others' are on their way. redis-py's
+    PubSub makes its connection on the first subscription, and two made at once each made a
+    connection of their own: the first one's channel was subscribed on a connection nobody
+    reads, and every page relayed to that table heard nothing until the table left memory
+    (bench_server.py --nodes 3 --cross 1: 27-66 of 100 tables, minutes each). Every table's
+    relayed messages reach the owner."""
+    require_services()
+    import redis.asyncio as aioredis  # noqa: PLC0415 - skipped above without it
+
+    from caishen.server.nodes.edge import IN, Owner  # noqa: PLC0415 - the server only for this test
+
+    async def main() -> None:
+        r = aioredis.Redis.from_url(REDIS_URL)
+        codes = [f"many{i}" + secrets.token_hex(4) for i in range(20)]
+        tables = SimpleNamespace(live=dict.fromkeys(codes, object()))
+        owner = Owner(r, tables=tables, beat=0.05)  # type: ignore[arg-type]
+        heard: set[str] = set()
+
+        async def hear(message: dict[str, Any]) -> None:
+            channel = message["channel"]
+            heard.add(channel.decode() if isinstance(channel, bytes) else str(channel))
+
+        owner._heard = hear  # type: ignore[method-assign]  # what the owner's subscription hears
+        try:
+            await asyncio.gather(*(owner.listen(code) for code in codes))
+            for code in codes:
+                await r.publish(IN.format(code), json.dumps({"c": "x", "k": "beat"}))
+
+            async def all_heard() -> bool:
+                return heard == {IN.format(code) for code in codes}
+
+            await _until(all_heard, "every table's message to be heard")
+        finally:
+            await owner.stop()
+            await r.aclose()
+
+    asyncio.run(main())

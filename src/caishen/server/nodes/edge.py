@@ -66,6 +66,11 @@ class Owner:
         # the sweep; else every relayed page would be refused for as long as the table runs here)
         self.wanted: set[str] = set()
         self._subscribing: set[str] = set()  # asked for, not answered yet: the sweep leaves them be
+        # one (un)subscribe at a time: redis-py's PubSub makes its connection on the first one, and
+        # two at once each made a connection of their own, the first one's channels subscribed on
+        # a connection nobody reads (bench_server --cross 1: every page relayed to a table taken
+        # in the opening burst heard nothing until the table left memory, minutes later)
+        self._lock = asyncio.Lock()
         self._runner: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = False
@@ -82,7 +87,8 @@ class Owner:
     async def _subscribe(self, code: str) -> None:
         self._subscribing.add(code)
         try:
-            await self.pubsub.subscribe(**{IN.format(code): self._heard})
+            async with self._lock:
+                await self.pubsub.subscribe(**{IN.format(code): self._heard})
         finally:
             self._subscribing.discard(code)
         if self._runner is None or self._runner.done():
@@ -101,7 +107,8 @@ class Owner:
         are closed with their table's close code (or 1012)."""
         self.wanted.discard(code)
         with contextlib.suppress(Exception):
-            await self.pubsub.unsubscribe(IN.format(code))
+            async with self._lock:
+                await self.pubsub.unsubscribe(IN.format(code))
         for cid, r in list(self.remotes.items()):
             if cid.startswith(code + "/"):
                 r.client.outbox.give_up(CLOSE_MOVED, "this table moved to another node: reconnecting")
@@ -229,7 +236,8 @@ class Owner:
                     await self._subscribe(code)
                     log.info("relayed connections taken again", extra=fields(event="relay_resubscribed", room=code))
                 for code in held - running:  # a table gone from here whose unsubscribing failed
-                    await self.pubsub.unsubscribe(IN.format(code))
+                    async with self._lock:
+                        await self.pubsub.unsubscribe(IN.format(code))
             except Exception:  # noqa: BLE001 - Redis still away: the next sweep tries again
                 continue
 
