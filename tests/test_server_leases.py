@@ -222,3 +222,26 @@ def test_a_lease_of_a_dead_node_is_nobodys_and_taken_at_once() -> None:
         r.delete(KEY_PREFIX + x, KEY_PREFIX + y, NODE_PREFIX + live)
         r.close()
     assert (holder_x, holder_y, took_x, took_y) == (None, live, True, False)
+
+
+def test_a_node_relays_more_pages_than_redis_pys_default_pool() -> None:
+    """Each page a node relays holds a Redis connection for its subscription. redis-py 8 bounds
+    a pool at 100 connections unless told otherwise, and a node relaying more pages failed the
+    rest with "Too many connections" (bench_server.py --nodes 3 --cross 1: 17 relays ended on
+    one node, their pages reconnecting). The node's pool takes 300 subscriptions at once, and
+    its commands still answer."""
+    channels = [f"test:many:{secrets.token_hex(6)}" for _ in range(300)]
+
+    async def run() -> tuple[int, str | None]:
+        leases = Leases(REDIS_URL, lambda code: None, LeaseTimes())
+        subs = [leases.redis.pubsub() for _ in channels]
+        try:
+            await asyncio.gather(*(p.subscribe(c) for p, c in zip(subs, channels, strict=True)))
+            listening = sum(n for _, n in await leases.redis.pubsub_numsub(*channels))
+            return listening, await leases.holder("test" + secrets.token_hex(6))
+        finally:
+            for p in subs:
+                await p.aclose()
+            await leases.redis.aclose()
+
+    assert asyncio.run(run()) == (300, None)

@@ -67,6 +67,11 @@ REST_MS = 24 * 3600 * 1000  # how long an idle mark stays (then a sweep may take
 DRAIN_SECONDS = 4.0  # a draining node waits this long at most for its tables' writes
 SWEEP_TAKES = 16  # tables one sweep takes over at most (each is read from the database in the loop)
 REQUEST_SECONDS = 5.0  # any other request to Redis fails past this (or past the lease's ttl)
+# The bound of the node's Redis connection pool. Each page the node relays to another node
+# holds a connection for its life (its subscription), and the node's WebSocket cap
+# (--max-connections, 1,000 by default) bounds those; redis-py 8's default bound of 100 made
+# the hundredth relayed page fail ("Too many connections") and reconnect, again and again.
+REDIS_CONNECTIONS = 10_000
 
 # Take the key if it is free, idle (ARGV[3]), still this node's own (a table dropped while Redis was
 # away: a node need not wait out its own lease), or held by a node that no longer lives (its node
@@ -179,7 +184,8 @@ class Leases:
         # each lease request is bounded by times.timeout (_ask); the relay's requests may take
         # longer on a busy machine before they count as failed
         wait = max(REQUEST_SECONDS, self.times.ttl)
-        self.redis = aioredis.Redis.from_url(url, socket_timeout=wait, socket_connect_timeout=wait)
+        self.redis = aioredis.Redis.from_url(url, socket_timeout=wait, socket_connect_timeout=wait,
+                                             max_connections=REDIS_CONNECTIONS)
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
