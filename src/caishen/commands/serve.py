@@ -23,8 +23,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="make this process a game-centre node: tables are leased through this Redis "
                         "(redis://host:6379/0; default $CAISHEN_REDIS), on a database several nodes share "
                         "(docs/server.md, \"Nodes\")")
-    p.add_argument("--workers", type=int, default=1,
-                   help="server processes sharing the port, each running its share of the tables (default 1)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="N game-centre nodes on this machine sharing the port, each running its share of the "
+                        "tables; needs --redis (default 1; docs/server.md, \"Several processes\")")
     g = p.add_argument_group("connections and memory (docs/server.md, \"Faults\")")
     g.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
                    help="seconds a connection has to send a request's headers (default 10)")
