@@ -34,6 +34,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 PG_TIMEOUTS: dict[str, object] = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5,
                                   "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10_000}
 SQLITE_BUSY_SECONDS = 30  # an SQLite transaction waits this long for another writer's lock
+PG_LOCK_MS = 10_000  # a PostgreSQL statement waits this long for a lock (lock_timeout), then fails as busy
 
 
 def now() -> datetime:
@@ -248,7 +249,22 @@ def make_engine(url: str) -> Engine:
         # fail a connection or a commit within seconds, so the tables pause (docs/server.md,
         # "Faults") instead of waiting for the kernel's TCP timeout (minutes): libpq's own
         # connect timeout, TCP keep-alives, and a limit on unacknowledged data.
-        return create_engine(url, pool_pre_ping=True, connect_args=PG_TIMEOUTS)
+        engine = create_engine(url, pool_pre_ping=True, connect_args=PG_TIMEOUTS)
+
+        # ... and a lock held elsewhere (another node's transaction, a takeover, a session left
+        # open by hand) must not hold a commit for good either: nothing bounded a lock wait, and
+        # a table whose write waited on one answered nothing at all. Past PG_LOCK_MS the
+        # statement fails with LockNotAvailable, an OperationalError: the table pauses, tells
+        # its people and tries again, as for a database away; a request answers
+        # storage_unavailable (503).
+        @event.listens_for(engine, "connect")
+        def _lock_timeout(dbapi_conn: object, _record: object) -> None:
+            cur = dbapi_conn.cursor()  # type: ignore[attr-defined]
+            cur.execute(f"SET lock_timeout = {PG_LOCK_MS}")
+            cur.close()
+            dbapi_conn.commit()  # type: ignore[attr-defined]  # else the pool's rollback undoes the SET
+
+        return engine
     return create_engine(url, pool_pre_ping=True)
 
 
