@@ -176,3 +176,42 @@ def test_uncompiled_subclasses_of_compiled_classes_are_refused_only_in_the_compi
             MyBot()
     else:
         assert MyBot().name == "greedy"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_wheel_built_where_no_optional_extra_is_installed_is_compiled(tmp_path: Path) -> None:
+    """pip builds the package in an environment of its build requirements only, before it
+    installs any dependency: on a fresh machine mypy, following ``caishen.env``'s import of the
+    optional gymnasium, failed the compile, and every first ``pip install -e .`` fell back to pure
+    Python (found on a new machine, 2026-12-05). The wheel of a copy of the sources, built with
+    pip's build isolation, holds the compiled modules."""
+    if shutil.which("gcc") is None and shutil.which("cc") is None:
+        pytest.skip("no C compiler: the build falls back to pure Python by design")
+    root = PACKAGE.parent.parent
+    files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=False)
+    if files.returncode != 0:
+        pytest.skip("not a git checkout")
+    src = tmp_path / "src-copy"
+    for name in files.stdout.splitlines():
+        if (root / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / name, src / name)
+    # a fresh virtual environment: nothing installed beside pip, as on a new machine (pip's
+    # build environment sees the site-packages of the Python that runs it)
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("CAISHEN_PURE", "PYTHONPATH")}
+    done = subprocess.run([str(tmp_path / "venv" / "bin" / "python"), "-m", "pip", "wheel", "--no-deps",
+                           "-w", str(tmp_path / "wheels"), "-v", str(src)],
+                          capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "installing the pure-Python package" not in done.stdout + done.stderr, done.stdout[-3000:]
+    wheels = list((tmp_path / "wheels").glob("caishen-*.whl"))
+    assert len(wheels) == 1, wheels
+    import zipfile  # noqa: PLC0415 - this test only
+
+    names = zipfile.ZipFile(wheels[0]).namelist()
+    suffix = EXTENSION_SUFFIXES[0]
+    assert any(n.startswith("caishen__mypyc") and n.endswith(suffix) for n in names), names[:20]
+    assert "caishen/shapes/analysis" + suffix in names
+    assert "caishen/_compiled.txt" in names
