@@ -19,8 +19,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Connection, Engine, exists, func, insert, select, update
+from sqlalchemy import Connection, Engine, event, exists, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -46,6 +47,7 @@ PROBE_BUSY_MS = 500  # Store.probe: an SQLite file still locked after this is "n
 SQLITE_BUSY_MS = SQLITE_BUSY_SECONDS * 1000  # every other SQLite transaction (db.make_engine)
 LOOP_BUSY_MS = 50  # the event loop's commit on SQLite waits this long for a lock, then the writer thread takes it
 WRITE_BUSY_MS = 2_000  # the writer thread's commit on SQLite: past this, the tables pause (storage_unavailable)
+CHECKPOINT_SECONDS = 1.0  # SQLite: the write-ahead log is copied into the database this often, off the event loop
 RETRY_SECONDS = 0.25  # a paused table's first probe of the database; then twice as long each time...
 RETRY_MAX_SECONDS = 4.0  # ... up to this
 TAKE_OVER_LOCK_MS = 3_000  # Store.take_over waits this long for a room row another writer holds
@@ -189,6 +191,18 @@ def _locked(exc: BaseException) -> bool:
 MOVES_PER_INSERT = 120  # 960 parameters (8 a row): under SQLite's oldest limit (999)
 
 
+def _no_autocheckpoint(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+    """SQLite copies its write-ahead log into the database file when a commit finds it past
+    1,000 pages (an automatic checkpoint), and waits for the disk twice doing so: 25-50 ms
+    inside the event loop's group commit, or inside a request's transaction that holds the
+    writers' turn the loop's commit waits for; every table waited (issue 31: the slowest 1 % of
+    moves at 100 tables came in such stalls). The centre's connections leave it to
+    :meth:`Store.checkpoint`, run in a thread every ``CHECKPOINT_SECONDS``."""
+    if not record.info.get("checkpoints_elsewhere"):
+        dbapi_conn.execute("PRAGMA wal_autocheckpoint = 0")
+        record.info["checkpoints_elsewhere"] = True
+
+
 def _param_mark(engine: Engine) -> str | None:
     """The placeholder of the engine's driver in SQL written here, or None (another style:
     SQLAlchemy Core writes the statement)."""
@@ -250,6 +264,8 @@ class Store:
         # for the server's own disk, which the loop should not: that stays in the thread.
         self._sqlite = engine.dialect.name == "sqlite"
         self._in_loop = self._sqlite
+        if self._sqlite:
+            event.listen(engine, "checkout", _no_autocheckpoint)
         # the SQLite writers of this process take turns too (the lock file is one per process)
         self._local_turn = threading.Lock()
         self._up: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
@@ -269,6 +285,27 @@ class Store:
                     conn.exec_driver_sql(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
             else:
                 conn.exec_driver_sql("SELECT 1")
+
+    def checkpoint(self) -> None:
+        """SQLite: copy the write-ahead log into the database file as far as no reader still
+        needs it (``PASSIVE``: it never waits for a reader or a writer, and commits go on
+        meanwhile); the tables' commits do not (:meth:`_write`). Called from a thread every
+        ``CHECKPOINT_SECONDS`` by :meth:`keep_checkpointing`. Elsewhere: nothing."""
+        if self._sqlite:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def keep_checkpointing(self, seconds: float = CHECKPOINT_SECONDS) -> None:
+        """:meth:`checkpoint` every ``seconds``, in a thread, until cancelled; a database away
+        or busy is tried again next time."""
+        if not self._sqlite:
+            return
+        while True:
+            await asyncio.sleep(seconds)  # the checkpoints' pace, not a wait for a state
+            try:
+                await asyncio.to_thread(self.checkpoint)
+            except Exception:  # noqa: BLE001 - away or locked: the next one copies what this did not
+                continue
 
     def close(self) -> None:
         """Let go of the writers' lock file (the engine is the caller's)."""
@@ -707,10 +744,20 @@ class Store:
         items = self._pending.pop(loop, [])
         if not items:
             return
-        # a join or start of this process holds the writers' turn (it may be waiting for a lock
-        # another process holds): the writer thread waits for it, not the event loop
-        if self._in_loop and not self._local_turn.locked():
-            errors = self._write_all([b for b, _ in items], LOOP_BUSY_MS)
+        # Another process's writer holds the writers' turn: the writer thread waits for it, not
+        # the event loop. A join or start of this process holds it (a read-then-write of a room's
+        # seats, issue 26): the loop writes without it, SQLite's own lock keeping the two apart
+        # for the few statements they overlap; the turn, held by a request thread that gets the
+        # GIL only between the loop's turns, lasted 30-70 ms at 100 busy tables, and a third of
+        # the commits went to the writer thread, where each waited 25-100 ms for the GIL (the
+        # slowest 1 % of the moves, issue 31).
+        turn = self._turn_now() if self._in_loop else None
+        if turn is not None and turn != "elsewhere":
+            try:
+                errors = self._write_all([b for b, _ in items], LOOP_BUSY_MS, turn=False)
+            finally:
+                if turn == "taken":
+                    self._end_turn()
             if not any(e is not None and _locked(e) for e in errors):
                 _settle([fut for _, fut in items], errors)
                 return
@@ -718,6 +765,27 @@ class Store:
             self._writer = threading.Thread(target=self._write_loop, name="caishen-db-writer", daemon=True)
             self._writer.start()
         self._queue.put((items, loop))
+
+    def _turn_now(self) -> str:
+        """Take the writers' turn (this process's lock, then the lock file) if nobody holds it
+        now: ``"taken"``; else, holding nothing, ``"here"`` (a thread of this process holds it)
+        or ``"elsewhere"`` (another process does)."""
+        if not self._local_turn.acquire(blocking=False):
+            return "here"
+        if self._turns is None or sys.platform == "win32":
+            return "taken"
+        try:
+            fcntl.flock(self._turns, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._local_turn.release()
+            return "elsewhere"
+        return "taken"
+
+    def _end_turn(self) -> None:
+        """Let go of the turn :meth:`_turn_now` took."""
+        if self._turns is not None and sys.platform != "win32":
+            fcntl.flock(self._turns, fcntl.LOCK_UN)
+        self._local_turn.release()
 
     def _write_all(self, batches: list[Batch], busy_ms: int | None, turn: bool = True) -> list[BaseException | None]:
         """:meth:`write`; what it raised for each batch, to be handed to its table. A commit
