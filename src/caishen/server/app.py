@@ -100,11 +100,13 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
             node.start()
         collecting = asyncio.ensure_future(collector.keep_collecting())
         sweeping = asyncio.ensure_future(tables.keep_sweeping(also=gate.sweep))
+        checkpointing = asyncio.ensure_future(store.keep_checkpointing())
         yield
         if node is not None:  # drained already on SIGTERM under `caishen serve` (main.py), else now
             await node.stop()  # the leases let go of: other nodes may take the tables at once
         sweeping.cancel()
         collecting.cancel()
+        checkpointing.cancel()
         collector.release()
         store.close()
         engine.dispose()
@@ -312,8 +314,10 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
         if origin is not None and urlsplit(origin).netloc != host:
             await ws.close(code=1008, reason="bad origin")
             return
-        uid = person_of(ws.session) if "session" in ws.scope else None
-        room = store.room(code) if _CODE.match(code) else None
+        # the person and the room are read in a thread, as the table is opened (Tables.open_soon):
+        # the event loop runs every other table meanwhile
+        uid = await asyncio.to_thread(person_of, ws.session) if "session" in ws.scope else None
+        room = await asyncio.to_thread(store.room, code) if _CODE.match(code) else None
         if room is not None and room.status == "damaged":
             await ws.close(code=1008, reason="room damaged")
             return
@@ -329,7 +333,7 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
             if node is not None:  # a stranger never makes a node take a table over
                 live = await node.open(room) if room is not None and player is not None else None
             else:
-                live = tables.open(room) if room is not None else None
+                live = await tables.open_soon(room) if room is not None else None
         except NodeError as exc:  # another node runs it: relayed there; else the page tries again (1013)
             if exc.code == "owned_elsewhere" and node is not None and isinstance(uid, str) and player is not None:
                 await ws.accept(headers=[(b"x-caishen-relayed", b"node")])
@@ -365,10 +369,10 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
         the node relay if another node runs it; it never makes a node take a table over.
         Refused (an error, then 1008 with the code as the reason): ``not_signed_in``,
         ``spectators_off``, ``not_playing``, ``too_many_spectators``."""
-        user = store.user(uid) if isinstance(uid, str) else None
+        user = await asyncio.to_thread(store.user, uid) if isinstance(uid, str) else None
         live = tables.live.get(room.code)
         if live is None and node is None and room.status == "playing":
-            live = tables.open(room)  # one process: its owner rebuilds the table, as for anyone who connects
+            live = await tables.open_soon(room)  # one process: its owner rebuilds the table, as for anyone who connects
         refused = watchers.refusal(room, live.watching if live is not None else None)
         if user is None:
             refused = ("not_signed_in", "pick a name first (POST /api/me)")

@@ -547,8 +547,10 @@ class Node:
         try:
             # the epoch is raised before the moves are read: a write of the node that ran the
             # table before is stored before this commit (and read below) or refused after it
-            epoch = self.store.take_over(code)
-            live = self.tables.open(room, epoch)
+            # both in a thread: the event loop runs every other table meanwhile (a takeover waits
+            # up to TAKE_OVER_LOCK_MS for the room's row)
+            epoch = await asyncio.to_thread(self.store.take_over, code)
+            live = await self.tables.open_soon(room, epoch)
         except CaishenError as exc:  # fenced: yet another node took it meanwhile
             await self.leases.release(code)
             raise NodeError(f"room {code}'s table runs on another node: try again", code="owned_elsewhere") from exc
