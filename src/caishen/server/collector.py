@@ -12,16 +12,21 @@ reference counting still frees them when they go. The few cycles among them are 
 by a sweep every :data:`SWEEP_SECONDS` (one full collection, about half a second at 100 busy
 tables).
 
-The youngest generation is collected only every :data:`YOUNG_THRESHOLD` new objects (net of
-those freed), a safety net that a second's play at 100 busy tables does not reach: the
-survivors are frozen every second before a young collection sees them, and the few cycles
-wait for the sweep. At CPython's 700 the young collections took about 7 % of the server's CPU
-(some 4,000 in a 20 s run); at 20,000, a third of that, but each one walked every object the
-tables had made since the last freeze (50,000-66,000 of them: moves, records, walls) and
-stopped every table for 10-25 ms, about once every 0.3 s, which made the slowest 1 % of the
-moves (issue 31, docs/performance.md "sixth pass": p99 at 100 tables 108-110 ms with them,
-94-96 ms without, 4-7 % less CPU). What made cyclic garbage every hand (the scoring's
-closures) is gone, so little waits for the sweep: see ``bench_memory.py``.
+The youngest generation is collected every :data:`YOUNG_THRESHOLD` new objects instead of
+CPython's 700: at 100 busy tables a move makes thousands of short-lived objects, and
+collecting every 700 of them took about 7 % of the server's CPU (some 4,000 collections in a
+20 s run, 1.8-1.9 s); every 20,000, about 75 collections took 0.9 s and the server's CPU per
+move fell about 5 % (docs/performance.md, "fifth pass"). Most of those objects die of their
+reference counts before any collection sees them; the few cycles are collected as before,
+by the young collections or by the sweep once frozen.
+
+Each young collection walks every object the tables made since the last freeze (50,000-66,000
+at 100 busy tables, 10-25 ms). Collecting only past 1,000,000 (never, in practice: the survivors
+frozen first) took the p99 at 100 tables from 108-110 to 94-96 ms and the CPU per move 4-7 %
+down, but the memory after 1,000 matches grew 20.1 and 21.6 MiB against 17.1 (issue 26's
+target: 20): the cycles that die young then wait for the sweep. Every 8,000 with the middle
+generation never collected before the freeze: 18.4 MiB, p99 95-125 ms. Not changed
+(docs/performance.md, "sixth pass").
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from collections.abc import Awaitable, Callable
 FREEZE_SECONDS = 1.0
 SWEEP_SECONDS = 600.0
 SWEEP_SOONER_SECONDS = 120.0  # a sweep asked for (tables left memory) comes at most this often
-YOUNG_THRESHOLD = 1_000_000  # new objects between two collections of the youngest generation: a safety net
+YOUNG_THRESHOLD = 20_000  # new objects between two collections of the youngest generation
 
 _asked = False
 _thresholds: tuple[int, int, int] | None = None  # CPython's own, while the server's are in force
