@@ -289,7 +289,7 @@ class Store:
     def checkpoint(self) -> None:
         """SQLite: copy the write-ahead log into the database file as far as no reader still
         needs it (``PASSIVE``: it never waits for a reader or a writer, and commits go on
-        meanwhile); the tables' commits do not (:meth:`_write`). Called from a thread every
+        meanwhile); the centre's commits do not (``_no_autocheckpoint``). Called from a thread every
         ``CHECKPOINT_SECONDS`` by :meth:`keep_checkpointing`. Elsewhere: nothing."""
         if self._sqlite:
             with self.engine.connect() as conn:
