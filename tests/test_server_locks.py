@@ -43,7 +43,10 @@ def test_a_commit_waiting_on_a_lock_pauses_the_table_then_the_move_is_taken(
                                                     "hands": 8, "bot": "random"}).json()["code"]
                 with ann.websocket_connect(f"/ws/{code}") as ws:
                     v = asked(ws)
-                    move = choose(v)
+                    while not any(c["kind"] == "discard" for c in v["choices"]):  # a discard: a stored move,
+                        ws.send_text(act_json(v, choose(v)))                     # which a pass may not be
+                        v = asked(ws)
+                    move = [c["action"] for c in v["choices"] if c["kind"] == "discard"][-1]
                     with holder.connect() as conn:
                         conn.execute(text("LOCK TABLE moves IN EXCLUSIVE MODE"))  # every insert of a move waits
                         ws.send_text(act_json(v, move))
@@ -55,6 +58,8 @@ def test_a_commit_waiting_on_a_lock_pauses_the_table_then_the_move_is_taken(
                         assert not [m for m in seen if m["type"] == "state" and m["step"] > v["step"]], \
                             "a state told of the move that was not stored"
                         conn.rollback()  # the lock is let go
+                    while not _until(ws, "storage", seen)["ok"]:  # a move sent before "storage back" is
+                        pass                                       # refused again: wait to be told
                     back = asked(ws)  # the table resumes by itself and tells its state again
                     assert (back["hand"], back["step"]) == (v["hand"], v["step"])  # where it stood, stored
                     ws.send_text(act_json(back, move))
