@@ -16,6 +16,7 @@ import contextlib
 import functools
 import hashlib
 import ipaddress
+import json
 import os
 import time
 import weakref
@@ -198,6 +199,7 @@ class LiveTable:
         self.watching = Watching(room, functools.partial(_outboxes, me))  # spectators (watchers.py)
         self.addresses: dict[int, set[str]] = {}  # player -> the address tokens of its connections
         self._told_addresses: frozenset[frozenset[int]] = frozenset()
+        self.told: dict[int, str] = {}  # player -> the last state its pages were sent (_send_told)
         self.away: set[int] = set()
         # away people who connected again: the stand-in leaves them their next prompt (it plays
         # on if their timer runs out again); acting or "back" ends 托管 altogether
@@ -374,6 +376,8 @@ class LiveTable:
                 self._broadcast()  # (only the people asked while a discard is decided on)
             elif self._may_see(client):
                 self._send_view(client)
+            if not self._may_see(client):
+                self._send_told(client)
             if self.paused:
                 self._send_storage(client, ok=False)
             self.votes.tell_joined(client)
@@ -1145,7 +1149,22 @@ class LiveTable:
         if text == client.last_state:
             return
         client.last_state = text
+        self.told[client.player] = text
         client.outbox.put(text, state=not events)
+
+    def _send_told(self, client: Client) -> None:
+        """A page that opens while others decide on a discard (a reload, a second window) is
+        sent nothing of the present (:meth:`_may_see`): it gets the state its seat was told last,
+        which tells nobody anything new, without the moves in it (played already) and without
+        choices (made already) or a countdown. The present follows once the discard is decided.
+        Without it the page showed an empty table for as long as a friend thought about a pong."""
+        text = self.told.get(client.player)
+        if text is None:
+            return
+        view = json.loads(text)
+        view.update(events=[], choices=[], deadline_ms=None, help=None)
+        client.last_state = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+        client.outbox.put(client.last_state)
 
     def _broadcast(self) -> None:
         """Every seat its state; while a discard is being decided on, only the people asked."""

@@ -1,0 +1,118 @@
+"""A page opened while someone else decides on a discard (a reload, a second window) sees its
+table at once: the state its seat was last told, without choices, and the present once the
+discard is decided. It is told nothing new meanwhile: that anyone may claim stays hidden
+(docs/server.md, "What the timing tells").
+
+Before, it was sent nothing until the discard was decided: at a table without a timer the
+page stayed empty for as long as a friend thought about a pong (seen in the browser suite:
+a reload that showed no hand in 60 s)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from helpers_server import ServerProcess, act_json, database
+from test_server_durability import _cookie, _socket  # a person's cookie, a table's socket
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+SEED = bytes.fromhex("7a11" * 16)
+
+
+def _choose(view: dict[str, Any]) -> str:
+    acts = [c["action"] for c in view["choices"]]
+    return "win" if "win" in acts else "pass" if "pass" in acts else acts[-1]
+
+
+class Player(threading.Thread):
+    """A person who answers every state at once and starts each next hand. ``hold_on``: the
+    seat whose discard, once this person may claim it, he keeps thinking about (``holding``
+    is set, and ``held`` is the state that asks him)."""
+
+    def __init__(self, ws: Any, hold_on: str | None = None) -> None:
+        super().__init__(daemon=True)
+        self.ws, self.hold_on = ws, hold_on
+        self.states: list[dict[str, Any]] = []
+        self.holding = threading.Event()
+        self.held: dict[str, Any] | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        acted: tuple[int, int, str] | None = None
+        try:
+            while True:
+                msg = json.loads(self.ws.recv(timeout=120))
+                assert msg["type"] != "error", msg
+                if msg["type"] != "state":
+                    continue
+                self.states.append(msg)
+                assert not msg["match_over"], "the match ended before the seat held a claim"
+                if msg["hand_end"] is not None:
+                    if acted != (msg["hand"], -1, "next"):
+                        acted = (msg["hand"], -1, "next")
+                        self.ws.send(json.dumps({"type": "next", "hand": msg["hand"]}))
+                    continue
+                if not msg["choices"] or acted == (msg["hand"], msg["step"], msg["phase"]):
+                    continue
+                if (msg["phase"] == "claim" and self.hold_on is not None
+                        and msg["seats"][msg["current"]]["name"] == self.hold_on):
+                    self.held = msg
+                    self.holding.set()
+                    return  # thinking: no answer
+                acted = (msg["hand"], msg["step"], msg["phase"])  # (a pass is no step: the phase tells)
+                self.ws.send(act_json(msg, _choose(msg)))
+        except ConnectionClosed:
+            return  # the page was closed under it
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            self.error = exc
+            self.holding.set()
+
+
+def _next_state(ws: Any) -> dict[str, Any]:
+    for _ in range(100):  # chat said again, the fairness messages, ...: a bound
+        msg = json.loads(ws.recv(timeout=60))
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            return msg  # type: ignore[no-any-return]
+    raise AssertionError("no state in 100 messages")
+
+
+def test_a_page_opened_while_a_friend_decides_on_a_claim_shows_the_table_and_tells_nothing_new(
+        tmp_path: Path) -> None:
+    with database("sqlite", tmp_path) as url:
+        server = ServerProcess(url, seed=SEED).start()
+        try:
+            ann, bob = _cookie(server.base, "Ann"), _cookie(server.base, "Bob")
+            code = httpx.post(server.base + "/api/rooms", cookies=ann, timeout=60, json={
+                "friends": 1, "turn_seconds": 0, "hands": 8, "pace": "instant"}).json()["code"]
+            assert httpx.post(server.base + f"/api/rooms/{code}/join", cookies=bob,
+                              timeout=60).json()["status"] == "playing"
+            with _socket(server.base, code, bob) as wb:
+                b = Player(wb, hold_on="Ann")  # Bob thinks about the first discard of Ann's he may claim
+                wa = _socket(server.base, code, ann)
+                a = Player(wa)
+                b.start()
+                a.start()
+                assert b.holding.wait(300), "Bob was never offered a claim on Ann's discard"
+                assert b.error is None and a.error is None, (b.error, a.error)
+                held = b.held
+                assert held is not None
+                wa.close()  # Ann reloads her page: the old one goes...
+                a.join(60)
+                told = a.states[-1]  # the last state Ann's seat was told: before her discard
+                with _socket(server.base, code, ann) as wa2:  # ...and the new one opens
+                    again = _next_state(wa2)
+                    assert (again["hand"], again["step"], again["phase"]) == (told["hand"], told["step"], told["phase"])
+                    assert again["tiles"] == told["tiles"]  # what she was told, nothing of the discard's fate
+                    assert again["choices"] == [] and again["deadline_ms"] is None and again["events"] == []
+                    wb.send(act_json(held, "pass"))  # Bob decides: the present, to Ann's new page
+                    later = _next_state(wa2)
+                    assert (later["hand"], later["step"]) > (told["hand"], told["step"])  # her discard, told
+        finally:
+            server.stop()
