@@ -105,14 +105,18 @@ def next_hand(page: Page) -> None:
     (with nobody else to wait for). The page sends "next" only on an open connection: a click
     while it reconnects leaves the button as it was, for another click (static/table.js)."""
     button = "[data-testid=next-hand]"
+    hand = page.evaluate("VIEW.hand")
     page.click(button)
+    # the next hand may end before its first move reaches us (the bots win): its score table is
+    # then a new one, not this one, and it is the caller's to count and to press on
+    gone = "h => VIEW.hand !== h || !document.querySelector('[data-testid=score-table]')"
     for _ in range(WAIT_MS // 5000):
         try:
-            page.wait_for_selector("[data-testid=score-table]", state="detached", timeout=5000)
+            page.wait_for_function(gone, arg=hand, timeout=5000)
             return
         except PlaywrightTimeout:
-            if page.locator(button + ":enabled").count():  # not sent (once sent it stays disabled)
-                page.click(button)
+            if page.evaluate("VIEW.hand") == hand and page.locator(button + ":enabled").count():
+                page.click(button)  # not sent (once sent it stays disabled)
     raise AssertionError(f"the next hand did not start: {stuck(page)}")
 
 
