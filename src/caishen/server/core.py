@@ -16,9 +16,9 @@ import os
 import random
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from caishen import fair
 from caishen import variants as registry
@@ -229,17 +229,13 @@ def build_ruleset(variant: str, switches: dict[str, bool | int | list[int] | str
         raise RoomError("hands must be 8, 16, 24" + (", or 0 (play until 断筹)" if to_break else f" for {variant}"))
     # Checking a ruleset is about 0.7 ms, a fifteenth of what opening a room costs the server:
     # the rooms of a centre ask for a handful of house rules over and over (issue 31).
-    key = (variant, json.dumps(switches, sort_keys=True), hands)
-    r = _BUILT.get(key)
-    if r is None:
+    def build() -> VariantRules:
         try:
-            r = base.replace(**switches).replace(hands_per_match=hands)  # 0: until 断筹 (L25.5)
+            return base.replace(**switches).replace(hands_per_match=hands)  # 0: until 断筹 (L25.5)
         except RulesetError as exc:
             raise RoomError(str(exc)) from None
-        if len(_BUILT) >= _RULESETS_KEPT:
-            _BUILT.clear()
-        _BUILT[key] = r
-    return r
+
+    return _remembered(_BUILT, (variant, json.dumps(switches, sort_keys=True), hands), build)
 
 
 def ruleset_json(r: VariantRules) -> str:
@@ -253,20 +249,29 @@ def ruleset_json(r: VariantRules) -> str:
 # matches). Rulesets are immutable values: sharing them is safe.
 _RULESETS: Final[dict[tuple[str, str], VariantRules]] = {}
 _RULESETS_KEPT: Final = 256  # distinct house rules remembered (cleared when full)
+_K = TypeVar("_K")
 _BUILT: Final[dict[tuple[str, str, int], VariantRules]] = {}  # build_ruleset's: (variant, switches, hands)
+
+
+def _remembered(cache: dict[_K, VariantRules], key: _K, make: Callable[[], VariantRules]) -> VariantRules:
+    """``cache[key]``, made by ``make()`` the first time (the cache cleared once it holds
+    ``_RULESETS_KEPT``)."""
+    r = cache.get(key)
+    if r is None:
+        r = make()
+        if len(cache) >= _RULESETS_KEPT:
+            cache.clear()
+        cache[key] = r
+    return r
 
 
 def ruleset_from_json(text: str, variant: str = LONGGANG.name) -> VariantRules:
     """A room's stored rules under its variant (the same object for the same rules)."""
-    key = (variant, text)
-    r = _RULESETS.get(key)
-    if r is None:
+    def build() -> VariantRules:
         data: dict[str, Any] = json.loads(text)
-        r = registry.get(variant).presets[variant].replace(**data)
-        if len(_RULESETS) >= _RULESETS_KEPT:
-            _RULESETS.clear()
-        _RULESETS[key] = r
-    return r
+        return registry.get(variant).presets[variant].replace(**data)
+
+    return _remembered(_RULESETS, (variant, text), build)
 
 
 def changed_rules(variant: str, text: str) -> list[RuleOut]:

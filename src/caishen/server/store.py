@@ -264,8 +264,8 @@ class Store:
         # for the server's own disk, which the loop should not: that stays in the thread.
         self._sqlite = engine.dialect.name == "sqlite"
         self._in_loop = self._sqlite
-        if self._sqlite:
-            event.listen(engine, "checkout", _no_autocheckpoint)
+        if self._sqlite and not event.contains(engine, "checkout", _no_autocheckpoint):
+            event.listen(engine, "checkout", _no_autocheckpoint)  # once, however many stores share the engine
         # the SQLite writers of this process take turns too (the lock file is one per process)
         self._local_turn = threading.Lock()
         self._up: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}

@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from caishen.server import collector, core, metrics
 from caishen.server.conns import (
@@ -41,6 +42,15 @@ def _prefix(hands: list[list[core.StoredMove]], n: int) -> list[list[core.Stored
         out.append(list(h))
         n -= len(h)
     return out
+
+
+class TableRead(NamedTuple):
+    """What a table is rebuilt from: the stored moves of each hand, what was mixed into each
+    hand's wall, how much of the session is stored."""
+
+    moves: list[list[core.StoredMove]]
+    mixes: list[Mix | None]
+    stored: Stored
 
 
 class Tables:
@@ -109,17 +119,19 @@ class Tables:
         read = await asyncio.to_thread(self._read, room.code)
         return self._open(room, epoch, read)  # a table opened meanwhile by another page is kept
 
-    def _read(self, code: str) -> tuple[list[list[core.StoredMove]], list[Mix | None], Stored]:
-        """What rebuilding room ``code``'s table reads: its moves, its mixes, how much is stored."""
-        return self.store.moves(code), self.store.mixes(code), self.store.stored_state(code)
+    def _read(self, code: str, moves: list[list[core.StoredMove]] | None = None) -> TableRead:
+        """What rebuilding room ``code``'s table reads: its moves (unless given), its mixes, how
+        much is stored."""
+        return TableRead(self.store.moves(code) if moves is None else moves, self.store.mixes(code),
+                         self.store.stored_state(code))
 
-    def _open(self, room: RoomInfo, epoch: int | None = None,
-              read: tuple[list[list[core.StoredMove]], list[Mix | None], Stored] | None = None) -> LiveTable | None:
+    def _open(self, room: RoomInfo, epoch: int | None = None, read: TableRead | None = None) -> LiveTable | None:
+        """The live table, or rebuilt from ``read`` (read here if None)."""
         live = self.live.get(room.code)
         if live is None and room.status == "playing":
-            hands = self.store.moves(room.code) if read is None else read[0]
+            hands = self.store.moves(room.code) if read is None else read.moves
             try:
-                live = self._resume(room, hands, epoch, None if read is None else read[1:])
+                live = self._resume(room, read if read is not None else self._read(room.code, hands), epoch)
             except Exception as exc:
                 if unavailable(exc):
                     raise
@@ -208,7 +220,7 @@ class Tables:
         n = 0
         for room, hands in self.store.playing():
             try:
-                self._resume(room, hands)
+                self._resume(room, self._read(room.code, hands))
             except Exception as exc:
                 if unavailable(exc):
                     raise
@@ -277,16 +289,12 @@ class Tables:
             good, best = mid, session
         return good, best
 
-    def _resume(self, room: RoomInfo, hands: list[list[core.StoredMove]], epoch: int | None = None,
-                read: tuple[list[Mix | None], Stored] | None = None) -> LiveTable:
+    def _resume(self, room: RoomInfo, read: TableRead, epoch: int | None = None) -> LiveTable:
         # Bots may have moved on from the last stored move (a crash before the write): _live
         # writes what the stored moves lead to.
         # A fresh room's first hand is not dealt yet: the people contribute to its wall first.
-        # ``read``: the mixes and the stored state, read already (:meth:`open_soon`).
-        mixes = self.store.mixes(room.code) if read is None else read[0]
-        session = self.rebuild(room, hands, mixes, deal=False)
-        stored = self.store.stored_state(room.code) if read is None else read[1]
-        return self._live(room, session, stored, hands, mixes, epoch)
+        session = self.rebuild(room, read.moves, read.mixes, deal=False)
+        return self._live(room, session, read.stored, read.moves, read.mixes, epoch)
 
     def _session(self, room: RoomInfo, hands: list[list[core.StoredMove]]) -> core.Session:
         return self.rebuild(room, hands, self.store.mixes(room.code))
