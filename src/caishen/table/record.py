@@ -34,7 +34,7 @@ from caishen.table import movesig, strict_json
 from caishen.table.seating import SeatDraw
 from caishen.table.signing import Signature, SignatureError, signature_from_json
 from caishen.table.strict_json import StrictJSONError
-from caishen.tiles import tile_name
+from caishen.tiles import NUM_KINDS, tile_name
 from caishen.variants import get, variant_of
 from caishen.variants.base import VariantRules
 
@@ -137,6 +137,9 @@ def _contribution_json(c: bytes | str) -> str:
     return c.hex() if isinstance(c, bytes) else c
 
 
+_NAMES: Final = tuple(tile_name(k) for k in range(NUM_KINDS))  # a hand's record names some 250 tiles
+
+
 def canonical_json(data: Any) -> bytes:
     """JSON with sorted keys and no spaces, characters as themselves, as UTF-8: the bytes a
     hand's digest and a record's signature cover (docs/fairness.md)."""
@@ -228,9 +231,9 @@ class HandRecord:
             "commitment": self.commitment,
             "seed": None if self.seed is None else self.seed.hex(),
             "dice": list(self.dice),
-            "wall": " ".join(tile_name(k) for k in self.wall),
+            "wall": " ".join([_NAMES[k] for k in self.wall]),
             "actions": [[s, action_text(a)] for s, a in self.actions],
-            "draws": [[s, p, tile_name(k)] for s, p, k in self.draws],
+            "draws": [[s, p, _NAMES[k]] for s, p, k in self.draws],
             "result": self.result,
         }
 
