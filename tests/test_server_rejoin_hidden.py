@@ -20,14 +20,11 @@ from websockets.exceptions import ConnectionClosed
 
 from helpers_server import ServerProcess, act_json, database
 from test_server_durability import _cookie, _socket  # a person's cookie, a table's socket
+from test_server_durability import _state as _next_state  # the next state a socket receives
+from test_server_timing import _choose  # win, else pass, else the last choice
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SEED = bytes.fromhex("7a11" * 16)
-
-
-def _choose(view: dict[str, Any]) -> str:
-    acts = [c["action"] for c in view["choices"]]
-    return "win" if "win" in acts else "pass" if "pass" in acts else acts[-1]
 
 
 class Player(threading.Thread):
@@ -72,15 +69,6 @@ class Player(threading.Thread):
         except BaseException as exc:  # noqa: BLE001 - reported by the test
             self.error = exc
             self.holding.set()
-
-
-def _next_state(ws: Any) -> dict[str, Any]:
-    for _ in range(100):  # chat said again, the fairness messages, ...: a bound
-        msg = json.loads(ws.recv(timeout=60))
-        assert msg["type"] != "error", msg
-        if msg["type"] == "state":
-            return msg  # type: ignore[no-any-return]
-    raise AssertionError("no state in 100 messages")
 
 
 def test_a_page_opened_while_a_friend_decides_on_a_claim_shows_the_table_and_tells_nothing_new(
