@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +29,13 @@ SEED = bytes.fromhex("7a11" * 16)
 
 
 class Player(threading.Thread):
-    """A person who answers every state at once and starts each next hand. ``hold_on``: the
-    seat whose discard, once this person may claim it, he keeps thinking about (``holding``
-    is set, and ``held`` is the state that asks him)."""
+    """A person who answers every state at once and starts each next hand. ``hold``: which
+    claim, once this person is asked about it, he keeps thinking about (``holding`` is set,
+    and ``held`` is the state that asks him)."""
 
-    def __init__(self, ws: Any, hold_on: str | None = None) -> None:
+    def __init__(self, ws: Any, hold: Callable[[dict[str, Any]], bool] | None = None) -> None:
         super().__init__(daemon=True)
-        self.ws, self.hold_on = ws, hold_on
+        self.ws, self.hold = ws, hold
         self.states: list[dict[str, Any]] = []
         self.holding = threading.Event()
         self.held: dict[str, Any] | None = None
@@ -57,8 +58,7 @@ class Player(threading.Thread):
                     continue
                 if not msg["choices"] or acted == (msg["hand"], msg["step"], msg["phase"]):
                     continue
-                if (msg["phase"] == "claim" and self.hold_on is not None
-                        and msg["seats"][msg["current"]]["name"] == self.hold_on):
+                if msg["phase"] == "claim" and self.hold is not None and self.hold(msg):
                     self.held = msg
                     self.holding.set()
                     return  # thinking: no answer
@@ -71,18 +71,26 @@ class Player(threading.Thread):
             self.holding.set()
 
 
+def _room(server: ServerProcess, hands: int = 8) -> tuple[dict[str, str], dict[str, str], str]:
+    """Ann's and Bob's cookies and the code of the room they play in, with two bots, no timer,
+    at the instant pace."""
+    ann, bob = _cookie(server.base, "Ann"), _cookie(server.base, "Bob")
+    code = httpx.post(server.base + "/api/rooms", cookies=ann, timeout=60, json={
+        "friends": 1, "turn_seconds": 0, "hands": hands, "pace": "instant"}).json()["code"]
+    assert httpx.post(server.base + f"/api/rooms/{code}/join", cookies=bob,
+                      timeout=60).json()["status"] == "playing"
+    return ann, bob, code
+
+
 def test_a_page_opened_while_a_friend_decides_on_a_claim_shows_the_table_and_tells_nothing_new(
         tmp_path: Path) -> None:
     with database("sqlite", tmp_path) as url:
         server = ServerProcess(url, seed=SEED).start()
         try:
-            ann, bob = _cookie(server.base, "Ann"), _cookie(server.base, "Bob")
-            code = httpx.post(server.base + "/api/rooms", cookies=ann, timeout=60, json={
-                "friends": 1, "turn_seconds": 0, "hands": 8, "pace": "instant"}).json()["code"]
-            assert httpx.post(server.base + f"/api/rooms/{code}/join", cookies=bob,
-                              timeout=60).json()["status"] == "playing"
+            ann, bob, code = _room(server)
             with _socket(server.base, code, bob) as wb:
-                b = Player(wb, hold_on="Ann")  # Bob thinks about the first discard of Ann's he may claim
+                # Bob thinks about the first discard of Ann's he may claim
+                b = Player(wb, hold=lambda m: m["seats"][m["current"]]["name"] == "Ann")
                 wa = _socket(server.base, code, ann)
                 a = Player(wa)
                 b.start()
@@ -102,5 +110,40 @@ def test_a_page_opened_while_a_friend_decides_on_a_claim_shows_the_table_and_tel
                     wb.send(act_json(held, "pass"))  # Bob decides: the present, to Ann's new page
                     later = _next_state(wa2)
                     assert (later["hand"], later["step"]) > (told["hand"], told["step"])  # her discard, told
+        finally:
+            server.stop()
+
+
+def test_a_page_opened_in_a_claim_window_before_its_seat_saw_the_new_hand_shows_the_hand_as_dealt(
+        tmp_path: Path) -> None:
+    """The bots play on at once after a deal, to a discard Bob may claim: Ann's seat has been
+    told nothing of the new hand. A page of Ann's that opens then is shown the hand as dealt
+    (step 0), not the last hand's score table (which it was shown before)."""
+    with database("sqlite", tmp_path) as url:
+        server = ServerProcess(url, seed=SEED).start()
+        try:
+            ann, bob, code = _room(server, hands=16)
+            with _socket(server.base, code, bob) as wb:
+                wa = _socket(server.base, code, ann)
+                a = Player(wa)
+                # Bob thinks about a claim in a later hand of which Ann has been told nothing
+                b = Player(wb, hold=lambda m: m["hand"] > 0 and not any(s["hand"] == m["hand"] for s in a.states))
+                a.start()
+                b.start()
+                assert b.holding.wait(300), "Bob was never asked in a hand before Ann was told of it"
+                assert b.error is None and a.error is None, (b.error, a.error)
+                held = b.held
+                assert held is not None
+                wa.close()  # Ann reloads her page
+                a.join(60)
+                assert a.states[-1]["hand_end"] is not None  # her old page showed the last hand's end
+                with _socket(server.base, code, ann) as wa2:
+                    again = _next_state(wa2)
+                    assert again["hand"] == held["hand"] and again["hand_end"] is None
+                    assert again["step"] < held["step"]  # as dealt (or after, if told): not the discard
+                    assert len(again["tiles"]) >= 16 and again["choices"] == [] and again["deadline_ms"] is None
+                    wb.send(act_json(held, "pass"))
+                    later = _next_state(wa2)
+                    assert (later["hand"], later["step"]) > (again["hand"], again["step"])
         finally:
             server.stop()

@@ -828,6 +828,7 @@ class LiveTable:
         else:
             s.start(mix)
         dealt = s.hand_index
+        self._remember_deal()
         await self._go()
         # stored: what was mixed in, told of the hand just dealt (the bots may have ended it
         # within _go, and the next hand's window, told then, is not what was mixed in here)
@@ -1140,17 +1141,33 @@ class LiveTable:
         # clock anywhere else would tell that someone holds a claim
         if self._deadline is not None and (s.hand_over or (seat is not None and seat in s.waiting_for())):
             deadline = max(0, int((self._deadline - asyncio.get_running_loop().time()) * 1000))
-        extras = core.ViewExtras(
-            code=self.room.code, variant=self.room.variant,
-            hands_total=None if self.room.hands == 0 else self.room.hands, deadline_ms=deadline,
-            help_on=client.help_on, help_allowed=self.help_ok,
-        )
+        extras = self._extras(deadline, client.help_on)
         text = core.table_view_json(s, client.player, people or self._people(), extras, events or [])
         if text == client.last_state:
             return
         client.last_state = text
         self.told[client.player] = text
         client.outbox.put(text, state=not events)
+
+    def _extras(self, deadline_ms: int | None, help_on: bool) -> core.ViewExtras:
+        """What a state says beside the table: the room, the countdown, the help switch."""
+        return core.ViewExtras(
+            code=self.room.code, variant=self.room.variant,
+            hands_total=None if self.room.hands == 0 else self.room.hands, deadline_ms=deadline_ms,
+            help_on=help_on, help_allowed=self.help_ok,
+        )
+
+    def _remember_deal(self) -> None:
+        """Each person's state as dealt is the state that seat was told last (:meth:`_send_told`),
+        whether or not a page of theirs is open: the bots may play on at once to a discard
+        someone else may claim, and a page that opens then must show the hand as dealt, not the
+        last hand's score table. (A view per person per hand: nothing sent.)"""
+        s = self.session
+        people = self._people()
+        for player in s.match.seats:
+            if s.is_person(player):
+                extras = self._extras(None, any(c.help_on for c in self.clients if c.player == player))
+                self.told[player] = core.table_view_json(s, player, people, extras, [])
 
     def _send_told(self, client: Client) -> None:
         """A page that opens while others decide on a discard (a reload, a second window) is
