@@ -8,10 +8,16 @@ hand and per decision (a Longgang hand has about 62 decisions, an rlcard or riic
   scored (the full Longgang rules). No observation is built.
 * ``caishen observed``: the same hand, and at every decision the deciding seat's observation
   (``Game.observation``) encoded into a float32 array (``encode_into``) and its legal actions into
-  an int8 mask (``mask_into``); a win is taken, else a uniform pick among the legal actions
-  (the mask's non-zero entries). The arrays are the loop's own, refilled each time, as a training loop fills its batch.
-* ``caishen PettingZoo``: ``longgang_v0.env()`` (the standard wrappers) with a random masked
-  action (a uniform pick among ``mask.nonzero()[0]``), and ``caishen raw env``:
+  an int8 mask (``mask_into``); a win is taken, else a uniform pick among the legal actions.
+  The arrays are the loop's own, refilled each time, as a training loop fills its batch.
+* ``caishen env's work``: the observed loop doing all the work of our environments without
+  their interface, the anchor of the PettingZoo figures: the pick made as the PettingZoo loop
+  makes it (a win taken, else a uniform pick among the mask's non-zero indices), the index made
+  an action (``action_of``), and each hand's chips counted at its end (``hand_chips``, the
+  reward of every env, the batch's too). Against the plain observed loop the env would also be
+  charged for its reward and for picking from a mask (about 8 %, issue 31).
+* ``caishen PettingZoo``: ``longgang_v0.env()`` (the standard wrappers) with the same pick (a
+  win taken, else a uniform pick among ``mask.nonzero()[0]``), and ``caishen raw env``:
   ``longgang_v0.raw_env()`` the same way; each round's env seeded once (``reset(seed=r)``, then
   ``reset()`` for each next hand, as Gymnasium advises: the plain loop seeds no generator per hand).
 * ``rlcard loop``: ``rlcard.make('mahjong')`` through a plain ``reset``/``step`` loop, a uniform
@@ -40,7 +46,8 @@ host the ratios then compare the work and not the scheduler's share of it.
 ``obs_vs_rlcard_loop_per_decision``, ``obs_vs_rlcard_loop_per_hand``,
 ``obs_vs_pymahjong_per_decision``, ``obs_vs_pymahjong_per_hand``,
 ``bare_vs_rlcard_game_per_decision``, ``bare_vs_rlcard_game_per_hand``, ``pettingzoo_over_raw``
-(our PettingZoo env's hands/s over the ``caishen observed`` loop's), ``raw_env_over_raw``, the
+(our PettingZoo env's hands/s over the ``caishen env's work`` loop's), ``raw_env_over_raw``,
+``pettingzoo_over_observed`` (the same over the plain ``caishen observed`` loop's), the
 keys kept from before, computed the fair way: ``selfplay_bare`` (= ``bare_vs_rlcard_game_per_hand``),
 ``selfplay_with_observation`` (= ``obs_vs_rlcard_loop_per_hand``), ``pettingzoo_env`` (our
 PettingZoo env's steps/s over the rlcard loop's), and ``build``, ``loop_ms``, ``spread`` (each
@@ -80,6 +87,7 @@ from caishen.env.encoding import (
     NUM_ACTIONS,
     OBS_SIZE,
     WIN_INDEX,
+    action_of,
     encode,
     encode_into,
     mask_into,
@@ -87,6 +95,7 @@ from caishen.env.encoding import (
 )
 from caishen.table.play import play
 from caishen.table.players import RandomPlayer, player_rng
+from caishen.table.results import hand_chips
 from caishen.variants.longgang.outcome import score_outcome
 from caishen.variants.longgang.rules import LONGGANG
 from host import build, loop_ms
@@ -112,8 +121,13 @@ def bench_bare(hands: int, seed: bytes) -> Run:
     return hands, decisions, clock() - start
 
 
-def bench_observed(hands: int, seed: bytes) -> Run:
-    """Our engine building the deciding seat's observation vector and action mask every decision."""
+def bench_observed(hands: int, seed: bytes, env_work: bool = False) -> Run:
+    """Our engine building the deciding seat's observation vector and action mask every
+    decision, a win taken, else a uniform pick among the legal actions. With ``env_work``, the
+    work of our environments without their interface, to measure that interface against: the
+    pick made among the mask's non-zero indices (as the PettingZoo loop picks), the index made
+    an action (``action_of``, as the envs do) and each hand's chips counted (``hand_chips``,
+    every env's reward)."""
     choice = random.Random(seed).choice
     decisions = 0
     start = clock()
@@ -129,10 +143,16 @@ def bench_observed(hands: int, seed: bytes) -> Run:
                     break
             encode_into(game.observation(seat), obs_view)
             mask_into(legal, mask_view)
-            # the engine lists a win first; else a uniform pick among the legal actions (the
-            # mask's non-zero entries), as the rlcard loop picks among its legal actions
-            game.step(seat, legal[0] if legal[0] is WIN else choice(legal))
+            if env_work:
+                index = WIN_INDEX if mask_view[WIN_INDEX] else int(choice(mask.nonzero()[0]))
+                game.step(seat, action_of(index))
+            else:  # the engine lists a win first
+                game.step(seat, legal[0] if legal[0] is WIN else choice(legal))
             decisions += 1
+        if env_work:
+            out = game.outcome
+            assert out is not None
+            hand_chips(out, LONGGANG)
     return hands, decisions, clock() - start
 
 
@@ -194,10 +214,12 @@ def bench_pettingzoo(hands: int, seed: int, raw: bool = False) -> Run:
             if term or trunc:
                 e.step(None)
                 continue
-            # the mask's non-zero indices as numpy gives them (``np.flatnonzero`` gives the same
-            # indices, so the same picks and hands, through two Python-level wrappers that cost
-            # more than a decision's encoding: docs/performance.md, issue 31)
-            e.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
+            # a win is taken, else a uniform pick among the mask's non-zero indices as numpy
+            # gives them (``np.flatnonzero`` gives the same indices, so the same picks and hands,
+            # through two Python-level wrappers that cost more than a decision's encoding:
+            # docs/performance.md, issue 31)
+            mask = obs["action_mask"]
+            e.step(WIN_INDEX if mask[WIN_INDEX] else int(rng.choice(mask.nonzero()[0])))
             steps += 1
     return hands, steps, clock() - start
 
@@ -322,8 +344,8 @@ def ratio(ours: Figure, anchor: Figure, per_decision: bool) -> tuple[float, floa
 
 def measure(hands: int, anchor_hands: int, rounds: int, seed: bytes, with_run: bool) -> dict[str, Figure]:
     """Every figure, rounds interleaved (the anchors that are not installed are left out)."""
-    figs = {n: Figure(n) for n in ("bare", "observed", "pettingzoo", "raw_env", "rlcard_loop",
-                                    "rlcard_game", "rlcard_run", "pymahjong")}
+    figs = {n: Figure(n) for n in ("bare", "observed", "env_work", "pettingzoo", "raw_env",
+                                    "rlcard_loop", "rlcard_game", "rlcard_run", "pymahjong")}
     have_rl, have_pm = _have("rlcard"), _have("pymahjong")
     for r in range(rounds):
         n = hands // rounds + (r < hands % rounds)
@@ -337,6 +359,7 @@ def measure(hands: int, anchor_hands: int, rounds: int, seed: bytes, with_run: b
             figs["rlcard_loop"].add(bench_rlcard_loop(m, r))
         if have_pm:
             figs["pymahjong"].add(bench_pymahjong(m, r))
+        figs["env_work"].add(bench_observed(max(1, n // 2), rseed, env_work=True))
         figs["pettingzoo"].add(bench_pettingzoo(max(1, n // 2), r))
         figs["raw_env"].add(bench_pettingzoo(max(1, n // 2), r, raw=True))
         if have_rl and with_run:
@@ -365,16 +388,18 @@ def json_figures(figs: dict[str, Figure]) -> dict[str, object]:
     if "pymahjong" in figs:
         put("obs_vs_pymahjong_per_decision", ratio(obs, figs["pymahjong"], True))
         put("obs_vs_pymahjong_per_hand", ratio(obs, figs["pymahjong"], False))
-    put("pettingzoo_over_raw", ratio(figs["pettingzoo"], obs, False))
-    put("raw_env_over_raw", ratio(figs["raw_env"], obs, False))
+    work = figs["env_work"]
+    put("pettingzoo_over_raw", ratio(figs["pettingzoo"], work, False))
+    put("raw_env_over_raw", ratio(figs["raw_env"], work, False))
+    put("pettingzoo_over_observed", ratio(figs["pettingzoo"], obs, False))
     out["spread"] = spread
     return out
 
 
 def report(figs: dict[str, Figure]) -> None:
     labels = {
-        "bare": "caishen bare", "observed": "caishen observed", "pettingzoo": "caishen PettingZoo",
-        "raw_env": "caishen raw env", "rlcard_loop": "rlcard loop", "rlcard_game": "rlcard game",
+        "bare": "caishen bare", "observed": "caishen observed", "env_work": "caishen env's work",
+        "pettingzoo": "caishen PettingZoo", "raw_env": "caishen raw env", "rlcard_loop": "rlcard loop", "rlcard_game": "rlcard game",
         "rlcard_run": "rlcard env.run", "pymahjong": "pymahjong",
     }
     print(f"build: {build()}   plain Python loop of 10^6 additions: {loop_ms()} ms")
@@ -389,9 +414,9 @@ def report(figs: dict[str, Figure]) -> None:
             h, d = ratio(figs[ours], figs[anchor], False), ratio(figs[ours], figs[anchor], True)
             print(f"{labels[ours]} / {labels[anchor]}: per hand {h[0]:.1f}x ({h[1]:.1f}-{h[2]:.1f}), "
                   f"per decision {d[0]:.1f}x ({d[1]:.1f}-{d[2]:.1f})")
-    for env in ("pettingzoo", "raw_env"):
-        h = ratio(figs[env], figs["observed"], False)
-        print(f"{labels[env]} / caishen observed: {h[0]:.2f} ({h[1]:.2f}-{h[2]:.2f}) per hand")
+    for env, anchor in (("pettingzoo", "env_work"), ("raw_env", "env_work"), ("pettingzoo", "observed")):
+        h = ratio(figs[env], figs[anchor], False)
+        print(f"{labels[env]} / {labels[anchor]}: {h[0]:.2f} ({h[1]:.2f}-{h[2]:.2f}) per hand")
     if "rlcard_loop" not in figs:
         print("rlcard: not installed (pip install rlcard): no rlcard ratios")
     if "pymahjong" not in figs:
