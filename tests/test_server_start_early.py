@@ -35,6 +35,7 @@ def test_the_owner_starts_early_with_bots_of_a_chosen_level(app: FastAPI) -> Non
         assert started["status"] == "playing"
         # the open seat took the chosen level; the room's own bot kept its level
         assert [s["bot"] for s in started["seats"]] == [None, None, "random", "greedy"]
+        assert [s["name"] for s in started["seats"]][2:] == ["random bot 2", "greedy bot 1"]
 
 
 def test_without_a_level_the_rooms_own(app: FastAPI) -> None:
@@ -43,3 +44,14 @@ def test_without_a_level_the_rooms_own(app: FastAPI) -> None:
         started = ann.post(f"/api/rooms/{code}/start").json()
         assert started["status"] == "playing"
         assert [s["bot"] for s in started["seats"]] == [None, "random", "random", "random"]
+        assert [s["name"] for s in started["seats"]] == ["Ann", "random bot 2", "random bot 3", "random bot 1"]
+
+
+def test_every_bot_has_its_own_name_when_one_friend_seat_is_filled(app: FastAPI) -> None:
+    """The lobby's default, one seat for a friend, then "start now": the open seat's bot was
+    named after its seat ("bot 2"), as the room's second bot already was: two "bot 2" at the
+    table, on the score table and in the results."""
+    with person(app, "Ann") as ann:
+        code = ann.post("/api/rooms", json={"friends": 1, "turn_seconds": 0, "hands": 8}).json()["code"]
+        started = ann.post(f"/api/rooms/{code}/start").json()
+        assert [s["name"] for s in started["seats"]] == ["Ann", "greedy bot 3", "greedy bot 1", "greedy bot 2"]

@@ -473,8 +473,11 @@ class Store:
                 return None
             if r.status != "waiting":
                 return _info(r)
-            players = [PlayerSlot(f"{bot} bot {i + 1}", None, bot) if p.open else p
-                       for i, p in enumerate(_slots(r.players))]
+            # numbered after the room's own bots (``create_room``'s 1, 2, ...): every bot's
+            # number differs, whatever its level (a seat's number was a duplicate before)
+            slots = _slots(r.players)
+            numbers = iter(range(sum(p.bot is not None for p in slots) + 1, 5))
+            players = [PlayerSlot(f"{bot} bot {next(numbers)}", None, bot) if p.open else p for p in slots]
             r.players = _slots_json(players)
             r.status = "playing"
             return _info(r)
