@@ -49,7 +49,11 @@ def test_the_page_contributes_and_says_its_randomness_was_mixed_in(server: Serve
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.locator("#fairline").screenshot(path=str(Path(SHOTS) / "fair-line.png"))
-    page.click("button.lang")  # English
+    page.click("button.lang")  # English, at once: the bar's buttons and the lines under the table too
+    assert line.inner_text() == f"Hand 1: your randomness was mixed in: {mine}"
+    assert page.locator("[data-testid=say]").inner_text() == "Say"
+    assert page.locator("[data-testid=vote]").inner_text() == "Vote"
+    assert page.locator("[data-testid=keyline]").inner_text().startswith(("Your move key", "This browser cannot sign"))
     page.reload()
     page.wait_for_function("document.getElementById('fairline').className.includes('pos')")
     assert line.inner_text() == f"Hand 1: your randomness was mixed in: {mine}"  # the same value after a reload

@@ -267,9 +267,20 @@ function choiceText(value) {
 
 function langButton(onChange) {
   const b = h("button", { class: "lang", type: "button", text: t("language") });
-  b.addEventListener("click", () => { setLang(LANG === "zh" ? "en" : "zh"); b.textContent = t("language"); onChange(); });
+  b.addEventListener("click", () => {
+    setLang(LANG === "zh" ? "en" : "zh");
+    b.textContent = t("language");
+    onChange();
+    LANG_HOOKS.forEach((f) => f());
+  });
   return b;
 }
+
+// What a page drew outside its own render (the bar's buttons and panels, the lines of the
+// table's key and fairness) draws itself again in the new language: onLang(f) calls f after
+// every change of language.
+const LANG_HOOKS = [];
+function onLang(f) { LANG_HOOKS.push(f); }
 
 // A bot's seat as "bot 2" in the page's language (its stored name, "greedy bot 2", has the level)
 function botName(name) { return `${t("bot")} ${(/\d+$/.exec(name) || [""])[0]}`.trim(); }

@@ -270,31 +270,35 @@ const FairPage = (() => {
     mine[hand] = v;
     return v;
   }
-  function show(text, cls) {
+  let shown = null;  // the line's words and class, drawn again in a new language
+  function show(cls, key, ...args) {
     const el = document.getElementById("fairline");
     if (!el) return;
-    el.textContent = text;
+    shown = [cls, key, ...args];
+    el.textContent = t(key, ...args);
     el.className = "fair " + (cls || "");
   }
+  // (common.js gives onLang; the page of tests/test_fair_vectors.py is fair.js alone)
+  if (typeof onLang === "function") onLang(() => { if (shown) show(...shown); });
   // A {"type": "fair"} message from the table; send(msg) answers it.
   function onMessage(msg, send, code) {
     const n = msg.hand + 1;
     if (msg.open && msg.mine === null) {
       const value = drawn(code, msg.hand);
       send({ type: "contribute", hand: msg.hand, value });
-      show(t("fairSending", n, value));
+      show("", "fairSending", n, value);
       return;
     }
     const own = mine[msg.hand] || stored(code, msg.hand);
     if (msg.mine !== null && msg.mine === own) {
-      show(t(msg.dealt ? "fairMixed" : "fairTaken", n, own), "pos");
+      show("pos", msg.dealt ? "fairMixed" : "fairTaken", n, own);
     } else if (msg.mine !== null && !own) {
       // sent by this person's page in another browser or device: nothing here to compare with
-      show(t("fairElsewhere", n, msg.mine), "muted");
+      show("muted", "fairElsewhere", n, msg.mine);
     } else if (msg.mine !== null) {
-      show(t("fairOther", n, msg.mine), "neg");  // this page sent another value: the table changed it
+      show("neg", "fairOther", n, msg.mine);  // this page sent another value: the table changed it
     } else if (msg.dealt) {
-      show(t("fairNone", n), "muted");
+      show("muted", "fairNone", n);
     }
   }
   return { onMessage };

@@ -91,6 +91,7 @@ const SAY = (() => {
     // shown once the page is at the table (table.js, on its socket's open): before, nobody hears
     const button = h("button", { type: "button", "data-testid": "say", hidden: true, text: t("say"),
       onclick: () => { fill(); panel.hidden = !panel.hidden; unread = 0; badge(); } });
+    onLang(() => { badge(); if (!panel.hidden) fill(); });
     return [button, panel];
   }
 

@@ -31,10 +31,17 @@ async function act(action) {
 }
 
 // The key this page signs its moves with, registered with each new connection before any move.
+let keyShown = undefined;  // the key named on the key line (null: none); drawn again in a new language
+function drawKeyline() {
+  const line = document.getElementById("keyline");
+  if (line && keyShown !== undefined) line.textContent = keyShown ? t("moveKey", keyShown) : t("moveKeyNone");
+}
+onLang(drawKeyline);
+
 function registerKey(ws) {
   ws.keyed = MoveSigner.key(CODE).then((k) => {
-    const line = document.getElementById("keyline");
-    if (line) line.textContent = k ? t("moveKey", k.pub.slice(0, 16)) : t("moveKeyNone");
+    keyShown = k ? k.pub.slice(0, 16) : null;
+    drawKeyline();
     document.body.dataset.movekey = k ? k.pub : "none";
     if (!k || ws.readyState !== 1) return false;
     ws.send(JSON.stringify({ type: "key", key: k.pub }));
