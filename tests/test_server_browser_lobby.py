@@ -203,4 +203,13 @@ def test_the_replay_marks_every_flower_wild_under_a_flower_indicator(flower_serv
         tile = page.locator(f".seat[data-seat='{seat}'] .backs .tile[data-tile='{flower}']")
         assert tile.count() == 1
         assert "wild" in (tile.get_attribute("class") or "").split()
+    # a link to a hand that is not there (mistyped, or not played yet) says so, with the way back
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{flower_server.base}/replay/{code}/999")
+    said = page.locator("[data-testid=replay-error]")
+    said.wait_for()
+    assert said.inner_text() == "No replay of this hand (no hand 999)"
+    assert page.locator("#boardbox a").get_attribute("href") == f"/m/{code}"
+    assert errors == []  # it was an uncaught error and a blank page
     page.context.close()

@@ -31,7 +31,17 @@ function show() {
 
 async function load() {
   const s = document.getElementById("seat").value;
-  const data = await api(`/api/matches/${CODE}/hands/${HAND}/replay${s === "" ? "" : "?seat=" + s}`);
+  let data;
+  try {
+    data = await api(`/api/matches/${CODE}/hands/${HAND}/replay${s === "" ? "" : "?seat=" + s}`);
+  } catch (err) {  // no such match or hand (a mistyped link), or one not finished yet: said, not a blank page
+    FRAMES = [];
+    document.getElementById("stepline").replaceChildren();
+    document.getElementById("boardbox").replaceChildren(h("section", { class: "card", style: "color:#000;margin:.5rem" },
+      h("p", { class: "err", "data-testid": "replay-error", text: t("noReplay", err.message) }),
+      h("p", {}, h("a", { href: `/m/${CODE}`, text: t("result") }))));
+    return;
+  }
   FRAMES = data.frames;
   document.getElementById("slider").max = FRAMES.length - 1;
   at = Math.min(at, FRAMES.length - 1);
