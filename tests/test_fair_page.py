@@ -59,6 +59,16 @@ def test_the_page_contributes_and_says_its_randomness_was_mixed_in(server: Serve
     assert line.inner_text() == f"Hand 1: your randomness was mixed in: {mine}"  # the same value after a reload
 
     play_hand(page)
+    # the score table leaves the bar in reach (it covered it: no vote to dismiss between hands):
+    # the vote's panel opens under its button, and the button closes it again
+    vote, panel = page.locator("[data-testid=vote]"), page.locator("[data-testid=votepanel]")
+    vote.click()
+    assert panel.is_visible()
+    button_box, panel_box = vote.bounding_box(), panel.bounding_box()
+    assert button_box is not None and panel_box is not None
+    assert panel_box["y"] >= button_box["y"] + button_box["height"]
+    vote.click()
+    assert panel.is_hidden()
     # hand 2's window opened as hand 1 ended: the page has sent its value for it already
     page.wait_for_function(f"localStorage.getItem('caishen.contribution.{code}.1') !== null")
     second = page.evaluate(f"localStorage.getItem('caishen.contribution.{code}.1')")

@@ -276,6 +276,10 @@ function langButton(onChange) {
   return b;
 }
 
+// A panel a bar's button opens, put just under the button: on a phone the bar wraps to
+// several rows, and a panel at a fixed height covered the button that closes it.
+function below(panel, button) { panel.style.top = `${Math.round(button.getBoundingClientRect().bottom) + 4}px`; }
+
 // What a page drew outside its own render (the bar's buttons and panels, the lines of the
 // table's key and fairness) draws itself again in the new language: onLang(f) calls f after
 // every change of language.

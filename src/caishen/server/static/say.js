@@ -90,7 +90,7 @@ const SAY = (() => {
       ...(chatOn ? chatForm() : []));
     // shown once the page is at the table (table.js, on its socket's open): before, nobody hears
     const button = h("button", { type: "button", "data-testid": "say", hidden: true, text: t("say"),
-      onclick: () => { fill(); panel.hidden = !panel.hidden; unread = 0; badge(); } });
+      onclick: () => { fill(); below(panel, button); panel.hidden = !panel.hidden; unread = 0; badge(); } });
     onLang(() => { badge(); if (!panel.hidden) fill(); });
     return [button, panel];
   }

@@ -114,7 +114,10 @@ function renderOverlay() {
   box.replaceChildren();
   const v = VIEW;
   // (a match dismissed by vote in the middle of a hand is over with no hand_end)
-  if (!v || (!v.hand_end && !v.match_over)) return;
+  const shown = !!v && (!!v.hand_end || !!v.match_over);
+  document.body.classList.toggle("scoring", shown);  // the bar stays in reach above it (style.css)
+  if (!shown) return;
+  document.body.style.setProperty("--bar-h", `${document.querySelector(".bar").offsetHeight}px`);
   const panel = h("div", { class: "panel" });
   if (v.match_over) {
     // the end of the match first: why it ended and the standings, then the last hand's score

@@ -24,7 +24,7 @@ const VOTES = (() => {
       h("p", { class: "muted", text: t("voteRule") }));
     // shown once the page is at the table (table.js, on its socket's open), hidden once the match is over
     const button = h("button", { type: "button", "data-testid": "vote", hidden: true, text: t("vote"),
-      onclick: () => { fill(); panel.hidden = !panel.hidden; } });
+      onclick: () => { fill(); below(panel, button); panel.hidden = !panel.hidden; } });
     onLang(() => { button.textContent = t("vote"); if (!panel.hidden) fill(); draw(); });
     return [button, panel];
   }
