@@ -94,7 +94,9 @@ function renderHelp() {
   const box = document.getElementById("helpline");
   box.replaceChildren();
   const help = VIEW && VIEW.help;
-  if (!help) return;
+  // once the move is sent, the help (the hand before it, its good discards) is stale: it
+  // goes until the next state brings the new hand's
+  if (!help || answered === stateKey(VIEW)) return;
   const row = h("div", { class: "help", "data-testid": "help" },
     h("span", { text: help.shanten === 0 ? t("ready") : `${t("shanten")}: ${help.shanten}` }),
     help.waits.length ? h("span", {}, t("waits"), " ", help.waits.map((w) => h("span", {}, tileEl(w.tile, { size: "sm" }), `×${w.unseen} `))) : null);
