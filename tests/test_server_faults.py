@@ -211,3 +211,16 @@ def test_a_damaged_room_never_stops_the_centre(kind: str, tmp_path: Path, capsys
         assert cli_main(["serve", "--check", "--db", url]) == 1
         out = capsys.readouterr().out
         assert f"{bad}\tdamaged\t" in out and codes[1] not in out and "1 damaged room" in out
+
+
+def test_db_takes_an_sqlite_files_path_as_well_as_a_url(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--db centre.sqlite3`` (a path, relative or not) is an SQLite file there: it was refused
+    as "Could not parse SQLAlchemy URL", where an operator expects a path to work."""
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["serve", "--check", "--db", "centre.sqlite3"]) == 0
+    assert capsys.readouterr().out.strip().endswith("0 damaged rooms")
+    assert (tmp_path / "centre.sqlite3").stat().st_size > 0  # the schema is there
+    assert cli_main(["serve", "--check", "--db", f"sqlite:///{tmp_path / 'centre.sqlite3'}"]) == 0  # the same file
+    assert cli_main(["serve", "--check", "--db", "nosuch://x"]) == 2  # a URL still must be one
+    assert "cannot open the database" in capsys.readouterr().err

@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", default=None, help="SQLAlchemy database URL (default: SQLite file, see above)")
+    p.add_argument("--db", default=None, help="SQLAlchemy database URL, or an SQLite file's path (default: SQLite file, see above)")
     p.add_argument("--redis", default=None, metavar="URL",
                    help="make this process a game-centre node: tables are leased through this Redis "
                         "(redis://host:6379/0; default $CAISHEN_REDIS), on a database several nodes share "

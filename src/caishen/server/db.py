@@ -229,6 +229,14 @@ def default_url() -> str:
     return f"sqlite:///{base / 'caishen.sqlite3'}"
 
 
+def database_url(given: str | None) -> str:
+    """The database ``--db`` names: a URL as it is; a file's path (no ``://`` in it: ``--db
+    centre.sqlite3``) an SQLite file there; none, :func:`default_url` (whose ``$CAISHEN_DB``
+    may be a path as well)."""
+    url = given or default_url()
+    return url if "://" in url else f"sqlite:///{Path(url).expanduser().resolve()}"
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``. SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit
     survives the server process being killed (not the machine losing power)."""

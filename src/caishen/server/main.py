@@ -6,7 +6,7 @@ import os
 import sys
 
 from caishen.server.app import create_app
-from caishen.server.db import default_url, make_engine, upgrade
+from caishen.server.db import database_url, make_engine, upgrade
 from caishen.server.hygiene import ServeOptions
 from caishen.server.logs import setup as setup_logs
 from caishen.server.nodes import REDIS_ENV
@@ -18,7 +18,7 @@ from caishen.server.workers import DrainingServer, prepare, supervise, uvicorn_c
 def check(db: str | None) -> int:
     """``caishen serve --check``: replay every unfinished match of the database (nothing is
     written but the damaged marks), print each damaged room with its reason; 1 if any."""
-    url = db or default_url()
+    url = database_url(db)
     try:
         engine = make_engine(url)
         upgrade(engine)
@@ -41,7 +41,7 @@ def serve(host: str, port: int, db: str | None, workers: int = 1, options: Serve
     """``redis`` (else ``$CAISHEN_REDIS``): a Redis URL, which makes this process a game-centre
     node (:mod:`caishen.server.nodes`) on a database that several nodes share."""
     setup_logs()
-    url = db or default_url()
+    url = database_url(db)
     redis = redis or os.environ.get(REDIS_ENV) or None
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
