@@ -82,6 +82,20 @@ def _room(server: ServerProcess, hands: int = 8) -> tuple[dict[str, str], dict[s
     return ann, bob, code
 
 
+def _until_held(a: Player, b: Player, wa: Any, never: str) -> dict[str, Any]:
+    """Ann and Bob play until Bob holds a claim (``never``: the message if he is not asked in
+    5 minutes); then Ann's page closes, the first half of a reload. The state Bob holds."""
+    a.start()
+    b.start()
+    assert b.holding.wait(300), never
+    assert b.error is None and a.error is None, (b.error, a.error)
+    held = b.held
+    assert held is not None
+    wa.close()
+    a.join(60)
+    return held
+
+
 def test_a_page_opened_while_a_friend_decides_on_a_claim_shows_the_table_and_tells_nothing_new(
         tmp_path: Path) -> None:
     with database("sqlite", tmp_path) as url:
@@ -93,14 +107,7 @@ def test_a_page_opened_while_a_friend_decides_on_a_claim_shows_the_table_and_tel
                 b = Player(wb, hold=lambda m: m["seats"][m["current"]]["name"] == "Ann")
                 wa = _socket(server.base, code, ann)
                 a = Player(wa)
-                b.start()
-                a.start()
-                assert b.holding.wait(300), "Bob was never offered a claim on Ann's discard"
-                assert b.error is None and a.error is None, (b.error, a.error)
-                held = b.held
-                assert held is not None
-                wa.close()  # Ann reloads her page: the old one goes...
-                a.join(60)
+                held = _until_held(a, b, wa, "Bob was never offered a claim on Ann's discard")  # Ann reloads...
                 told = a.states[-1]  # the last state Ann's seat was told: before her discard
                 with _socket(server.base, code, ann) as wa2:  # ...and the new one opens
                     again = _next_state(wa2)
@@ -128,14 +135,7 @@ def test_a_page_opened_in_a_claim_window_before_its_seat_saw_the_new_hand_shows_
                 a = Player(wa)
                 # Bob thinks about a claim in a later hand of which Ann has been told nothing
                 b = Player(wb, hold=lambda m: m["hand"] > 0 and not any(s["hand"] == m["hand"] for s in a.states))
-                a.start()
-                b.start()
-                assert b.holding.wait(300), "Bob was never asked in a hand before Ann was told of it"
-                assert b.error is None and a.error is None, (b.error, a.error)
-                held = b.held
-                assert held is not None
-                wa.close()  # Ann reloads her page
-                a.join(60)
+                held = _until_held(a, b, wa, "Bob was never asked in a hand before Ann was told of it")  # Ann reloads
                 assert a.states[-1]["hand_end"] is not None  # her old page showed the last hand's end
                 with _socket(server.base, code, ann) as wa2:
                     again = _next_state(wa2)
