@@ -39,3 +39,12 @@ DRAWN = """(m) => [...meldEl(m).querySelectorAll('.tile')].map((e) => e.dataset.
 ])
 def test_a_chow_is_drawn_in_order_with_the_claimed_tile_raised(page: Any, meld: dict[str, Any], shown: list[str]) -> None:
     assert page.evaluate(DRAWN, meld) == shown
+
+
+HAND = """(text) => [...handEl(text).querySelectorAll('.tile')].map((e) => e.dataset.tile + (e.classList.contains('claimed') ? '*' : ''))"""
+
+
+def test_a_hand_in_notation_draws_its_chows_in_order_too(page: Any) -> None:
+    """The score table's hands and scored sets are notation (docs/notation.md: ``{312p}`` a chow
+    of 1-2-3 dots made by claiming the 3): the same order and mark as the table's melds."""
+    assert page.evaluate(HAND, "132m {312p} [555z]") == ["1m", "3m", "2m", "1p", "2p", "3p*", "5z", "5z", "5z"]

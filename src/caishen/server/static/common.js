@@ -248,6 +248,8 @@ function handGroups(text) {
       end = re.lastIndex;
     }
     if (end !== body.length || !tiles.length) return null;
+    // a chow ({546p}) is written claimed tile first (docs/notation.md); drawn in order, the claimed tile marked
+    if (m && m[1] === "{") { out.push({ meld: true, tiles: [...tiles].sort(), claimed: tiles[0] }); continue; }
     out.push({ meld: Boolean(m), tiles });
   }
   return out;
@@ -258,7 +260,11 @@ function handEl(text) {
   const groups = handGroups(text);
   if (!groups) return h("span", { class: "muted", text });
   return h("span", { class: "handtiles", title: text }, groups.map((g) =>
-    h("span", { class: g.meld ? "meld" : "run" }, g.tiles.map((x) => tileEl(x, { size: "xs" })))));
+    h("span", { class: g.meld ? "meld" : "run" }, g.tiles.map((x) => {
+      const el = tileEl(x, { size: "xs" });
+      if (x === g.claimed) el.classList.add("claimed");
+      return el;
+    }))));
 }
 
 // A choice switch's value (G3.1 "turn_order") in the page's language; other values as they are.
