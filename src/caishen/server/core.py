@@ -100,6 +100,7 @@ __all__ = [
     "opens_window",
     "public_step",
     "took_effect",
+    "window_answers",
     "IllegalActionError",
     "MatchError",
     "MatchSession",
@@ -447,6 +448,25 @@ def opens_window(m: Move) -> bool:
 def in_window(session: MatchSession) -> bool:
     """A discard or an added kong is being decided on (some seat may claim or rob it)."""
     return str(session.game.phase) in _WINDOW_PHASES
+
+
+def window_answers(session: MatchSession) -> list[tuple[Move, int]]:
+    """The answers given so far in the claim window open now (none out of one), each with the
+    :func:`public_step` after it; the moves after the one that opened the window."""
+    if not session.dealt or not in_window(session):
+        return []
+    ms = session.moves
+    opened = len(ms) - 1
+    while opened >= 0 and not opens_window(ms[opened]):
+        opened -= 1
+    answers = ms[opened + 1:]
+    step = public_step(session) - sum(1 for m in answers if m.action.kind is not ActionKind.PASS)
+    out = []
+    for m in answers:
+        if m.action.kind is not ActionKind.PASS:
+            step += 1
+        out.append((m, step))
+    return out
 
 
 def meld_counts(session: MatchSession) -> tuple[int, ...]:

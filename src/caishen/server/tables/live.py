@@ -146,6 +146,14 @@ class _Untold:
     tell: bool
 
 
+def _window_answers(session: core.Session) -> list[_Untold]:
+    """A session made inside a claim window (a table rebuilt from storage: taken over from
+    another node, or back to its stored state after a failed write): the answers stored in the
+    window so far, untold until it closes like those given here (only the claims that took
+    effect are told then)."""
+    return [_Untold(m, session.hand_index, step, True, True) for m, step in core.window_answers(session)]
+
+
 @dataclass(slots=True)
 class _Told:
     """A move told, kept for pages that reconnect: the hand in play when it was told and each
@@ -231,8 +239,7 @@ class LiveTable:
         self.pause_seconds = 0.0 if pace == "instant" and self.people <= 1 else CLAIM_PAUSE_SECONDS * scale
         self.pausing = not (pace == "instant" and self.people <= 1)
         self._holding = False                  # a claim pause runs: nothing more is told until it ends
-        self._untold: list[_Untold] = []
-        self._window_melds: tuple[int, ...] = ()
+        self._untold = _window_answers(session)
         self._asked: set[int] = set()          # seats shown their claim choices in this window
         self._bot_at: tuple[int, int] | None = None  # the state a bot's move is scheduled for
         self._tasks: set[asyncio.Task[None]] = set()
@@ -629,15 +636,18 @@ class LiveTable:
         person's signature and key, ``"unsigned"``; a bot's or a stand-in's: ``"server"``)."""
         s = self.session
         was = core.in_window(s)
+        # the sets laid down when the window opened: none are while it is open (claims take
+        # effect when it closes), so they are read now, also in a table just rebuilt from
+        # storage inside a window (a node taking it over), which never saw the window open
+        melds_before = core.meld_counts(s) if was else ()
         for m in s.act(seat, action, sig, key):  # a paced session: this move only
             self._untold.append(_Untold(m, s.hand_index, core.public_step(s), was, True))
         if was and not core.in_window(s):  # the window closed: tell only the claims that happened
             for u in self._untold:
                 if u.in_window:
-                    u.tell = core.took_effect(u.move, s, self._window_melds)
+                    u.tell = core.took_effect(u.move, s, melds_before)
                     u.in_window = False
         if not was and self._untold and core.opens_window(self._untold[-1].move):
-            self._window_melds = core.meld_counts(s)
             self._asked = set()
             if self.pausing:
                 await self._tell(states=False)
@@ -894,7 +904,6 @@ class LiveTable:
             raise ProtocolError("table_moved", TABLE_MOVED) from None
         except Exception as exc:
             self._rollback()
-            self._untold.clear()
             self._holding = False
             self._pause(exc)
             self._tell_storage(ok=False)
@@ -1003,6 +1012,7 @@ class LiveTable:
         """Back to the last stored state: the session rebuilt from the stored moves (memory
         only: the database may be away)."""
         self.session = rebuild(self.room, self.log, self.mixes, deal=False)
+        self._untold = _window_answers(self.session)
         self.ready.clear()
         self.window = None
 
@@ -1044,6 +1054,7 @@ class LiveTable:
                     await asyncio.to_thread(self.store.mark_damaged, code, reason)
                     return  # paused for good: the room is served from its consistent moves
                 self.session, self.stored, self.log, self.mixes = session, stored, hands, mixes
+                self._untold = _window_answers(session)
                 batch = self.store.plan(code, session, stored, self.epoch)
                 try:
                     await self.store.commit(batch)
@@ -1052,6 +1063,7 @@ class LiveTable:
                     return
                 except Exception:  # noqa: BLE001 - away again
                     self.session = rebuild(self.room, self.log, self.mixes, deal=False)
+                    self._untold = _window_answers(self.session)
                     continue
                 self._stored(batch)
                 self.paused = False

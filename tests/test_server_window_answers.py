@@ -1,0 +1,53 @@
+"""The answers given in an open claim window, read back from a session rebuilt from storage
+(``core.window_answers``): a table a node takes over inside a window tells them, and the claim
+that closes it, as the table that opened the window would have (docs/server.md, "Nodes")."""
+
+from __future__ import annotations
+
+import random
+
+from caishen.engine.actions import ActionKind
+from caishen.server import core
+
+
+def test_window_answers_are_the_answers_since_the_window_opened_each_with_its_step() -> None:
+    rng = random.Random(7)
+    ruleset = core.build_ruleset("longgang", {}, 24)
+    bots = (None, None, None, None)
+    names = ("a", "b", "c", "d")
+    seed = b"window answers 16"
+    session = core.new_session(ruleset, bots, seed, names, seat_draw=True, paced=True)
+    expected: list[tuple[core.Move, int]] = []
+    finished: list[list[core.Move]] = []  # the moves of each hand played out
+    windows = answers_checked = rebuilt = 0  # answers_checked: answers read back in a window still open
+    while not session.over:
+        if session.hand_over:
+            finished.append(list(session.moves))
+            session.next_hand()
+            expected = []
+            continue
+        was = core.in_window(session)
+        seat = session.waiting_for()[0]
+        legal = session.legal_actions(seat)
+        # mostly pass on a claim (windows stay open over several answers), sometimes claim
+        passes = [a for a in legal if a.kind is ActionKind.PASS]
+        action = passes[0] if passes and rng.random() < 0.7 else rng.choice(legal)
+        for m in session.act(seat, action):
+            if was:
+                expected.append((m, core.public_step(session)))
+            elif core.opens_window(m):
+                expected = []
+                windows += 1
+        if not core.in_window(session):
+            expected = []
+        assert core.window_answers(session) == expected
+        answers_checked += len(expected)
+        if expected and rng.random() < 0.5:  # the table rebuilt from its stored moves here
+            stored = [[core.move_row(m) for m in h] for h in [*finished, session.moves]]
+            again = core.resume_session(ruleset, bots, seed, names, stored, seat_draw=True, paced=True)
+            got = core.window_answers(again)
+            assert [(m.seat, m.action.text(), step) for m, step in got] == [
+                (m.seat, m.action.text(), step) for m, step in expected]
+            rebuilt += 1
+    assert windows > 500 and answers_checked > 10 and rebuilt > 5, (windows, answers_checked, rebuilt)
+    assert core.window_answers(session) == []  # the match over: no window
