@@ -6,16 +6,7 @@ const POS = ["bottom", "right", "top", "left"];
 function windName(seat) { return t("winds")[seat]; }
 
 function meldEl(m, size = "xs") {
-  // a chow is stored claimed tile first ("9p 7p 8p"); shown in order, the claimed tile raised
-  if (m.kind === "chow") {
-    const claimed = m.tiles[0];
-    return h("span", { class: "meld", title: m.kind }, [...m.tiles].sort().map((x) => {
-      const el = tileEl(x, { size });
-      if (x === claimed) el.classList.add("claimed");
-      return el;
-    }));
-  }
-  return h("span", { class: "meld", title: m.kind }, m.tiles.map((x) => tileEl(x, { size })));
+  return setEl(shownSet(m.tiles, m.kind === "chow"), size, m.kind);
 }
 
 // A seat at the table: who sits there, its flowers and melds beside its hand, its hand (yours

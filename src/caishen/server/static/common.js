@@ -248,9 +248,8 @@ function handGroups(text) {
       end = re.lastIndex;
     }
     if (end !== body.length || !tiles.length) return null;
-    // a chow ({546p}) is written claimed tile first (docs/notation.md); drawn in order, the claimed tile marked
-    if (m && m[1] === "{") { out.push({ meld: true, tiles: [...tiles].sort(), claimed: tiles[0] }); continue; }
-    out.push({ meld: Boolean(m), tiles });
+    // a chow ({546p}) is written claimed tile first (docs/notation.md)
+    out.push(m ? { meld: true, ...shownSet(tiles, m[1] === "{") } : { meld: false, tiles });
   }
   return out;
 }
@@ -259,12 +258,24 @@ function handGroups(text) {
 function handEl(text) {
   const groups = handGroups(text);
   if (!groups) return h("span", { class: "muted", text });
-  return h("span", { class: "handtiles", title: text }, groups.map((g) =>
-    h("span", { class: g.meld ? "meld" : "run" }, g.tiles.map((x) => {
-      const el = tileEl(x, { size: "xs" });
-      if (x === g.claimed) el.classList.add("claimed");
-      return el;
-    }))));
+  return h("span", { class: "handtiles", title: text }, groups.map((g) => g.meld
+    ? setEl(g)
+    : h("span", { class: "run" }, g.tiles.map((x) => tileEl(x, { size: "xs" })))));
+}
+
+// A set laid open as a player reads it. A chow is stored and written claimed tile first
+// ("9p 7p 8p", {978p}): shown in order, the claimed tile marked. {tiles (in the order shown), claimed}
+function shownSet(tiles, chow) {
+  return chow ? { tiles: [...tiles].sort(), claimed: tiles[0] } : { tiles, claimed: null };
+}
+
+// A set drawn (at the table, in a score table's hand): shownSet's tiles, the claimed one raised.
+function setEl({ tiles, claimed }, size = "xs", title = undefined) {
+  return h("span", { class: "meld", title }, tiles.map((x) => {
+    const el = tileEl(x, { size });
+    if (x === claimed) el.classList.add("claimed");
+    return el;
+  }));
 }
 
 // A choice switch's value (G3.1 "turn_order") in the page's language; other values as they are.
