@@ -174,7 +174,12 @@ def test_a_table_reopened_inside_a_claim_window_tells_the_claim_that_closes_it(t
             server.kill()  # Bob's page loses its connection, and comes back to the new server
             wb.close()
             server.start()
-            with _socket(server.base, code, bob) as wb2:
+            with _socket(server.base, code, bob) as wb2, _socket(server.base, code, ann) as wa2:
+                # Ann's page, open while Bob decides, shows the table before her discard, as a
+                # page of hers would have on the first server
+                before = _next_state(wa2)
+                assert (before["hand"], before["step"], before["choices"]) == (held["hand"], held["step"] - 1, [])
+                assert before["seats"][before["me"]]["discards"] == held["seats"][held["current"]]["discards"][:-1]
                 again = _next_state(wb2)
                 assert (again["hand"], again["step"], again["phase"]) == (held["hand"], held["step"], "claim")
                 assert claim in [c["action"] for c in again["choices"]]

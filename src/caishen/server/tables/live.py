@@ -251,6 +251,7 @@ class LiveTable:
         self.history_from = (session.hand_index, core.public_step(session))
         self.chat = ChatLog()  # free text (rooms with chat on), in memory only: docs/server.md
         self.votes = votes.Votes(weakref.proxy(self))  # dismiss and pause (votes.py); held: paused by a vote
+        self._remember_before_window()
 
     def evict(self) -> None:
         """Leave memory: the timer stops, and a timeout already on its way changes nothing."""
@@ -1180,6 +1181,22 @@ class LiveTable:
             if s.is_person(player):
                 extras = self._extras(None, any(c.help_on for c in self.clients if c.player == player))
                 self.told[player] = core.table_view_json(s, player, people, extras, [])
+
+    def _remember_before_window(self) -> None:
+        """A table rebuilt inside a claim window (a restart, a node taking it over) has told its
+        seats nothing: each person's last state is the table before the move that opened the
+        window (every seat was told that move already), for a page that opens before the window
+        closes (:meth:`_send_told`). A view per person, once per rebuild in a window."""
+        s = self.session
+        if not s.dealt or not core.in_window(s) or not self.log or len(self.log[-1]) != len(s.moves):
+            return
+        hand = self.log[-1]
+        before = len(hand) - len(core.window_answers(s)) - 1  # the moves before the window's opening
+        earlier = rebuild(self.room, [*self.log[:-1], hand[:before]], self.mixes, deal=False)
+        people = self._people()
+        for player in earlier.match.seats:
+            if earlier.is_person(player):
+                self.told.setdefault(player, core.table_view_json(earlier, player, people, self._extras(None, False), []))
 
     def _send_told(self, client: Client) -> None:
         """A page that opens while others decide on a discard (a reload, a second window) is
