@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,9 +185,19 @@ def test_friend_joins_by_link_and_both_play(server: ServerProcess, browser: obje
     friend.close()
 
 
+def _newest_discard(page: Any) -> tuple[int, int, str] | None:
+    """The river tile marked as the newest discard: (seat, its place in the river, tile)."""
+    got = page.evaluate("""(() => { const t = document.querySelectorAll('.river .tile.last');
+        if (t.length !== 1) return t.length ? 'marked ' + t.length : null;
+        const r = t[0].parentElement;
+        return [Number(r.dataset.river), [...r.children].indexOf(t[0]), t[0].dataset.tile]; })()""")
+    assert not isinstance(got, str), got  # at most one tile marked
+    return None if got is None else (got[0], got[1], got[2])
+
+
 def test_the_tile_just_drawn_stands_apart_also_after_a_reload(server: ServerProcess, browser: object) -> None:
     """The hand is sorted; the tile just drawn goes apart at its right end, as at a real table,
-    and stays there when the page is reloaded. A code that names no room is told in the lobby."""
+    and stays there when the page is reloaded; so does the mark on the newest discard. A code that names no room is told in the lobby."""
     ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
     page = ctx.new_page()
     page.goto(server.base + "/")
@@ -206,9 +217,12 @@ def test_the_tile_just_drawn_stands_apart_also_after_a_reload(server: ServerProc
     rest = list(server_order)
     rest.remove(drawn)
     assert shown == [*rest, drawn]
+    newest = _newest_discard(page)  # the discard before our draw, marked in its river
+    assert newest is not None and newest[0] == page.evaluate("VIEW.newest_discard")
     page.reload()
     page.wait_for_selector("[data-testid=myhand] .tile")
     assert hand_tiles(page) == shown and page.locator("[data-testid=drawn]").get_attribute("data-tile") == drawn
+    assert _newest_discard(page) == newest  # still marked after the reload (it was lost before)
     ctx.close()
 
 

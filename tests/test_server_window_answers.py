@@ -51,3 +51,39 @@ def test_window_answers_are_the_answers_since_the_window_opened_each_with_its_st
             rebuilt += 1
     assert windows > 500 and answers_checked > 10 and rebuilt > 5, (windows, answers_checked, rebuilt)
     assert core.window_answers(session) == []  # the match over: no window
+
+
+def test_the_newest_discard_is_the_last_until_a_set_takes_it() -> None:
+    """``TableView.newest_discard`` (the page marks that seat's last river tile, a reload too):
+    the last discard's seat, through its claim window (answers given there take nothing until it
+    closes) and the turns after it, until a chow, pong or kong takes the tile from the river."""
+    rng = random.Random(11)
+    ruleset = core.build_ruleset("longgang", {}, 8)
+    session = core.new_session(ruleset, (None, None, None, None), b"newest discard", ("a", "b", "c", "d"),
+                               seat_draw=True, paced=True)
+    newest: int | None = None
+    taken = kept = 0
+    while not session.over:
+        if session.hand_over:
+            session.next_hand()
+            newest = None
+            assert core.newest_discard(session) is None
+            continue
+        seat = session.waiting_for()[0]
+        legal = session.legal_actions(seat)
+        passes = [a for a in legal if a.kind is ActionKind.PASS]
+        action = passes[0] if passes and rng.random() < 0.5 else rng.choice(legal)
+        river = len(session.game.observation(newest).discards[newest]) if newest is not None else 0
+        for m in session.act(seat, action):
+            if m.action.kind is ActionKind.DISCARD:
+                newest = m.seat
+        if newest is not None and not session.hand_over and m.action.kind is not ActionKind.DISCARD:
+            now = len(session.game.observation(newest).discards[newest])
+            if now < river:  # the tile left the river: a set took it
+                newest = None
+                taken += 1
+            else:
+                kept += 1
+        if not session.hand_over:
+            assert core.newest_discard(session) == newest
+    assert taken > 20 and kept > 50, (taken, kept)

@@ -97,6 +97,7 @@ __all__ = [
     "event_json",
     "in_window",
     "meld_counts",
+    "newest_discard",
     "opens_window",
     "public_step",
     "took_effect",
@@ -469,6 +470,32 @@ def window_answers(session: MatchSession) -> list[tuple[Move, int]]:
     return out
 
 
+_TAKE_A_DISCARD: Final = frozenset({ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG})
+
+
+def newest_discard(session: MatchSession) -> int | None:
+    """The seat whose river ends with the hand's newest discard (``TableView.newest_discard``):
+    the last discard, unless a chow, pong or kong took it; ``None`` before any. The answers of
+    a window still open have taken nothing yet."""
+    ms = session.moves
+    i = len(ms) - 1
+    if in_window(session):
+        while i >= 0 and not opens_window(ms[i]):
+            i -= 1
+    while i >= 0:
+        kind = ms[i].action.kind
+        if kind is ActionKind.DISCARD:
+            return ms[i].seat
+        if kind in _TAKE_A_DISCARD:
+            return None
+        i -= 1
+    return None
+
+
+def _int_or_null(n: int | None) -> str:
+    return "null" if n is None else str(n)
+
+
 def meld_counts(session: MatchSession) -> tuple[int, ...]:
     return tuple(len(session.game.melds(s)) for s in range(4))
 
@@ -725,6 +752,7 @@ def _ends(session: MatchSession, people: SeatPeople, v: TableView) -> None:
                                    session.ruleset, _after_broke(session.match.hands[:-1], len(people.names)))
     v.match_over = session.over
     v.match_end = match_end_view(session, people.names)
+    v.newest_discard = newest_discard(session)
     v.standings = standings(people.names, list(session.match.table.ledger.chips))
 
 
@@ -833,7 +861,8 @@ def table_view_json(
         f'"help_allowed":{_BOOL[extras.help_allowed]},'
         f'"takeover":[{",".join([str(s) for s in range(4) if seats[s] in people.takeover])}],'
         f'"drawn":{"null" if drawn is None else _Q[drawn]},'
-        f'"match_end":{"null" if end is None else end.model_dump_json()}}}'
+        f'"match_end":{"null" if end is None else end.model_dump_json()},'
+        f'"newest_discard":{_int_or_null(newest_discard(session))}}}'
     )
 
 

@@ -538,6 +538,9 @@ class TableView(BaseModel):
     takeover: list[int] = []  # seats the others may hand to a stand-in bot now (away 3 minutes, no timer)
     drawn: str | None = None  # the tile I just drew (my turn began with it): only in my own view
     match_end: MatchEndView | None = None  # once the match is over: why
+    # the seat whose river ends with the hand's newest discard (the page marks that tile);
+    # null before any, once it was claimed, and in a replay's frame (replay.js marks its own)
+    newest_discard: int | None = None
 
 
 class EventMessage(BaseModel):

@@ -205,7 +205,6 @@ function sameAddress(groups, players) {
 
 // A state from the server: the table as it is now (after the events before it were played).
 function applyState(msg) {
-  if (VIEW && msg.hand !== VIEW.hand) lastDiscardSeat = null;
   const before = VIEW;
   if (!before || before.hand !== msg.hand || before.step !== msg.step) KEY.picked = null;
   VIEW = msg;
@@ -213,7 +212,8 @@ function applyState(msg) {
   // (a pass is no step: the phase and whose turn it is tell the states of one step apart)
   document.body.dataset.state = `${msg.hand}:${msg.step}:${msg.phase}:${msg.current}:${msg.hand_end ? "end" : msg.choices.length}`;
   deadline = msg.deadline_ms === null ? null : Date.now() + msg.deadline_ms;
-  if (msg.phase === "claim" && msg.choices.length) lastDiscardSeat = msg.current;
+  // the newest discard is marked where the server says it lies (a reload too; none once claimed)
+  lastDiscardSeat = msg.newest_discard === undefined ? null : msg.newest_discard;
   render();
   if (window.SOUND) SOUND.onState(before, msg);
 }
