@@ -82,6 +82,21 @@ def _room(server: ServerProcess, hands: int = 8) -> tuple[dict[str, str], dict[s
     return ann, bob, code
 
 
+def _next_event(ws: Any) -> dict[str, Any]:
+    """The next event a socket receives (states and other messages before it skipped)."""
+    while True:
+        msg = json.loads(ws.recv(timeout=30))
+        assert msg["type"] != "error", msg
+        if msg["type"] == "event":
+            return msg
+
+
+def _discard_of(held: dict[str, Any]) -> dict[str, Any]:
+    """The event of the discard a state asks about."""
+    return {"type": "event", "hand": held["hand"], "step": held["step"], "seat": held["current"],
+            "kind": "discard", "tile": held["last_discard"]}
+
+
 def _until_held(a: Player, b: Player, wa: Any, never: str) -> dict[str, Any]:
     """Ann and Bob play until Bob holds a claim (``never``: the message if he is not asked in
     5 minutes); then Ann's page closes, the first half of a reload. The state Bob holds."""
@@ -114,6 +129,9 @@ def test_a_page_opened_while_a_friend_decides_on_a_claim_shows_the_table_and_tel
                     assert (again["hand"], again["step"], again["phase"]) == (told["hand"], told["step"], told["phase"])
                     assert again["tiles"] == told["tiles"]  # what she was told, nothing of the discard's fate
                     assert again["choices"] == [] and again["deadline_ms"] is None and again["events"] == []
+                    # ... and then her discard, which every seat was told of: her page plays it
+                    # on that state (it showed the tile back in her hand, a new player found)
+                    assert _next_event(wa2) == _discard_of(held)
                     wb.send(act_json(held, "pass"))  # Bob decides: the present, to Ann's new page
                     later = _next_state(wa2)
                     assert (later["hand"], later["step"]) > (told["hand"], told["step"])  # her discard, told
@@ -180,6 +198,7 @@ def test_a_table_reopened_inside_a_claim_window_tells_the_claim_that_closes_it(t
                 before = _next_state(wa2)
                 assert (before["hand"], before["step"], before["choices"]) == (held["hand"], held["step"] - 1, [])
                 assert before["seats"][before["me"]]["discards"] == held["seats"][held["current"]]["discards"][:-1]
+                assert _next_event(wa2) == _discard_of(held)  # then the discard, played on it
                 again = _next_state(wb2)
                 assert (again["hand"], again["step"], again["phase"]) == (held["hand"], held["step"], "claim")
                 assert claim in [c["action"] for c in again["choices"]]

@@ -376,7 +376,8 @@ class LiveTable:
                     pass
                 self.clients.append(client)
             self._arm()
-            self._tell_missed(client)
+            if self._may_see(client):  # else the state it was told last, and the moves since (_send_told)
+                self._tell_missed(client)
             for line in self.chat.again():  # the table's latest chat, told again
                 client.outbox.put(line)
             self.watching.greet(client.outbox)
@@ -978,7 +979,11 @@ class LiveTable:
         """A page back on a new connection: the moves told after the last (hand, step) it saw,
         each its own event as they were told, when the table still keeps them all; its state
         follows either way (docs/server.md, "Reconnecting")."""
-        since = client.since
+        self._tell_after(client, client.since)
+
+    def _tell_after(self, client: Client, since: tuple[int, int] | None) -> None:
+        """The moves told after (hand, step) ``since``, each its own event as it was told, when
+        the table still keeps them all."""
         if since is None or since < self.history_from:
             return
         for told in self.history:
@@ -1197,13 +1202,22 @@ class LiveTable:
         for player in earlier.match.seats:
             if earlier.is_person(player):
                 self.told.setdefault(player, core.table_view_json(earlier, player, people, self._extras(None, False), []))
+        # ... and the move that opened the window, told to all already: the history starts with it
+        step = core.public_step(earlier)
+        opened = _Untold(s.moves[before], s.hand_index, step + 1, False, True)
+        seats = tuple(s.seat_of(p) for p in range(len(self.room.names)))
+        self.history.append(_Told(opened, s.hand_index, seats))
+        self.history_from = (s.hand_index, step)
 
     def _send_told(self, client: Client) -> None:
         """A page that opens while others decide on a discard (a reload, a second window) is
         sent nothing of the present (:meth:`_may_see`): it gets the state its seat was told last,
         which tells nobody anything new, without the moves in it (played already) and without
         choices (made already) or a countdown. The present follows once the discard is decided.
-        Without it the page showed an empty table for as long as a friend thought about a pong."""
+        Without it the page showed an empty table for as long as a friend thought about a pong.
+        The moves told since that state follow it, as events the page plays on it: the discard
+        being decided on among them (told to every seat when it was made), which the discarder's
+        page otherwise showed back in her hand."""
         text = self.told.get(client.player)
         if text is None:
             return
@@ -1211,6 +1225,7 @@ class LiveTable:
         view.update(events=[], choices=[], deadline_ms=None, help=None)
         client.last_state = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
         client.outbox.put(client.last_state)
+        self._tell_after(client, (view["hand"], view["step"]))
 
     def _broadcast(self) -> None:
         """Every seat its state; while a discard is being decided on, only the people asked."""
