@@ -8,6 +8,7 @@ phone), a table mid-hand and a score table there.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,10 @@ from helpers_browser import (  # noqa: E402
     waits_for_my_discard,
 )
 from helpers_browser import next_hand as _next_hand  # noqa: E402
+from helpers_browser import play_hand as _play_hand  # noqa: E402
 from helpers_browser import play_one as _play_one  # noqa: E402 - needs playwright
 from helpers_browser import state as _state  # noqa: E402
+from helpers_browser import take_name as _take_name  # noqa: E402
 from helpers_browser import wait_change as _wait_change  # noqa: E402
 
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
@@ -197,7 +200,8 @@ def _newest_discard(page: Any) -> tuple[int, int, str] | None:
 
 def test_the_tile_just_drawn_stands_apart_also_after_a_reload(server: ServerProcess, browser: object) -> None:
     """The hand is sorted; the tile just drawn goes apart at its right end, as at a real table,
-    and stays there when the page is reloaded; so does the mark on the newest discard. A code that names no room is told in the lobby."""
+    and stays there when the page is reloaded; so does the mark on the newest discard. A code
+    that names no room is told in the lobby."""
     ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
     page = ctx.new_page()
     page.goto(server.base + "/")
@@ -217,13 +221,36 @@ def test_the_tile_just_drawn_stands_apart_also_after_a_reload(server: ServerProc
     rest = list(server_order)
     rest.remove(drawn)
     assert shown == [*rest, drawn]
-    newest = _newest_discard(page)  # the discard before our draw, marked in its river
-    assert newest is not None and newest[0] == page.evaluate("VIEW.newest_discard")
+    # the discard before our draw, marked in its river (none on the dealer's first turn, or
+    # after our kong of it)
+    newest = _newest_discard(page)
+    assert (None if newest is None else newest[0]) == page.evaluate("VIEW.newest_discard")
     page.reload()
     page.wait_for_selector("[data-testid=myhand] .tile")
     assert hand_tiles(page) == shown and page.locator("[data-testid=drawn]").get_attribute("data-tile") == drawn
     assert _newest_discard(page) == newest  # still marked after the reload (it was lost before)
     ctx.close()
+
+
+def test_the_score_table_says_when_the_next_hand_starts_by_itself(server: ServerProcess, browser: object) -> None:
+    """With a turn timer the next hand starts by itself 30 s after a hand's end. The table's
+    countdown is under the score table: the panel shows it beside "Next hand" (a new player on a
+    phone, scrolling the score table, was pulled into the next hand without warning)."""
+    page = lobby_page(browser, server.base, "phone", "en")  # type: ignore[arg-type]
+    _take_name(page, "Tia")
+    made = page.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({friends: 0, turn_seconds: 60, hands: 8, pace: 'instant'})}).then((r) => r.json())""")
+    page.goto(server.base + f"/r/{made['code']}")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    _play_hand(page)
+    left = page.locator(".overlay [data-testid=next-timer]")
+    left.wait_for()
+    page.wait_for_function("document.querySelector('[data-testid=next-timer]').textContent.length > 0")
+    text = left.inner_text()
+    assert re.fullmatch(r"Starts by itself in (\d+) s", text), text
+    assert 0 < int(text.split()[-2]) <= 30
+    assert left.is_visible() and page.locator("[data-testid=next-hand]").is_visible()
+    page.context.close()
 
 
 def test_a_hovered_tile_stays_lifted_with_the_pointer_below_it(server: ServerProcess, browser: object) -> None:

@@ -133,7 +133,9 @@ function renderOverlay() {
         if (!WS || WS.readyState !== 1) return;
         sentNext = v.hand; send({ type: "next", hand: v.hand }); btn.disabled = true;
       } });
-    panel.append(h("div", { class: "row nextrow" }, WATCH.on ? null : btn, h("a", { href: "/m/" + v.code, text: t("resultPage") })),
+    // the table's countdown, hidden under the panel: the next hand starts by itself when it ends
+    const left = deadline === null || WATCH.on ? null : h("span", { class: "prompt", id: "nexttimer", "data-testid": "next-timer" });
+    panel.append(h("div", { class: "row nextrow" }, WATCH.on ? null : btn, left, h("a", { href: "/m/" + v.code, text: t("resultPage") })),
       scoreTableEl(v.hand_end), h("h3", { text: t("standings") }), standingsEl(v.standings));
   }
   box.append(h("div", { class: "overlay" }, panel));
@@ -167,6 +169,8 @@ function tick() {
   el.classList.toggle("low", left <= 5);
   const claim = document.getElementById("claimtimer");
   if (claim) claim.textContent = t("secondsLeft", left);
+  const next = document.getElementById("nexttimer");
+  if (next) next.textContent = t("nextIn", left);
 }
 setInterval(tick, 250);
 
