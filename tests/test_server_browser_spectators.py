@@ -133,3 +133,29 @@ def test_a_spectators_whole_websocket_traffic_over_a_hand_names_no_hidden_tile(
     assert {m.get("type") for m in map(json.loads, frames)} <= {"state", "watchers", "pong"}
     for ctx in (a.context, w.context):
         ctx.close()
+
+
+def test_someone_with_no_name_picks_one_beside_watch_and_watches(server: ServerProcess, browser: object) -> None:
+    """A friend who opens the link in a new browser has no name yet: the room's card asks for
+    one beside "Watch" (spectators are named to the table). Before, "Watch" connected, was
+    refused, and two messages showed on top of each other (one the server's own words, "pick
+    a name first (POST /api/me)"), then the same button came back with nowhere to type a name."""
+    a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
+    take_name(a, "Ann")
+    made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({friends: 0, turn_seconds: 0, pace: 'normal', spectators: true})}).then((r) => r.json())""")
+    a.goto(f"{server.base}/r/{made['code']}")
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+
+    w = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
+    w.goto(f"{server.base}/r/{made['code']}")  # no name taken in this browser
+    w.wait_for_selector("#watchname", timeout=WAIT_MS)
+    w.fill("#watchname", "Nia")
+    w.click("[data-testid=watch]")
+    badge = w.wait_for_selector("[data-testid=spectating]", timeout=WAIT_MS)
+    assert badge is not None and badge.inner_text() == "观战中"
+    listed = a.wait_for_selector("[data-testid=watchers]:not([hidden])", timeout=WAIT_MS)
+    assert listed is not None and listed.text_content() == "Watching: Nia"
+    assert w.locator(".toast").count() == 0  # nothing refused, nothing to say
+    w.context.close()
+    a.context.close()

@@ -251,7 +251,11 @@ function connect() {
     // so it can be sent again once the table resumes (the state that follows may be the same).
     if (msg.type === "storage") { storageBanner(!msg.ok); unanswer(); return; }
     if (msg.type === "error" && msg.code === "storage_unavailable") { storageBanner(true); unanswer(); return; }
-    if (msg.type === "error") { toast(VOTES.errorText(msg) || msg.message); unanswer(); return; }
+    if (msg.type === "error") {
+      // a refused watch: the close that follows says why, in the page's language (WATCH.stop)
+      if (WATCH.on && "watchRefused_" + msg.code in I18N.en) return;
+      toast(VOTES.errorText(msg) || msg.message); unanswer(); return;
+    }
     if (msg.type === "fair") { FairPage.onMessage(msg, send, CODE); return; }
     if (msg.type === "said") { SAY.onSaid(msg); return; }
     if (msg.type === "chatted") { SAY.onChatted(msg); return; }
@@ -343,7 +347,7 @@ async function showLobby() {
   }
   else if (!seated) {
     card.append(h("p", { text: t("notSeated") }));
-    if (room.status === "playing" && room.spectators) card.append(WATCH.button(connect));
+    if (room.status === "playing" && room.spectators) card.append(WATCH.button(connect, me));
   }
   else {
     card.append(h("p", { text: t("waitingFriends") }));

@@ -39,14 +39,20 @@ const WATCH = (() => {
   // What a spectator sees where a player's buttons would be.
   function note(box) { box.append(h("span", { class: "muted", "data-testid": "spectating-note", text: t("spectatingNote") })); }
 
-  // The "Watch" button of the room's card (a playing room with spectators on, for a non-player).
-  function button(connect) {
-    return h("p", {}, h("button", { class: "primary", type: "button", "data-testid": "watch", text: t("watch"),
-      onclick: () => {
+  // The "Watch" button of the room's card (a playing room with spectators on, for a non-player);
+  // someone with no name yet (me: /api/me) picks one beside it: spectators are named to the table.
+  function button(connect, me) {
+    const name = me && me.name ? null : h("input", { id: "watchname", maxlength: 24, placeholder: t("name"), "aria-label": t("name") });
+    const err = h("div", { class: "err", "data-testid": "watch-error" });
+    return h("div", {}, h("div", { class: "row" }, name, h("button", { class: "primary", type: "button", "data-testid": "watch", text: t("watch"),
+      onclick: async () => {
+        if (name) {
+          try { await api("/api/me", { method: "POST", body: { name: name.value } }); } catch (e) { err.textContent = e.message; return; }
+        }
         start();
         document.getElementById("lobbybox").replaceChildren(h("p", { class: "muted", style: "margin:.8rem", text: t("spectatingNote") }));
         connect();
-      } }));
+      } })), err);
   }
 
   return { start, stop, list, render, note, button, get on() { return on; } };
