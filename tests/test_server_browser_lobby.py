@@ -209,7 +209,27 @@ def test_the_replay_marks_every_flower_wild_under_a_flower_indicator(flower_serv
     page.goto(f"{flower_server.base}/replay/{code}/999")
     said = page.locator("[data-testid=replay-error]")
     said.wait_for()
-    assert said.inner_text() == "No replay of this hand (no hand 999)"
+    assert said.inner_text() == "No replay of this hand (this match has no hand 1000)"
     assert page.locator("#boardbox a").get_attribute("href") == f"/m/{code}"
     assert errors == []  # it was an uncaught error and a blank page
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "said"), [("zh", "没有这个房间（请检查房间号或链接）"), ("en", "No such room (check the code or link)")])
+def test_a_link_to_no_room_says_so_in_the_pages_language(server: ServerProcess, browser: object, lang: str, said: str) -> None:
+    """A mistyped result or replay link says there is no such room in the page's language (a
+    Chinese page said "no such room", the server's English), with the way back."""
+    page = _lobby(browser, server.base, "phone", lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/m/NOPE123")
+    shown = page.locator("[data-testid=result-error]")
+    shown.wait_for()
+    assert shown.inner_text() == said
+    assert page.locator("[data-testid=result-error] + p a").get_attribute("href") == "/"  # the way back
+    page.goto(f"{server.base}/replay/NOPE123/0")
+    shown = page.locator("[data-testid=replay-error]")
+    shown.wait_for()
+    assert shown.inner_text() == said
+    assert errors == []
     page.context.close()

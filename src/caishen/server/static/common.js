@@ -51,7 +51,7 @@ const I18N = {
     kongReplacement: "杠上开花", seaFloor: "海底捞月", seaFloorLeft: "另有{0}张海底牌（分张）", fromSeat: "{0}打出", secondsLeft: "{0}秒", nextIn: "{0}秒后自动开始下一局",
     "variant_longgang": "龙港麻将", "variant_luoyang-gangci": "洛阳杠次",
     level_random: "随机", level_greedy: "贪心", level_strong: "强", level_learned: "学习型",
-    noSuchRoom: "没有这个房间（请检查房间号或链接）", noReplay: "没有这一局的回放（{0}）", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
+    noSuchRoom: "没有这个房间（请检查房间号或链接）", notStarted: "这场比赛还没有开始", noReplay: "没有这一局的回放（{0}）", handMissing: "这场比赛没有第{0}局", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
     codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
     yes: "是", no: "否", choice_turn_order: "按出牌顺序", choice_clockwise: "顺时针",
     keysHelp: "键盘：← → 选牌，或打出牌名（5p、7z、f2）；回车打出；W 胡，P 碰，C 吃，K 杠，D 叫和局，X 或空格 过",
@@ -126,7 +126,7 @@ const I18N = {
     fromSeat: "from {0}", secondsLeft: "{0} s", nextIn: "Starts by itself in {0} s",
     "variant_longgang": "Longgang 龙港麻将", "variant_luoyang-gangci": "Luoyang Gangci 洛阳杠次",
     level_random: "random", level_greedy: "greedy", level_strong: "strong", level_learned: "learned",
-    noSuchRoom: "No such room (check the code or link)", noReplay: "No replay of this hand ({0})", openElsewhere: "This seat is open in another window", useHere: "Continue here",
+    noSuchRoom: "No such room (check the code or link)", notStarted: "This match has not started", noReplay: "No replay of this hand ({0})", handMissing: "this match has no hand {0}", openElsewhere: "This seat is open in another window", useHere: "Continue here",
     codeOrLink: "code or link", turnTimer: "turn timer {0} s",
     yes: "yes", no: "no", choice_turn_order: "turn order", choice_clockwise: "clockwise",
     keysHelp: "Keys: ← → pick a tile, or type its name (5p, 7z, f2); Enter discards it; W win, P pong, C chow, K kong, D declare a draw, X or Space pass",
@@ -192,9 +192,18 @@ async function api(path, opts = {}) {
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const msg = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText;
-    throw new Error(msg);
+    const err = new Error(msg);
+    err.code = data && typeof data.code === "string" ? data.code : null;  // why, for apiErrorText
+    throw err;
   }
   return data;
+}
+
+// A refused request said in the page's language where its code is one the page knows (else
+// the server's own words, English).
+const API_ERRORS = { no_room: "noSuchRoom", not_started: "notStarted" };
+function apiErrorText(err) {
+  return err.code && API_ERRORS[err.code] ? t(API_ERRORS[err.code]) : err.message;
 }
 
 // ---------------------------------------------------------------- tiles

@@ -38,7 +38,8 @@ async function load() {
     FRAMES = [];
     document.getElementById("stepline").replaceChildren();
     document.getElementById("boardbox").replaceChildren(h("section", { class: "card", style: "color:#000;margin:.5rem" },
-      h("p", { class: "err", "data-testid": "replay-error", text: t("noReplay", err.message) }),
+      h("p", { class: "err", "data-testid": "replay-error", text: err.code === "no_room" ? t("noSuchRoom")
+        : t("noReplay", err.code === "no_hand" ? t("handMissing", HAND + 1) : apiErrorText(err)) }),
       h("p", {}, h("a", { href: `/m/${CODE}`, text: t("result") }))));
     return;
   }

@@ -33,7 +33,10 @@ async function runBrowserCheck(out) {
 async function render() {
   const main = document.getElementById("main");
   let res;
-  try { res = await api(`/api/matches/${CODE}`); } catch (err) { main.replaceChildren(h("p", { text: err.message })); return; }
+  try { res = await api(`/api/matches/${CODE}`); } catch (err) {
+    main.replaceChildren(h("p", { class: "err", "data-testid": "result-error", text: apiErrorText(err) }), h("p", {}, h("a", { href: "/", text: t("lobby") })));
+    return;
+  }
   const parts = [];
   parts.push(h("section", { class: "card" }, h("h2", { text: `${t("standings")} · ${t(res.status)}` }),
     res.standings.length ? standingsEl(res.standings) : h("p", { class: "muted", text: t("waiting") }),

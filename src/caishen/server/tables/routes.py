@@ -17,6 +17,7 @@ from caishen.server import core, metrics
 from caishen.server.db import now
 from caishen.server.limits import Gate
 from caishen.server.protocol import (
+    ApiError,
     MatchSummaryOut,
     ReplayOut,
     ResultOut,
@@ -44,7 +45,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
     def room_or_404(code: str) -> RoomInfo:
         room = store.room(code) if _CODE.match(code) else None
         if room is None:
-            raise HTTPException(404, "no such room")
+            raise ApiError("no such room", code="no_room", status=404)  # the page says it in its language
         return room
 
     def room_out(room: RoomInfo, request: Request, uid: str | None) -> RoomOut:
@@ -72,7 +73,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
             return core.signed_text(room.record)
         session = tables.session_of(room)
         if session is None:
-            raise HTTPException(404, "this match has not started")
+            raise ApiError("this match has not started", code="not_started", status=404)
         return core.record_text(session)
 
     def make_room(request: Request, body: RoomBody) -> RoomOut:
@@ -221,7 +222,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
         try:
             frames = core.replay_frames(record_json(room), hand, seat, code)
         except core.RoomError as exc:
-            raise HTTPException(404, str(exc)) from None
+            raise ApiError(str(exc), code="no_hand", status=404) from None
         return ReplayOut(code=code, hand=hand, seat=seat, frames=frames)
 
     return make_room
