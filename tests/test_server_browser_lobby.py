@@ -233,3 +233,20 @@ def test_a_link_to_no_room_says_so_in_the_pages_language(server: ServerProcess, 
     assert shown.inner_text() == said
     assert errors == []
     page.context.close()
+
+
+def test_on_a_phone_my_matches_shows_the_way_back_into_a_match(server: ServerProcess, browser: object) -> None:
+    """The lobby's "My matches" is wider than a phone: its "Open" and "Result" links come first,
+    in sight (they were past the chips column, off the screen, with no hint to scroll)."""
+    page = _lobby(browser, server.base, "phone", "zh")
+    take_name(page, "Mo")
+    made = page.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({friends: 0, turn_seconds: 0, hands: 8, pace: 'instant'})}).then((r) => r.json())""")
+    page.reload()
+    link = page.locator(f"#matches a[href='/r/{made['code']}']")
+    link.wait_for()
+    assert link.inner_text() == "打开"
+    box = link.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES["phone"]["width"]
+    assert page.locator(f"#matches a[href='/m/{made['code']}']").count() == 1
+    page.context.close()

@@ -159,16 +159,18 @@ async function loadMatches() {
   const list = await api("/api/my/matches");
   const box = document.getElementById("matches");
   if (!list.length) { box.replaceChildren(h("p", { class: "muted", text: t("noMatches") })); return; }
+  // the links first: on a phone the table is wider than the screen, and they are the way back in
   box.replaceChildren(h("table", { class: "list" },
-    h("tr", {}, h("th", { text: t("created") }), h("th", { text: t("status") }), h("th", { text: t("players") }),
-      h("th", { class: "num", text: t("handsPlayed") }), h("th", { text: t("chips") }), h("th", {})),
+    h("tr", {}, h("th", {}), h("th", { text: t("created") }), h("th", { text: t("status") }), h("th", { text: t("players") }),
+      h("th", { class: "num", text: t("handsPlayed") }), h("th", { text: t("chips") })),
     list.map((m) => h("tr", {},
+      h("td", { class: "links", "data-testid": "match-links" }, m.status !== "over" ? h("a", { href: "/r/" + m.code, text: t("open") }) : null,
+        h("a", { href: "/m/" + m.code, text: t("result") })),
       h("td", { class: "nowrap", text: m.created.slice(5, 16).replace("T", " ") }), h("td", { class: "nowrap", text: t(m.status) }),
       // bots as "bot 2" in the page's language (their level is the room's, shown at the table)
       h("td", { text: m.players.map((n) => (botLevel(n) ? botName(n) : n)).join(LANG === "zh" ? "、" : ", ") }),
-      h("td", { class: "num", text: m.hands_played }), h("td", { text: m.chips.join("/") }),
-      h("td", { class: "links" }, m.status !== "over" ? h("a", { href: "/r/" + m.code, text: t("open") }) : null,
-        h("a", { href: "/m/" + m.code, text: t("result") }))))));
+      // (each "/" may break the line: four chip counts fit a phone's column)
+      h("td", { class: "num", text: m.hands_played }), h("td", { text: m.chips.join("/\u200b") })))));
 }
 
 async function main() {
