@@ -179,6 +179,12 @@ def test_the_result_page_says_why_the_match_ended(server: ServerProcess, browser
         who = (", " if lang == "en" else "，").join(names[b] for b in end["broke"])
         assert shown.inner_text() == (f"The match ended after hand {end['hands']}: {who} went broke (断筹)" if lang == "en"
                                       else f"{who}断筹，比赛在第{end['hands']}局后结束")
+    # the fairness table fits the screen: on a phone each hand's values stand under their labels
+    # (its columns of hex were cut off there, the players' randomness with them)
+    last = page.locator("#fairness td[data-label]").last
+    box = last.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= SIZES[size]["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") == SIZES[size]["width"]
     if size == "phone":
         _shot(page, "result-phone.png")
     page.context.close()

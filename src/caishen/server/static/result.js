@@ -50,8 +50,10 @@ async function render() {
     h("p", { class: "row" }, local),
     h("table", { class: "list" }, h("tr", {}, h("th", { text: "#" }), h("th", { text: t("commitment") }), h("th", { text: t("seed") }),
       h("th", { text: t("contributions") })),
-      res.fairness.map((f) => h("tr", {}, h("td", { text: f.index + 1 }), h("td", { class: "fair", text: f.commitment }),
-        h("td", { class: "fair", text: f.seed || "—" }), h("td", { class: "fair", text: mixed(f) })))),
+      // (on a phone each hand's row stands as a block, each value under its label: style.css)
+      res.fairness.map((f) => h("tr", {}, h("td", { text: f.index + 1 }), h("td", { class: "fair", "data-label": t("commitment"), text: f.commitment }),
+        h("td", { class: "fair", "data-label": t("seed"), text: f.seed || "—" }),
+        h("td", { class: "fair", "data-label": t("contributions"), text: mixed(f) })))),
     h("p", { class: "row" }, h("button", { type: "button", "data-testid": "verify", text: t("serverOpinion"), onclick: () => runVerify(out) }), out)));
   for (const end of res.hands) {
     parts.push(h("section", { class: "card" }, scoreTableEl(end),
