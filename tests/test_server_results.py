@@ -84,3 +84,26 @@ def test_each_payments_words_end_in_the_chips_it_paid_also_after_someone_went_br
                     assert t.what.rsplit("= ", 1)[1] == str(t.chips), (end.index, t)
                     checked += 1
     assert checked >= 20
+
+
+def _tiles_in_set(text: str) -> int:
+    """How many tiles a scored set's notation holds ("44s(3s=4s)": 2, "[555p]": 3)."""
+    return sum(ch.isdigit() for ch in text.split("(")[0])
+
+
+def test_a_hand_of_pairs_names_its_form_on_the_score_table_l14() -> None:
+    """L14 八对半: seven pairs and a triplet (RULINGS.md: "7 pairs + 1 triplet, concealed"). The
+    score table's sets of such a win are pairs, not the usual sets and a pair: it names the
+    form (``HandEndView.form``: "pairs"; the page says 八对半), and only for such a hand."""
+    session = _bots_match("longgang", 24, b"pairs 0")  # greedy bots: hand 3 is a win of pairs
+    ends = core.result_hands(core.record_text(session))[1]
+    forms = []
+    for end in ends:
+        if end.winner is None or not end.sets:
+            continue
+        sizes = sorted(_tiles_in_set(s) for s in end.sets)
+        pairs = sizes == [2] * 7 + [3]
+        assert end.form == ("pairs" if pairs else "standard"), (end.index, end.sets, end.form)
+        forms.append(end.form)
+    assert forms.count("pairs") >= 1 and forms.count("standard") >= 5
+    assert ends[2].form == "pairs"

@@ -999,6 +999,7 @@ def hand_end_view(
                               amount=p["amount"], formula=p["formula"]) for p in payments],
         discarder=discarder, transfers=transfers,
         sets=[format_group(g) for g in hs.winner.groups] if hs is not None else [],
+        form=str(hs.winner.arrangement.form) if hs is not None and hs.winner.arrangement is not None else None,
         **({"start_chips": ruleset.start_chips, "fee": ruleset.table_fee}
            if hand.index == 0 and isinstance(ruleset, Ruleset) and ruleset.table_fee else {}),
     )

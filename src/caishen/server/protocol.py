@@ -480,6 +480,7 @@ class HandEndView(BaseModel):
     discarder: int | None = None         # a win on a discard or a robbed kong: the engine seat that gave it
     transfers: list[TransferView] = []   # who paid whom: each seat's chips are what it got less what it paid
     sets: list[str] = []                 # the winning hand split into the sets that were scored (notation)
+    form: str | None = None              # ... and its form: standard, pairs (八对半, L14), bulldozer (推土机)
     # the first hand of a Longgang match: the chips each brought and the table fee 头钱 each
     # paid at the start (L25), so that the chips after the hand add up (0 on later hands)
     start_chips: int = 0

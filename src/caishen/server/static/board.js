@@ -139,7 +139,8 @@ function scoreTableEl(end) {
         h("td", { class: "num", text: `${p.amount} (${p.formula})` })))));
   }
   if (end.sets && end.sets.length) {  // the winning hand as the sets that were scored
-    box.append(h("p", { class: "sets", "data-testid": "sets" }, `${t("scoredSets")}: `,
+    // a hand of pairs names its form (八对半): its sets are pairs, not the usual sets and a pair
+    box.append(h("p", { class: "sets", "data-testid": "sets" }, `${t(end.form === "pairs" ? "scoredPairs" : "scoredSets")}: `,
       end.sets.map((g) => h("span", { class: "set", title: g }, handEl(g.replace(/\(.*\)$/, ""))))));
   }
   // who paid whom: each seat's chips are what it got less what it paid (Gangci's payments
