@@ -253,6 +253,27 @@ def test_the_score_table_says_when_the_next_hand_starts_by_itself(server: Server
     page.context.close()
 
 
+def test_the_prompt_says_a_claim_is_asked_not_that_it_is_your_turn(server: ServerProcess, browser: object) -> None:
+    """Asked about someone's discard, the prompt says so ("W discarded this tile: claim it?"):
+    it said "Your turn" while the centre said it was West's turn."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    _name(page, "Cleo")
+    page.click("#practice")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    _play_until(page, '.actions button[data-action="pass"]')
+    view = page.evaluate("({phase: VIEW.phase, current: VIEW.current})")
+    wind = "ESWN"[view["current"]]
+    asked = page.locator("[data-testid=prompt]").inner_text()
+    assert asked == (f"{wind} discarded this tile: claim it?" if view["phase"] == "claim"
+                     else f"{wind} adds this tile to a kong: rob it?"), (asked, view)
+    page.click('.actions button[data-action="pass"]')
+    _play_until(page, ".myhand .tile.can")
+    assert page.locator("[data-testid=prompt]").inner_text() == "Your turn · Click a tile to discard it"
+    ctx.close()
+
+
 def test_a_hovered_tile_stays_lifted_with_the_pointer_below_it(server: ServerProcess, browser: object) -> None:
     """A tile one can discard lifts when hovered. With the pointer on the strip it leaves
     below, it must stay lifted: it used to drop back under the pointer and lift again every

@@ -81,7 +81,11 @@ function renderActions() {
     box.append(h("span", { class: "muted", text: t("waitingFor") }));
     return;
   }
-  box.append(h("span", { class: "prompt", text: t("yourTurn") + (canDiscard ? " · " + t("discardHint") : "") }));
+  // asked about someone's discard (or added kong) the centre still names whose turn it is: the
+  // prompt says what is asked
+  const asked = v.phase === "claim" ? t("claimOn", windName(v.current)) : v.phase === "rob" ? t("robOn", windName(v.current))
+    : t("yourTurn") + (canDiscard ? " · " + t("discardHint") : "");
+  box.append(h("span", { class: "prompt", "data-testid": "prompt", text: asked }));
   if (deadline !== null) box.append(h("span", { class: "prompt", id: "claimtimer" }));
   if (v.last_discard && !canDiscard) box.append(tileEl(v.last_discard, { size: "sm", last: true }));
   for (const c of claims) {
