@@ -173,17 +173,22 @@ def test_friend_joins_by_link_and_both_play(server: ServerProcess, browser: obje
     a.wait_for_selector("[data-testid=myhand] .tile", timeout=60000)  # the waiting page looks every 2 s
     assert b.locator(".seat.pos-bottom .name").inner_text() == "Friend"
     moved = [0, 0]
-    for hand_no in range(5):  # a bound: hands until both have moved (a bot may win before one's turn)
+    for hand_no in range(6):  # a bound: hands until both have moved (a bot may win before one's turn)
         if hand_no:  # both press "Next hand"; the next is dealt once both have
-            for page in (a, b):
-                page.click("[data-testid=next-hand]")
+            a.click("[data-testid=next-hand]")
+            # the host's panel says whom the next hand still waits for: the friend (his seat's wind)
+            wind = b.evaluate("'ESWN'[VIEW.me]")
+            said = a.locator("[data-testid=next-waiting]")
+            said.wait_for(timeout=60000)
+            assert said.inner_text() == f"Still waiting for {wind} Friend"
+            b.click("[data-testid=next-hand]")
             for page in (a, b):
                 page.wait_for_selector("[data-testid=score-table]", state="detached", timeout=60000)
         # (while one person decides on a claim, the other is sent nothing: issue 27)
         moved = [m + n for m, n in zip(moved, play_hand_together([a, b]), strict=True)]
-        if all(moved):
+        if all(moved) and hand_no:  # (and a second hand was asked for: the waiting line checked)
             break
-    assert moved[0] > 0 and moved[1] > 0
+    assert moved[0] > 0 and moved[1] > 0 and hand_no > 0
     host.close()
     friend.close()
 

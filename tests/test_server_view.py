@@ -63,10 +63,12 @@ def _play(variant: str, bots: tuple[str | None, ...], hands: int, rng: random.Ra
     people_ids = [i for i, b in enumerate(bots) if b is None]
     checked = ends = 0
     done: list[core.Move] = []
+    asked = random.Random(len(bots))  # its own stream: the match plays as it did before
     while True:
         connected = frozenset(p for p in people_ids if rng.random() < 0.8)
         away = frozenset(p for p in people_ids if rng.random() < 0.2)
-        people = core.SeatPeople(names, bots, connected, away)
+        ready = frozenset(p for p in people_ids if asked.random() < 0.5)  # (between hands: asked for the next)
+        people = core.SeatPeople(names, bots, connected, away, ready=ready)
         extras = core.ViewExtras(code="AbC-_12", variant=variant, hands_total=hands or None,
                                  deadline_ms=rng.choice([None, 0, 12345]), help_on=rng.random() < 0.3,
                                  help_allowed=rng.random() < 0.8)

@@ -559,6 +559,7 @@ class SeatPeople:
     connected: frozenset[int] = frozenset()
     away: frozenset[int] = frozenset()
     takeover: frozenset[int] = frozenset()  # players whose seat the others may hand to a bot now
+    ready: frozenset[int] = frozenset()  # between hands: players who asked for the next hand
 
 
 @dataclass(slots=True)
@@ -728,6 +729,7 @@ def table_view(session: MatchSession, player: int, people: SeatPeople, extras: V
     if seat is not None and (d := session.drawn_tile(seat)) is not None:
         v.drawn = tile_name(d)
     v.takeover = [s for s in range(4) if session.seats[s] in people.takeover]
+    v.ready = [s for s in range(4) if session.seats[s] in people.ready] if session.hand_over else []
     return v
 
 
@@ -862,7 +864,8 @@ def table_view_json(
         f'"takeover":[{",".join([str(s) for s in range(4) if seats[s] in people.takeover])}],'
         f'"drawn":{"null" if drawn is None else _Q[drawn]},'
         f'"match_end":{"null" if end is None else end.model_dump_json()},'
-        f'"newest_discard":{_int_or_null(newest_discard(session))}}}'
+        f'"newest_discard":{_int_or_null(newest_discard(session))},'
+        f'"ready":[{",".join([str(s) for s in range(4) if seats[s] in people.ready]) if session.hand_over else ""}]}}'
     )
 
 

@@ -542,6 +542,7 @@ class TableView(BaseModel):
     # the seat whose river ends with the hand's newest discard (the page marks that tile);
     # null before any, once it was claimed, and in a replay's frame (replay.js marks its own)
     newest_discard: int | None = None
+    ready: list[int] = []  # between hands: the seats whose players asked for the next hand
 
 
 class EventMessage(BaseModel):

@@ -139,7 +139,12 @@ function renderOverlay() {
       } });
     // the table's countdown, hidden under the panel: the next hand starts by itself when it ends
     const left = deadline === null || WATCH.on ? null : h("span", { class: "prompt", id: "nexttimer", "data-testid": "next-timer" });
-    panel.append(h("div", { class: "row nextrow" }, WATCH.on ? null : btn, left, h("a", { href: "/m/" + v.code, text: t("resultPage") })),
+    // once asked for: the people the next hand still waits for (a bot, or someone away, never holds it)
+    const waiting = sentNext === v.hand ? v.seats.filter((s) => !s.bot && s.connected && !s.away && s.seat !== v.me
+      && !(v.ready || []).includes(s.seat)).map((s) => `${windName(s.seat)} ${s.name}`) : [];
+    const held = waiting.length ? h("span", { class: "muted", "data-testid": "next-waiting",
+      text: t("nextWaiting", waiting.join(LANG === "zh" ? "、" : ", ")) }) : null;
+    panel.append(h("div", { class: "row nextrow" }, WATCH.on ? null : btn, left, held, h("a", { href: "/m/" + v.code, text: t("resultPage") })),
       scoreTableEl(v.hand_end), h("h3", { text: t("standings") }), standingsEl(v.standings));
   }
   box.append(h("div", { class: "overlay" }, panel));

@@ -1143,7 +1143,7 @@ class LiveTable:
     def _people(self) -> core.SeatPeople:
         return core.SeatPeople(
             self.room.names, self.room.bots, frozenset(c.player for c in self.clients), frozenset(self.away),
-            self._takeover_players(),
+            self._takeover_players(), frozenset(self.ready),
         )
 
     def _send_view(self, client: Client, people: core.SeatPeople | None = None, events: list[str] | None = None) -> None:
