@@ -56,7 +56,7 @@ const I18N = {
     yes: "是", no: "否", choice_turn_order: "按出牌顺序", choice_clockwise: "顺时针",
     keysHelp: "键盘：← → 选牌，或打出牌名（5p、7z、f2）；回车打出；W 胡，P 碰，C 吃，K 杠，D 叫和局，X 或空格 过",
     sound: "声音",
-    goodDiscards: "建议打：", waitsUnseen: "听{0}张未见", improvingUnseen: "进张{0}张未见",
+    goodDiscards: "建议打：", waitsUnseen: "能和的牌还剩{0}张", improvingUnseen: "有效进张还剩{0}张",
     turnOf: "轮到{0}", concealedCount: "手牌张数", scoredSets: "计分的组", scoredPairs: "八对半（L14）计分的组", how: "怎么算",
     pay_L24_2: "付赢家", pay_L24_4: "输家之间的差额", pay_L24_6: "腊子", pay_L24_8: "包三家", pay_L25_3: "断筹：付完所剩",
     presets: "规则方案", customRules: "自定", customRulesDoc: "自己选的房规（见下面的地方规则）。", ruleDetails: "显示规则编号和开关名",
