@@ -136,7 +136,7 @@ function scoreTableEl(end) {
       payments.map((p) => h("tr", {}, h("td", { text: p.rule }),
         h("td", { text: LANG === "zh" ? p.chinese : `${p.english} ${p.chinese}` }),
         h("td", { text: seatName(end, p.payer) }), h("td", { text: seatName(end, p.payee) }),
-        h("td", { class: "num", text: `${p.amount} (${p.formula})` })))));
+        h("td", { class: "num", text: String(p.formula) === String(p.amount) ? String(p.amount) : `${p.amount} (${p.formula})` })))));
   }
   if (end.sets && end.sets.length) {  // the winning hand as the sets that were scored
     // a hand of pairs names its form (八对半): its sets are pairs, not the usual sets and a pair
