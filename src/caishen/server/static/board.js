@@ -176,7 +176,10 @@ function scoreTableEl(end) {
           h("td", { class: "num", text: it.fu || (it.note === "note" ? "0" : "") }),
           h("td", { class: "num", text: it.tai || (it.note === "limit" ? "★" : "") })))) : null,
       line.formula && !payments.length && end.winner !== null
-        ? h("div", { class: "formula", "data-testid": "formula", text: formulaText(line.formula) }) : null));
+        ? h("div", { class: "formula", "data-testid": "formula" }, formulaText(line.formula),
+          // the winner's "+ 20" is the base every win gets (L23): said once, where it is added
+          / \+ 20\) /.test(line.formula) ? h("span", { class: "muted", "data-testid": "base-note", text: t("baseNote") }) : null)
+        : null));
   }
   return box;
 }
