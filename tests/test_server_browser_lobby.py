@@ -131,9 +131,12 @@ def test_presets_applied_in_the_lobby(server: ServerProcess, browser: object, si
     assert page.input_value("#preset") == ""
     assert page.locator("#presetdoc").inner_text() == (
         "Your own mix of house rules (see House rules below)." if lang == "en" else "自己选的房规（见下面的地方规则）。")
+    assert page.input_value("#pace") == "normal"  # the bots' pace: normal unless chosen
+    page.select_option("#pace", "fast")
     code = _room(page)
     room = httpx.get(f"{server.base}/api/rooms/{code}", timeout=60).json()
     assert {r["name"]: r["value"] for r in room["rules"]} == {"four_winds_wild_rule": False, "kong_replacement_tai": True}
+    assert room["pace"] == "fast"
     page.context.close()
 
 

@@ -5,7 +5,7 @@
 const I18N = {
   zh: {
     sameAddress: "注意：{0} 从同一网络地址连接（可能是同一个人或同一家人）", close: "关闭",
-    standIn: "托管（离线或超时时）", standIn_discard: "只摸打", standIn_full: "机器人代打",
+    standIn: "托管（离线或超时时）", pace: "机器人出牌", pace_normal: "正常", pace_fast: "快", pace_instant: "立即（一人练习）", standIn_discard: "只摸打", standIn_full: "机器人代打",
     chatPlaceholder: "说点什么…", chatSend: "发送",
     removeSeat: "请 {0} 离桌", removeSure: "请 {0} 离开本桌？其座位由机器人打到比赛结束，且不能再回来。",
     seatRemoved: "房主已请 {0} 离桌：机器人代打到比赛结束", removedYou: "房主已请你离开本桌：机器人代你打到比赛结束。",
@@ -73,7 +73,7 @@ const I18N = {
   },
   en: {
     sameAddress: "Note: {0} are connected from the same network address (one person, or one household)", close: "Close",
-    standIn: "Stand-in (托管) when away", standIn_discard: "draw and discard only", standIn_full: "full bot",
+    standIn: "Stand-in (托管) when away", pace: "Bots play", pace_normal: "at a normal pace", pace_fast: "fast", pace_instant: "at once (practice alone)", standIn_discard: "draw and discard only", standIn_full: "full bot",
     chatPlaceholder: "Say something…", chatSend: "Send",
     removeSeat: "Remove {0}", removeSure: "Remove {0} from this table? A bot plays the seat to the end of the match, and they cannot come back.",
     seatRemoved: "The host removed {0}: a bot plays the seat to the end of the match",

@@ -136,7 +136,8 @@ function roomOptions() {
   return {
     variant: document.getElementById("variant").value, switches: changedSwitches(),
     hands: Number(document.getElementById("hands").value), friends: Number(document.getElementById("friends").value),
-    bot: document.getElementById("bot").value, turn_seconds: Number(document.getElementById("timer").value),
+    bot: document.getElementById("bot").value, pace: document.getElementById("pace").value,
+    turn_seconds: Number(document.getElementById("timer").value),
     help_allowed: document.getElementById("helpallowed").checked,
     stand_in: document.getElementById("standin").value,
     spectators: document.getElementById("spectators").checked, chat: document.getElementById("chat").checked,
