@@ -71,6 +71,16 @@ def _name(page: Page, name: str) -> None:
     page.wait_for_function("name => document.getElementById('meline').textContent.includes(name)", arg=name)
 
 
+def _practice(browser: object, base: str, name: str, viewport: dict[str, int]) -> Page:
+    """A new browser's page at a practice table (three bots) under ``name``, its hand dealt."""
+    page = browser.new_context(viewport=viewport).new_page()  # type: ignore[attr-defined]
+    page.goto(base + "/")
+    _name(page, name)
+    page.click("#practice")
+    page.wait_for_selector("[data-testid=myhand] .tile")
+    return page
+
+
 def _score_shown(page: Page) -> bool:
     return page.locator("[data-testid=score-table]").count() > 0
 
@@ -265,12 +275,7 @@ def test_the_score_table_says_when_the_next_hand_starts_by_itself(server: Server
 def test_the_prompt_says_a_claim_is_asked_not_that_it_is_your_turn(server: ServerProcess, browser: object) -> None:
     """Asked about someone's discard, the prompt says so ("W discarded this tile: claim it?"):
     it said "Your turn" while the centre said it was West's turn."""
-    ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    page.goto(server.base + "/")
-    _name(page, "Cleo")
-    page.click("#practice")
-    page.wait_for_selector("[data-testid=myhand] .tile")
+    page = _practice(browser, server.base, "Cleo", {"width": 1100, "height": 860})
     _play_until(page, '.actions button[data-action="pass"]')
     view = page.evaluate("({phase: VIEW.phase, current: VIEW.current})")
     wind = "ESWN"[view["current"]]
@@ -280,19 +285,15 @@ def test_the_prompt_says_a_claim_is_asked_not_that_it_is_your_turn(server: Serve
     page.click('.actions button[data-action="pass"]')
     _play_until(page, ".myhand .tile.can")
     assert page.locator("[data-testid=prompt]").inner_text() == "Your turn · Click a tile to discard it"
-    ctx.close()
+    page.context.close()
 
 
 def test_a_hovered_tile_stays_lifted_with_the_pointer_below_it(server: ServerProcess, browser: object) -> None:
     """A tile one can discard lifts when hovered. With the pointer on the strip it leaves
     below, it must stay lifted: it used to drop back under the pointer and lift again every
     frame (a flicker, and Playwright found the tile never stable enough to click)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    page.goto(server.base + "/")
-    _name(page, "Hover")
-    page.click("#practice")
-    page.wait_for_selector("[data-testid=myhand] .tile")
+    page = _practice(browser, server.base, "Hover", {"width": 390, "height": 844})
+    ctx = page.context
     _play_until(page, ".myhand .tile.can")  # pass claims until it is our discard
     for _attempt in range(3):  # a line of the page changing meanwhile may redraw the hand: measure again
         page.mouse.move(0, 0)  # off the hand (the last click may have left the pointer on a tile): measured unlifted

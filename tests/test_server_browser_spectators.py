@@ -33,20 +33,28 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
+def _playing(browser: object, base: str, at: tuple[str, str], pace: str) -> tuple[Page, str]:
+    """Ann's page at her table in a room with spectators on (three bots, no timer, ``pace``),
+    in a browser of ``at`` (size, language); the room's code."""
+    a = lobby_page(browser, base, *at)  # type: ignore[arg-type]
+    take_name(a, "Ann")
+    made = a.evaluate("""pace => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({friends: 0, turn_seconds: 0, pace, spectators: true})}).then((r) => r.json())""", pace)
+    code = str(made["code"])
+    a.goto(f"{base}/r/{code}")
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    return a, code
+
+
 @pytest.mark.parametrize(("player_at", "watcher_at"), [(("desktop", "zh"), ("phone", "en")),
                                                        (("phone", "en"), ("desktop", "zh"))])
 def test_a_spectator_sees_the_table_without_a_hand_and_is_listed(
         server: ServerProcess, browser: object, player_at: tuple[str, str], watcher_at: tuple[str, str]) -> None:
-    a = lobby_page(browser, server.base, *player_at)  # type: ignore[arg-type]
-    take_name(a, "Ann")
-    made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
-        body: JSON.stringify({friends: 0, turn_seconds: 0, pace: 'normal', spectators: true})}).then((r) => r.json())""")
-    a.goto(f"{server.base}/r/{made['code']}")
-    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    a, code = _playing(browser, server.base, player_at, "normal")
 
     w = lobby_page(browser, server.base, *watcher_at)  # type: ignore[arg-type]
     take_name(w, WATCHER)
-    w.goto(f"{server.base}/r/{made['code']}")
+    w.goto(f"{server.base}/r/{code}")
     w.click("[data-testid=watch]")
     badge = w.wait_for_selector("[data-testid=spectating]", timeout=WAIT_MS)
     assert badge is not None and badge.inner_text() == ("观战中" if watcher_at[1] == "zh" else "Spectating")
@@ -91,17 +99,12 @@ def test_a_spectators_whole_websocket_traffic_over_a_hand_names_no_hidden_tile(
     checks the same traffic against a replay of the record, tile by tile.)"""
     import json  # noqa: PLC0415
 
-    a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
-    take_name(a, "Ann")
-    made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
-        body: JSON.stringify({friends: 0, turn_seconds: 0, pace: 'fast', spectators: true})}).then((r) => r.json())""")
-    a.goto(f"{server.base}/r/{made['code']}")
-    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    a, code = _playing(browser, server.base, ("desktop", "en"), "fast")
     w = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
     take_name(w, "Wen")
     frames: list[str] = []
     w.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
-    w.goto(f"{server.base}/r/{made['code']}")
+    w.goto(f"{server.base}/r/{code}")
     w.click("[data-testid=watch]")
     w.wait_for_selector("[data-testid=spectating]", timeout=WAIT_MS)
     for _hand in range(6):  # a bound; one hand is enough unless a bot ends it early
@@ -140,15 +143,10 @@ def test_someone_with_no_name_picks_one_beside_watch_and_watches(server: ServerP
     one beside "Watch" (spectators are named to the table). Before, "Watch" connected, was
     refused, and two messages showed on top of each other (one the server's own words, "pick
     a name first (POST /api/me)"), then the same button came back with nowhere to type a name."""
-    a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
-    take_name(a, "Ann")
-    made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
-        body: JSON.stringify({friends: 0, turn_seconds: 0, pace: 'normal', spectators: true})}).then((r) => r.json())""")
-    a.goto(f"{server.base}/r/{made['code']}")
-    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    a, code = _playing(browser, server.base, ("desktop", "en"), "normal")
 
     w = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
-    w.goto(f"{server.base}/r/{made['code']}")  # no name taken in this browser
+    w.goto(f"{server.base}/r/{code}")  # no name taken in this browser
     w.wait_for_selector("#watchname", timeout=WAIT_MS)
     w.fill("#watchname", "Nia")
     w.click("[data-testid=watch]")
