@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from caishen.server import core
 from caishen.server.app import create_app
 from caishen.server.db import now
-from helpers_server import asked, next_of, next_state, until, url_fixture
+from helpers_server import act_json, asked, next_of, next_state, until, url_fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -152,3 +152,29 @@ def test_a_finished_match_leaves_memory_at_the_first_sweep_after_its_last_viewer
         assert solo.get(f"/api/matches/{code}").json()["status"] == "over"  # from the database
         assert solo.get(f"/api/matches/{code}/record").json()["result"]["ended_by"] == "dismissed"
         assert tables.live == {}
+
+
+def test_a_connection_left_at_a_table_that_left_memory_is_sent_to_the_table_as_stored(url: str) -> None:
+    """A sweep can take a table out of memory between a page's lookup of it and its join (the
+    table had nobody connected long enough): the connection must not stay at the old object,
+    where a move would be made nowhere and never answered. Its next message closes it with
+    CLOSE_MOVED (1012), as a table moved to another node does; the page connects again and is
+    served the table as stored, where its move counts."""
+    from caishen.server.conns import CLOSE_MOVED  # noqa: PLC0415
+
+    with practice(url, "Eve") as (eve, tables, code, _t):
+        with eve.websocket_connect(f"/ws/{code}") as ws:
+            v = asked(ws)
+            left = tables.live.pop(code)  # the sweep's part, while the page is still at it
+            left.evict()
+            ws.send_text(act_json(v, v["choices"][-1]["action"]))
+            with pytest.raises(WebSocketDisconnect) as moved:
+                while True:
+                    ws.receive_json()
+            assert moved.value.code == CLOSE_MOVED
+        with eve.websocket_connect(f"/ws/{code}") as ws:  # the page's reconnect
+            again = asked(ws)
+            assert (again["hand"], again["step"], again["tiles"]) == (v["hand"], v["step"], v["tiles"])  # nothing lost
+            ws.send_text(act_json(again, again["choices"][-1]["action"]))
+            after = next_state(ws, errors=False)
+            assert (after["hand"], after["step"]) > (again["hand"], again["step"]) or after["hand_end"] is not None

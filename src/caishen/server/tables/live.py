@@ -341,6 +341,9 @@ class LiveTable:
         person was not connected before. A seat has at most SOCKETS_PER_SEAT connections:
         one more closes the oldest."""
         async with self.lock:
+            if self.evicted:  # a sweep took it out of memory between the lookup and this join
+                client.outbox.give_up(CLOSE_MOVED, TABLE_MOVED)
+                return
             if client.player in self.removed:
                 client.outbox.give_up(CLOSE_REMOVED, "the room's owner removed you from this table")
                 return
@@ -440,6 +443,9 @@ class LiveTable:
             client.outbox.put(PONG)
             return
         async with self.lock:
+            if self.evicted:  # left memory meanwhile: a move here would be made nowhere, and never told
+                client.outbox.give_up(CLOSE_MOVED, TABLE_MOVED)  # the page connects again, to the table as stored
+                return
             try:
                 if self.paused and isinstance(msg, ActMessage | NextMessage):
                     raise ProtocolError("storage_unavailable", f"{STORAGE_LOST}: send it again once the table resumes")
