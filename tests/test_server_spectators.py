@@ -194,17 +194,16 @@ def _play_hand(app: FastAPI, code: str, player: Any, watcher: Any,
     return checked
 
 
-def test_a_spectator_sees_no_hidden_tile_and_is_one_state_behind(app: FastAPI) -> None:
-    """The spectator's whole traffic over two hands or more, checked against an independent replay:
-    during play no state names a tile of any hand (nor a wild, a choice, a drawn tile or a
-    clock); each hand's end comes to it (every hand laid open then, as to the players)."""
-    ann, wen = person(app, "Ann"), person(app, "Wen")
+def _watch_a_match(app: FastAPI, ann: Any, wen: Any) -> tuple[int, str, list[dict[str, Any]]]:
+    """Ann plays a room of hers, Wen watches it, two hands at least and until a dozen states of
+    play came (or the match ended: someone broke): how many times Wen was found one state
+    behind, the room's code, and Wen's whole traffic."""
     code = _room(ann)
     told: list[dict[str, Any]] = []
     watched: list[dict[str, Any]] = []
-    with ann, ann.websocket_connect(f"/ws/{code}") as player, wen.websocket_connect(f"/ws/{code}?watch=1") as watcher:
-        checked = 0
-        for hand in range(8):  # two hands at least, and until a dozen states of play came
+    checked = 0
+    with ann.websocket_connect(f"/ws/{code}") as player, wen.websocket_connect(f"/ws/{code}?watch=1") as watcher:
+        for hand in range(8):
             checked += _play_hand(app, code, player, watcher, told, watched)
             ends = [m for m in watched if m["type"] == "state" and m["hand_end"] is not None]
             assert ends and ends[-1]["hand"] == hand  # the hand's end comes at once
@@ -213,8 +212,31 @@ def test_a_spectator_sees_no_hidden_tile_and_is_one_state_behind(app: FastAPI) -
                 break
             player.send_text(json.dumps({"type": "next", "hand": hand}))
             told += _until_pong(player)  # the next hand is dealt
-        assert checked >= 3, checked  # times the spectator was found one state behind
-        record = loads(ann.get(f"/api/matches/{code}/record").text)
+    return checked, code, watched
+
+
+def test_a_spectator_sees_no_hidden_tile_and_is_one_state_behind(app: FastAPI) -> None:
+    """The spectator's whole traffic over two hands or more, checked against an independent replay:
+    during play no state names a tile of any hand (nor a wild, a choice, a drawn tile or a
+    clock); each hand's end comes to it (every hand laid open then, as to the players). A match
+    that ends (someone broke) before the spectator was found one state behind three times is
+    followed by another (a CI run met one: its rooms' seeds are random)."""
+    ann, wen = person(app, "Ann"), person(app, "Wen")
+    matches: list[tuple[str, list[dict[str, Any]]]] = []
+    behind = 0
+    with ann:
+        while behind < 3 and len(matches) < 4:
+            found, code, watched = _watch_a_match(app, ann, wen)
+            behind += found
+            matches.append((code, watched))
+        assert behind >= 3, behind  # times the spectator was found one state behind
+        checked = sum(_matches_its_record(ann, code, watched) for code, watched in matches)
+    assert checked >= 10
+
+
+def _matches_its_record(ann: Any, code: str, watched: list[dict[str, Any]]) -> int:
+    """Wen's states of room ``code`` against a replay of its record: how many were checked."""
+    record = loads(ann.get(f"/api/matches/{code}/record").text)
     observations: dict[tuple[int, int], list[Observation]] = {}
     for hand in record.hands:
         step_told = 0  # the step a player is told: passes are not counted
@@ -248,4 +270,4 @@ def test_a_spectator_sees_no_hidden_tile_and_is_one_state_behind(app: FastAPI) -
         shown = tiles_in(msg, frozenset({"last_discard"}))
         assert not shown - _public(obs), (msg["step"], shown - _public(obs))
         checked += 1
-    assert checked >= 10
+    return checked
