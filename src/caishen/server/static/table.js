@@ -348,6 +348,8 @@ async function showLobby() {
       } catch (e2) { err.textContent = e2.message; }
     } })), err);
   } else if (removed) {  // the table is no longer this page's: its board goes, the reason stays
+    // (and no move still queued to be played draws it again: anim.js and render() need a VIEW)
+    VIEW = null;
     for (const id of ["boardbox", "actions", "helpline"]) document.getElementById(id).replaceChildren();
     document.querySelector("[data-testid=say]").hidden = true;
     const warned = document.getElementById("sameaddr");
