@@ -451,16 +451,21 @@ def in_window(session: MatchSession) -> bool:
     return str(session.game.phase) in _WINDOW_PHASES
 
 
+def _opened_at(ms: Sequence[Move]) -> int:
+    """The index of the last move that opened a claim window (-1: none)."""
+    i = len(ms) - 1
+    while i >= 0 and not opens_window(ms[i]):
+        i -= 1
+    return i
+
+
 def window_answers(session: MatchSession) -> list[tuple[Move, int]]:
     """The answers given so far in the claim window open now (none out of one), each with the
     :func:`public_step` after it; the moves after the one that opened the window."""
     if not session.dealt or not in_window(session):
         return []
     ms = session.moves
-    opened = len(ms) - 1
-    while opened >= 0 and not opens_window(ms[opened]):
-        opened -= 1
-    answers = ms[opened + 1:]
+    answers = ms[_opened_at(ms) + 1:]
     step = public_step(session) - sum(1 for m in answers if m.action.kind is not ActionKind.PASS)
     out = []
     for m in answers:
@@ -478,10 +483,7 @@ def newest_discard(session: MatchSession) -> int | None:
     the last discard, unless a chow, pong or kong took it; ``None`` before any. The answers of
     a window still open have taken nothing yet."""
     ms = session.moves
-    i = len(ms) - 1
-    if in_window(session):
-        while i >= 0 and not opens_window(ms[i]):
-            i -= 1
+    i = _opened_at(ms) if in_window(session) else len(ms) - 1
     while i >= 0:
         kind = ms[i].action.kind
         if kind is ActionKind.DISCARD:

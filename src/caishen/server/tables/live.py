@@ -1202,7 +1202,7 @@ class LiveTable:
         if not s.dealt or not core.in_window(s) or not self.log or len(self.log[-1]) != len(s.moves):
             return
         hand = self.log[-1]
-        before = len(hand) - len(core.window_answers(s)) - 1  # the moves before the window's opening
+        before = len(hand) - len(self._untold) - 1  # the moves before the window's opening (_untold: its answers)
         earlier = rebuild(self.room, [*self.log[:-1], hand[:before]], self.mixes, deal=False)
         people = self._people()
         for player in earlier.match.seats:
