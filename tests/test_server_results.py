@@ -69,7 +69,14 @@ def test_a_replay_from_a_seat_ends_with_every_hand_shown_and_from_above_shows_th
     assert [len(t) for t in last.all_tiles] == [s.concealed for s in last.seats]
     above = core.replay_frames(text, 0, None, "X")
     assert above[0].view.me is None and above[0].view.wilds  # the indicator's wilds, from above
-    assert set(frames[0].view.wilds) <= set(above[0].view.wilds)
+    every = above[0].view.all_wilds
+    assert every is not None and frames[0].view.wilds == every[1]  # seat 1's wilds, as its own view says
+    # the centre lists what is wild for every seat; a seat's own flower (坐花, L7) only in its hand
+    assert set(above[0].view.wilds) == set.intersection(*map(set, every))
+    own = frames[0].view.own_flower
+    assert own in every[1]
+    if not above[0].view.indicator.startswith("f"):  # under a flower indicator every other flower is wild (L5)
+        assert own not in above[0].view.wilds and not any(w.startswith("f") for w in above[0].view.wilds)
 
 
 def test_each_payments_words_end_in_the_chips_it_paid_also_after_someone_went_broke_l24_7() -> None:

@@ -695,9 +695,11 @@ def _view(
     """The table as ``seat`` sees it (``None``: a player waiting out the hand, 替补)."""
     obs = game.observation(seat if seat is not None else 0)
     mine = seat is not None
-    # from above: every seat's tiles and wilds (the indicator's, and each seat's own flower 坐花, L7)
+    # from above: every seat's tiles and wilds (the indicator's, and each seat's own flower 坐花, L7);
+    # ``wilds`` is then what is wild for every seat (L4, L5): a seat's own flower is its own
+    # alone, and is marked in its hand (``all_wilds``), not in the centre as if everyone's
     everyone = [game.observation(s) for s in range(4)] if above else []
-    wilds = sorted(obs.wilds) if mine else sorted({k for o in everyone for k in o.wilds})
+    wilds = sorted(obs.wilds) if mine else sorted(set.intersection(*(set(o.wilds) for o in everyone))) if everyone else []
     return TableView(
         code=extras.code, variant=extras.variant, me=seat, hand=hand_index, step=step,
         hands_total=extras.hands_total, phase=str(obs.phase), dealer=obs.dealer, current=obs.current,

@@ -49,6 +49,11 @@ function riverEl(sv, pos, opts) {
     tileEl(d, { size: "river", last: lastHere && i === sv.discards.length - 1 })));
 }
 
+// From above: does some seat have a wild of its own (its 坐花) beside the common ones?
+function ownWilds(view) {
+  return !!view.all_wilds && view.all_wilds.some((ws) => ws.some((w) => !view.wilds.includes(w)));
+}
+
 function centerEl(view, opts) {
   const handLabel = view.hands_total ? t("handOf", view.hand + 1, view.hands_total) : t("hand", view.hand + 1);
   const dealer = view.seats.find((s) => s.dealer);
@@ -57,7 +62,11 @@ function centerEl(view, opts) {
     h("div", { class: "round", text: handLabel }),
     h("div", { class: "row-c" }, h("span", { class: "lbl", text: view.variant === "luoyang-gangci" ? t("ciTile") : t("indicator") }),
       view.indicator ? tileEl(view.indicator, { size: "sm" }) : "—"),
-    view.wilds.length ? h("div", { class: "row-c" }, h("span", { class: "lbl", text: t("wilds") }), view.wilds.map((w) => tileEl(w, { size: "sm", wild: true }))) : null,
+    // from above (a replay): what is wild for every seat; a seat's own flower (坐花, L7) is its
+    // own alone, marked in its hand, and the centre says so instead of listing it as everyone's
+    view.wilds.length || ownWilds(view) ? h("div", { class: "row-c", "data-testid": "wilds" }, h("span", { class: "lbl", text: t("wilds") }),
+      view.wilds.map((w) => tileEl(w, { size: "sm", wild: true })),
+      ownWilds(view) ? h("span", { class: "muted small", "data-testid": "own-wilds", text: (view.wilds.length ? " + " : "") + t("ownFlowerWild") }) : null) : null,
     h("div", { class: "row-c" }, h("span", { class: "lbl", text: t("wall") }), h("span", { class: "big", "data-testid": "wall", text: view.live_tiles }),
       view.sea_floor_tiles ? h("span", { class: "muted", "data-testid": "sea-floor", title: t("seaFloorLeft", view.sea_floor_tiles),
         text: ` +${view.sea_floor_tiles}` }) : null),
