@@ -212,6 +212,11 @@ def test_the_replay_marks_every_flower_wild_under_a_flower_indicator(flower_serv
         tile = page.locator(f".seat[data-seat='{seat}'] .backs .tile[data-tile='{flower}']")
         assert tile.count() == 1
         assert "wild" in (tile.get_attribute("class") or "").split()
+    # the centre lists what is wild for every seat, and East's own flower as a seat's own (L7):
+    # it listed all four flowers there, as if 春 were wild for everyone
+    centre = page.locator(".center [data-testid=wilds]")
+    assert centre.locator(".tile").evaluate_all("ts => ts.map(t => t.dataset.tile)") == ["f2", "f3", "f4"]
+    assert centre.locator("[data-testid=own-wilds]").inner_text() == "+ each seat's own flower (marked in its hand)"
     # a link to a hand that is not there (mistyped, or not played yet) says so, with the way back
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
