@@ -141,6 +141,8 @@ reconnects = [0]  # how many times the run's pages connected again
 
 
 _people = iter(range(1_000_000))
+# --old-server: a checkout from before rooms had a pace and `serve` had --max-connections
+OLD_SERVER = [False]
 
 
 async def table(base: str, stop: float, bot: str, lat: list[float], when: list[tuple[float, str]], hands: list[int],
@@ -163,8 +165,8 @@ async def table(base: str, stop: float, bot: str, lat: list[float], when: list[t
             body = {"friends": 1, "turn_seconds": 1} if slow else {"friends": 0, "turn_seconds": 0}
             if human is not None:
                 body = {"friends": 0, "turn_seconds": 60}
-            room = (await post(http, "/api/rooms", {**body, "hands": 24, "bot": bot,
-                                                    "pace": "normal" if human else "instant"})).json()
+            pace = {} if OLD_SERVER[0] else {"pace": "normal" if human else "instant"}
+            room = (await post(http, "/api/rooms", {**body, "hands": 24, "bot": bot, **pace})).json()
             reader: asyncio.Future[None] | None = None
             if slow:
                 slow_cookie = await person(other, "slow")
@@ -430,6 +432,9 @@ def main() -> int:
                     help="--nodes and --workers: the Redis of the nodes")
     ap.add_argument("--source", action="store_true",
                     help="run the caishen that PYTHONPATH gives instead of refusing (the build is still printed)")
+    ap.add_argument("--old-server", action="store_true",
+                    help="with --source: a checkout from before rooms had a pace and serve had --max-connections "
+                         "(the commit before issue 31, f11c009: its bots always moved at once): asks for neither")
     ap.add_argument("--json", action="store_true", help="end with one JSON object of the figures")
     ap.add_argument("--profile", default=None, metavar="FILE",
                     help="run the server under cProfile and write its statistics here (the last run; "
@@ -464,6 +469,9 @@ def main() -> int:
         ap.error("--find-capacity goes with --human-paced")
     if args.nodes and (args.workers != 1 or args.opening or args.profile):
         ap.error("--nodes runs single-process nodes: not with --workers, --opening or --profile")
+    if args.old_server and (not args.source or args.nodes or args.human_paced or args.flood or args.slow or args.opening):
+        ap.error("--old-server measures another checkout (--source) at the instant pace, one process")
+    OLD_SERVER[0] = args.old_server
     tmp = tempfile.mkdtemp(prefix="caishen-bench-")
     env = dict(os.environ)
     if env.get("PYTHONPATH"):  # the servers run in a temporary directory: a relative entry would name nothing there
@@ -631,7 +639,7 @@ def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, fl
         return nodes_run(args, env, tmp, flood, slow, tables)
     profile = ["-m", "cProfile", "-o", str(Path(args.profile).resolve())] if getattr(args, "profile", None) else []
     proc = subprocess.Popen([sys.executable, *profile, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
-                             "--workers", str(args.workers), "--max-connections", str(args.max_connections),
+                             "--workers", str(args.workers), *([] if OLD_SERVER[0] else ["--max-connections", str(args.max_connections)]),
                              *(["--redis", args.redis] if args.workers > 1 else [])],  # N workers are N nodes
                             env=env, cwd=tmp, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
