@@ -160,3 +160,62 @@ def test_the_owner_hands_the_club_to_an_admin_on_its_page(
         bob.screenshot(path=str(Path(SHOTS) / f"club-owner-{size}-{lang}.png"), full_page=True)
     bob.context.close()
     ann.context.close()
+
+
+def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: ServerProcess, browser: object) -> None:
+    """A new user's review (phone, Chinese): saving the approval switch alone left the season
+    fixed to this month's dates (it would never move on); a code in small letters, a code too
+    long, a name in the join box and names of spaces were refused in English, raw JSON or
+    "Unprocessable Entity"; a request to join could not be withdrawn."""
+    ann = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
+    _named(ann, "Ann")
+    ann.click("[data-testid=clubs-link]")
+    ann.wait_for_selector("body[data-ready]", state="attached", timeout=WAIT_MS)
+    ann.fill("[data-testid=club-name]", "周五牌局")
+    ann.click("[data-testid=create-club]")
+    ann.wait_for_url("**/club/*", timeout=WAIT_MS)
+    ann.wait_for_selector("#seasonform:not([hidden])", timeout=WAIT_MS)
+    code = ann.text_content("[data-testid=club-code]") or ""
+    assert (ann.text_content("#season") or "").endswith("（自然月）")
+    ann.check("#approvalbox")
+    ann.click("#seasonform button[type=submit]")
+    ann.wait_for_function("() => VIEW && VIEW.club.approval", timeout=WAIT_MS)
+    assert ann.evaluate("VIEW.season_set") is False  # still the calendar month
+    assert (ann.text_content("#season") or "").endswith("（自然月）")
+    # the lobby's template row: a name of spaces is refused in words, not in the server's English
+    _ready(ann, f"{server.base}/?club={code}")
+    ann.wait_for_selector("#templaterow:not([hidden])", timeout=WAIT_MS)
+    ann.fill("[data-testid=template-name]", "   ")
+    ann.click("[data-testid=save-template]")
+    ann.wait_for_function("() => document.getElementById('roomerr').textContent", timeout=WAIT_MS)
+    assert ann.text_content("#roomerr") == "名字不能为空"
+    # a link typed in small letters opens the club
+    ann.goto(f"{server.base}/club/{code.lower()}")
+    ann.wait_for_function("n => document.getElementById('clubtitle').textContent === n", arg="周五牌局", timeout=WAIT_MS)
+    assert ann.url.endswith(f"/club/{code}")
+    # Carl, not a member
+    carl = browser.new_context(viewport=ann.viewport_size, device_scale_factor=1, locale="zh-CN").new_page()  # type: ignore[attr-defined]
+    _ready(carl, server.base + "/clubs")
+    carl.fill("[data-testid=join-club-code]", "我的圈 hello/?")
+    carl.click("#joinclubform button")
+    carl.wait_for_function("() => document.getElementById('err').textContent", timeout=WAIT_MS)
+    assert carl.text_content("#err") == "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）" and carl.url.endswith("/clubs")
+    _ready(carl, f"{server.base}/club/{'A' * 24}")
+    carl.wait_for_function("() => document.getElementById('err').textContent", timeout=WAIT_MS)
+    assert carl.text_content("#err") == "没有这个亲友圈"
+    _ready(carl, f"{server.base}/club/{code}")
+    carl.wait_for_selector("[data-testid=join-club]", timeout=WAIT_MS)
+    carl.fill("#name", "   ")
+    carl.click("[data-testid=join-club]")
+    carl.wait_for_function("() => document.getElementById('err').textContent", timeout=WAIT_MS)
+    assert carl.text_content("#err") == "名字不能为空"
+    carl.fill("#name", "Carl")
+    carl.click("[data-testid=join-club]")
+    carl.wait_for_selector("[data-testid=withdraw]:not([hidden])", timeout=WAIT_MS)
+    assert carl.text_content("#joinnote") == "已申请加入，等待管理员同意。" and carl.is_hidden("[data-testid=join-club]")
+    carl.click("[data-testid=withdraw]")
+    carl.wait_for_selector("[data-testid=join-club]:not([hidden])", timeout=WAIT_MS)
+    assert carl.is_hidden("[data-testid=withdraw]") and carl.text_content("#err") == ""
+    assert carl.text_content("#joinnote") == "你被邀请加入亲友圈“周五牌局”（1 位成员）。"
+    carl.context.close()
+    ann.context.close()

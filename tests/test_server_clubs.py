@@ -94,6 +94,11 @@ def test_create_a_club_invite_by_code_and_join(url: str) -> None:
         assert nobody.get("/api/clubs").json() == []
         assert ann.get("/page-does-not-matter").status_code == 404
         assert ann.get(f"/club/{code}").status_code == 200 and ann.get("/clubs").status_code == 200
+        # a code in small letters names the same club (its page sends there); one too long is no club's
+        moved = ann.get(f"/club/{code.lower()}", follow_redirects=False)
+        assert (moved.status_code, moved.headers["location"]) == (308, f"/club/{code}")
+        _refused(bob.get(f"/api/clubs/{'A' * 40}"), 404, "no_club")  # was a 422 the page showed as "Unprocessable Entity"
+        _refused(bob.post("/api/me", json={"name": " \t "}), 422, "empty_name")
         # a member leaves; the owner cannot
         assert bob.post(f"/api/clubs/{code}/leave").json()["role"] is None
         _refused(bob.get(f"/api/clubs/{code}/view"), 403, "not_a_member")

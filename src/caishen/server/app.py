@@ -65,7 +65,7 @@ def clean_name(name: str) -> str:
     """A display name without control characters or surrounding space (shown escaped anyway)."""
     name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
     if not name:
-        raise HTTPException(422, "the name is empty")
+        raise ApiError("the name is empty", code="empty_name", status=422)  # the page says it in its language
     return name[:24]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path as PathLib
 from typing import Annotated
 
 from fastapi import FastAPI, HTTPException, Path, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, RedirectResponse
 
 from caishen.server import core
 from caishen.server.clubs.messages import (
@@ -43,7 +43,9 @@ ONLINE_SECONDS = 120  # the club page asks every 30 s: seen in the last two minu
 RECENT_MATCHES = 20
 _CLUB = re.compile(r"^[A-Z0-9]{4,16}$")
 
-ClubCode = Annotated[str, Path(max_length=16)]
+# no length limit here: a code too long is no club's (``club_or_404``: ``no_club``, 404), not a
+# validation error the club page could only show as "Unprocessable Entity"
+ClubCode = Annotated[str, Path()]
 PersonId = Annotated[str, Path(max_length=40)]
 
 
@@ -108,8 +110,11 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     def clubs_page() -> FileResponse:
         return FileResponse(STATIC / "clubs.html", media_type="text/html")
 
-    @app.get("/club/{code}", include_in_schema=False)
-    def club_page(code: str) -> FileResponse:
+    @app.get("/club/{code}", include_in_schema=False, response_model=None)
+    def club_page(code: str) -> FileResponse | RedirectResponse:
+        # a code typed or read out in small letters names the same club (codes are capitals)
+        if code != code.upper() and _CLUB.match(code.upper()):
+            return RedirectResponse(f"/club/{code.upper()}", status_code=308)
         return FileResponse(STATIC / "club.html", media_type="text/html")
 
     # ------------------------------------------------------------ clubs and members

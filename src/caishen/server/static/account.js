@@ -56,19 +56,12 @@ async function call(path, method, body) {
   return data;
 }
 
-// A time from the server (UTC) in this browser's time zone: "MM-DD HH:MM".
-function local(iso) {
-  const d = new Date(iso);
-  const two = (n) => String(n).padStart(2, "0");
-  return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
-
 async function loadSessions() {
   const list = await call("/api/account/sessions", "GET");
   document.getElementById("sessions").replaceChildren(h("table", { class: "list", "data-testid": "sessions" },
     h("tr", {}, h("th", { text: t("signedInAt") }), h("th", { text: t("lastUsed") }), h("th", {})),
     list.map((s) => h("tr", { "data-current": s.current ? "1" : null },
-      h("td", { class: "nowrap", text: local(s.created) }), h("td", { class: "nowrap", text: local(s.last_used) }),
+      h("td", { class: "nowrap", text: localStamp(s.created) }), h("td", { class: "nowrap", text: localStamp(s.last_used) }),
       h("td", { class: "nowrap" }, s.current ? h("strong", { text: t("thisOne") }) : null, " ",
         h("button", { type: "button", "data-testid": "end-session", onclick: () => endSession(s) }, t("end")))))));
 }

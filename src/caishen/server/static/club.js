@@ -16,14 +16,16 @@ Object.assign(I18N.zh, {
   ban: "拉黑", unban: "解除拉黑", makeAdmin: "设为管理员", makeMember: "取消管理员", makeOwner: "转让圈主",
   confirmMakeOwner: "把亲友圈转让给{0}？转让后你是管理员。", leaderboard: "赛季排行榜",
   seasonDates: "赛季：{0} 至 {1}", seasonMonth: "（自然月）", seasonFrom: "从", seasonTo: "到", calendarMonth: "按自然月",
-  recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？",
+  recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？", confirmRemove: "确定把{0}移出亲友圈？",
   matchesCol: "场次", handsCol: "局数", winsCol: "胡牌", chipsCol: "筹码", perHand: "每局", template: "模板",
   noBoard: "本赛季还没有打完的局。", deleteTemplate: "删除", confirmDeleteTemplate: "删除模板“{0}”？",
   err_not_a_member: "只有本圈成员可以这样做", err_not_an_admin: "只有管理员可以这样做", err_not_the_owner: "只有圈主可以这样做",
   err_owner_stays: "圈主不能被移出", err_blacklisted: "你不能加入这个亲友圈", err_no_club: "没有这个亲友圈",
   err_not_a_club_member: "这张桌子只给本圈成员", err_no_template: "没有这个模板", err_bad_template: "模板的房规不对：{0}",
   err_bad_season: "赛季要有开始和结束日期，结束不早于开始", err_cannot_change: "不能这样改", err_not_in_club: "此人不在圈里",
-  err_not_signed_in: "先取一个昵称",
+  err_not_signed_in: "先取一个昵称", err_empty_name: "名字不能为空", err_invalid: "有一项填得不对，请检查后再试",
+  err_bad_code: "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）", removedNote: "你已不在这个亲友圈里。",
+  withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。",
 });
 Object.assign(I18N.en, {
   myClubs: "My clubs", clubs: "Clubs", joinClub: "Join by club code or link", newClub: "Create a club", clubName: "Club name",
@@ -39,7 +41,7 @@ Object.assign(I18N.en, {
   makeMember: "Make member", makeOwner: "Hand the club over",
   confirmMakeOwner: "Hand the club to {0}? You will be an admin.", leaderboard: "Season leaderboard", seasonDates: "Season: {0} to {1}", seasonMonth: " (calendar month)",
   seasonFrom: "From", seasonTo: "to", calendarMonth: "Calendar month", recentMatches: "Recent matches", leaveClub: "Leave the club",
-  confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
+  confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}?", confirmRemove: "Remove {0} from the club?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
   chipsCol: "Chips", perHand: "per hand", template: "Template", noBoard: "No hand finished this season yet.",
   deleteTemplate: "Delete", confirmDeleteTemplate: "Delete the template \u201c{0}\u201d?",
   err_not_a_member: "Only the club's members may do this", err_not_an_admin: "Only the club's admins may do this",
@@ -47,7 +49,10 @@ Object.assign(I18N.en, {
   err_blacklisted: "You cannot join this club", err_no_club: "No such club", err_not_a_club_member: "This table is for the club's members only",
   err_no_template: "No such template", err_bad_template: "The template's rules are wrong: {0}",
   err_bad_season: "A season needs a first and a last day, the last not before the first", err_cannot_change: "This cannot be changed so",
-  err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first",
+  err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first", err_empty_name: "The name is empty",
+  err_invalid: "Something entered is not valid: check it and try again",
+  err_bad_code: "A club code is 4 to 16 letters or digits (or paste the invite link)", removedNote: "You are no longer in this club.",
+  withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).",
 });
 
 // A request; a refusal's code in the page's language (else the server's words).
@@ -56,7 +61,7 @@ async function call(path, method = "GET", body = undefined) {
     body: body ? JSON.stringify(body) : undefined });
   const data = await res.json().catch(() => null);
   if (!res.ok) {
-    const code = data && data.code;
+    const code = data && data.code || (res.status === 422 && data && Array.isArray(data.detail) ? "invalid" : null);
     const detail = data && typeof data.detail === "string" ? data.detail : res.statusText;
     throw new Error(code && t("err_" + code) !== "err_" + code ? t("err_" + code, detail) : detail);
   }
@@ -96,6 +101,8 @@ function clubsPage() {
     e.preventDefault();
     const raw = $("joinclubcode").value.trim();
     const code = (raw.includes("/club/") ? raw.split("/club/")[1].split(/[?#/]/)[0] : raw).toUpperCase();
+    // not a code at all (a name, a cut link): said here, not on a page the server cannot find
+    if (!/^[A-Z0-9]{4,16}$/.test(code)) { showErr(new Error(t("err_bad_code"))); return; }
     location.href = "/club/" + encodeURIComponent(code);
   });
   $("langslot").append(langButton(loadMyClubs));
@@ -104,7 +111,7 @@ function clubsPage() {
 
 // ---------------------------------------------------------------- /club/CODE
 
-const CODE = decodeURIComponent(location.pathname.split("/")[2] || "");
+const CODE = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();  // codes are capitals
 let VIEW = null;
 let ME = null;
 
@@ -141,7 +148,7 @@ function renderView() {
   $("templatelink").href = "/?club=" + encodeURIComponent(CODE) + "#roomform";
   // open tables
   $("tables").replaceChildren(v.tables.length ? h("table", { class: "list" }, v.tables.map((tb) => h("tr", {},
-    h("td", { class: "nowrap", text: tb.template || t("variant_" + tb.variant) }), h("td", { class: "nowrap", text: t(tb.status) }),
+    h("td", { text: tb.template || t("variant_" + tb.variant) }), h("td", { class: "nowrap", text: t(tb.status) }),
     h("td", { text: list(tb.players.map((n) => (n === null ? t("seatOpen") : (botLevel(n) ? botName(n) : n)))) }),
     h("td", { class: "links" }, h("a", { href: "/r/" + tb.code, text: t(tb.players.includes(null) ? "joinTable" : "open") }))))) :
     h("p", { class: "muted", text: t("noTables") }));
@@ -157,7 +164,7 @@ function renderView() {
     owner && m.role === "member" ? personAction(t("makeAdmin"), `${base}/members/${m.id}/role`, null, { role: "admin" }) : null,
     owner && m.role === "admin" ? personAction(t("makeMember"), `${base}/members/${m.id}/role`, null, { role: "member" }) : null,
     owner && m.role === "admin" ? personAction(t("makeOwner"), `${base}/members/${m.id}/owner`, t("confirmMakeOwner", m.name)) : null,
-    admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("remove"), `${base}/members/${m.id}/remove`) : null,
+    admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("remove"), `${base}/members/${m.id}/remove`, t("confirmRemove", m.name)) : null,
     admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("ban"), `${base}/members/${m.id}/blacklist`, t("confirmBan", m.name)) : null,
   ])));
   $("requestsbox").hidden = !v.requests.length;
@@ -168,8 +175,10 @@ function renderView() {
     personAction(t("unban"), `${base}/members/${m.id}/unblacklist`)])));
   // recent matches
   $("matches").replaceChildren(v.matches.length ? h("table", { class: "list" }, v.matches.map((m) => h("tr", {},
-    h("td", { class: "nowrap", text: m.created.slice(5, 16).replace("T", " ") }), h("td", { class: "nowrap", text: m.template || "" }),
-    h("td", { text: list(m.players.map((n) => (botLevel(n) ? botName(n) : n))) }), h("td", { text: m.chips.join("/") }),
+    // each player with the chips they ended with (a bare "25/0/160/195" named nobody), and the
+    // template's cell wide enough to read on a phone (it was squeezed to a character a line)
+    h("td", { class: "nowrap", text: localStamp(m.created) }), h("td", { class: "wide", text: m.template || "" }),
+    h("td", { text: list(m.players.map((n, i) => `${botLevel(n) ? botName(n) : n} ${m.chips[i] ?? ""}`.trim())) }),
     h("td", { class: "links" }, h("a", { href: "/m/" + m.code, text: t("result") }))))) : h("p", { class: "muted", text: t("noMatches") }));
   // season and the owner's settings
   $("season").textContent = t("seasonDates", v.season_start, v.season_end) + (v.season_set ? "" : t("seasonMonth"));
@@ -209,8 +218,12 @@ async function loadClub() {
   $("joincard").hidden = member;
   $("memberonly").hidden = !member;
   if (!member) {
+    // a member removed while the page was open: said, instead of the last refusal left in red
+    showErr(VIEW ? new Error(t("removedNote")) : null);
+    VIEW = null;
     $("joinnote").textContent = club.role === "pending" ? t("pendingNote")
-      : club.role === "blacklisted" ? t("blacklistedNote") : t("invitedTo", club.name, club.members);
+      : club.role === "blacklisted" ? t("blacklistedNote") : t(club.members === 1 ? "invitedTo1" : "invitedTo", club.name, club.members);
+    $("withdraw").hidden = club.role !== "pending";
     $("joinbutton").textContent = t(club.approval ? "requestJoin" : "joinThisClub");
     $("joinbutton").hidden = club.role === "pending" || club.role === "blacklisted";
     $("name").hidden = !!ME.name;
@@ -239,10 +252,17 @@ function clubPage() {
   $("seasonform").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      VIEW = await call(`/api/clubs/${CODE}/settings`, "POST", { approval: $("approvalbox").checked,
-        season_start: $("seasonstart").value || null, season_end: $("seasonend").value || null });
+      const body = { approval: $("approvalbox").checked };
+      const start = $("seasonstart").value || null, end = $("seasonend").value || null;
+      // the calendar month's dates stand in the boxes: saving the approval alone must not fix
+      // the season to them (it would not move on to the next month)
+      if (VIEW.season_set || start !== VIEW.season_start || end !== VIEW.season_end) Object.assign(body, { season_start: start, season_end: end });
+      VIEW = await call(`/api/clubs/${CODE}/settings`, "POST", body);
       showErr(null); renderView(); await loadBoard();
     } catch (ex) { showErr(ex); }
+  });
+  $("withdraw").addEventListener("click", async () => {
+    try { await call(`/api/clubs/${CODE}/leave`, "POST"); showErr(null); await loadClub(); } catch (ex) { showErr(ex); }
   });
   $("calendarmonth").addEventListener("click", async () => {
     try { VIEW = await call(`/api/clubs/${CODE}/settings`, "POST", { calendar_month: true }); renderView(); await loadBoard(); } catch (ex) { showErr(ex); }

@@ -45,13 +45,14 @@ const I18N = {
     notSeated: "你不在这张桌子上。", joinTable: "入座", wilds: "财神", ownFlowerWild: "各家坐花（标在各家手牌中）", timeLeft: "剩余",
     backToLobby: "返回大厅", language: "English", winds: "东南西北", hidden: "暗",
     noMatches: "还没有对局。", selfDraw: "自摸", onDiscard: "接炮", robKong: "抢杠", bulldozer: "推土机",
-    handsPlayed: "已打局数", created: "创建时间", rank: "名次", moves: "步", notPlayable: "暂不可玩",
+    handsPlayed: "局数", created: "时间", rank: "名次", moves: "步", notPlayable: "暂不可玩",
     ciTile: "次牌", payments: "支付", from: "付", to: "收", amount: "金额",
     tian_hu: "天胡", tian_ci: "天次", an_ci: "暗次", zhi_ci: "直次", xu_ci: "续次", zha_dan: "炸弹",
     kongReplacement: "杠上开花", seaFloor: "海底捞月", seaFloorLeft: "另有{0}张海底牌（分张）", fromSeat: "{0}打出", secondsLeft: "{0}秒", nextIn: "{0}秒后自动开始下一局", nextWaiting: "还在等：{0}",
     "variant_longgang": "龙港麻将", "variant_luoyang-gangci": "洛阳杠次",
     level_random: "随机", level_greedy: "贪心", level_strong: "强", level_learned: "学习型",
-    noSuchRoom: "没有这个房间（请检查房间号或链接）", notStarted: "这场比赛还没有开始", noReplay: "没有这一局的回放（{0}）", handMissing: "这场比赛没有第{0}局", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
+    noSuchRoom: "没有这个房间（请检查房间号或链接）", clubMembersOnly: "只有本圈成员可以：请先加入亲友圈", nameEmpty: "名字不能为空",
+    badInput: "有一项填得不对，请检查后再试", noSuchClub: "没有这个亲友圈", clubAdminsOnly: "只有本圈管理员可以这样做", notStarted: "这场比赛还没有开始", noReplay: "没有这一局的回放（{0}）", handMissing: "这场比赛没有第{0}局", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
     codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
     yes: "是", no: "否", choice_turn_order: "按出牌顺序", choice_clockwise: "顺时针",
     keysHelp: "键盘：← → 选牌，或打出牌名（5p、7z、f2）；回车打出；W 胡，P 碰，C 吃，K 杠，D 叫和局，X 或空格 过",
@@ -126,7 +127,8 @@ const I18N = {
     fromSeat: "from {0}", secondsLeft: "{0} s", nextIn: "Starts by itself in {0} s", nextWaiting: "Still waiting for {0}",
     "variant_longgang": "Longgang 龙港麻将", "variant_luoyang-gangci": "Luoyang Gangci 洛阳杠次",
     level_random: "random", level_greedy: "greedy", level_strong: "strong", level_learned: "learned",
-    noSuchRoom: "No such room (check the code or link)", notStarted: "This match has not started", noReplay: "No replay of this hand ({0})", handMissing: "this match has no hand {0}", openElsewhere: "This seat is open in another window", useHere: "Continue here",
+    noSuchRoom: "No such room (check the code or link)", clubMembersOnly: "Only the club's members may: join the club first", nameEmpty: "The name is empty",
+    badInput: "Something entered is not valid: check it and try again", noSuchClub: "No such club", clubAdminsOnly: "Only the club's admins may do this", notStarted: "This match has not started", noReplay: "No replay of this hand ({0})", handMissing: "this match has no hand {0}", openElsewhere: "This seat is open in another window", useHere: "Continue here",
     codeOrLink: "code or link", turnTimer: "turn timer {0} s",
     yes: "yes", no: "no", choice_turn_order: "turn order", choice_clockwise: "clockwise",
     keysHelp: "Keys: ← → pick a tile, or type its name (5p, 7z, f2); Enter discards it; W win, P pong, C chow, K kong, D declare a draw, X or Space pass",
@@ -193,15 +195,25 @@ async function api(path, opts = {}) {
   if (!res.ok) {
     const msg = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText;
     const err = new Error(msg);
-    err.code = data && typeof data.code === "string" ? data.code : null;  // why, for apiErrorText
+    // why, for apiErrorText; a field the server's checks refused (422 with a list) is "invalid"
+    err.code = data && typeof data.code === "string" ? data.code : res.status === 422 && data && Array.isArray(data.detail) ? "invalid" : null;
     throw err;
   }
   return data;
 }
 
+// A time from the server (UTC; naive ISO text is UTC too) in this browser's time zone: "MM-DD HH:MM".
+function localStamp(iso) {
+  const d = new Date(/(Z|[+-]\d\d:\d\d)$/.test(iso) ? iso : iso + "Z");
+  if (Number.isNaN(d.getTime())) return String(iso).slice(5, 16).replace("T", " ");
+  const two = (n) => String(n).padStart(2, "0");
+  return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
 // A refused request said in the page's language where its code is one the page knows (else
 // the server's own words, English).
-const API_ERRORS = { no_room: "noSuchRoom", not_started: "notStarted" };
+const API_ERRORS = { no_room: "noSuchRoom", not_started: "notStarted", not_a_club_member: "clubMembersOnly", empty_name: "nameEmpty",
+  invalid: "badInput", no_club: "noSuchClub", not_an_admin: "clubAdminsOnly", not_a_member: "clubMembersOnly" };
 function apiErrorText(err) {
   return err.code && API_ERRORS[err.code] ? t(API_ERRORS[err.code]) : err.message;
 }

@@ -167,7 +167,7 @@ async function loadMatches() {
     list.map((m) => h("tr", {},
       h("td", { class: "links", "data-testid": "match-links" }, m.status !== "over" ? h("a", { href: "/r/" + m.code, text: t("open") }) : null,
         h("a", { href: "/m/" + m.code, text: t("result") })),
-      h("td", { class: "nowrap", text: m.created.slice(5, 16).replace("T", " ") }), h("td", { class: "nowrap", text: t(m.status) }),
+      h("td", { class: "nowrap", text: localStamp(m.created) }), h("td", { class: "nowrap", text: t(m.status) }),
       // bots as "bot 2" in the page's language (their level is the room's, shown at the table)
       h("td", { text: m.players.map((n) => (botLevel(n) ? botName(n) : n)).join(LANG === "zh" ? "、" : ", ") }),
       // (each "/" may break the line: four chip counts fit a phone's column)
@@ -209,7 +209,7 @@ async function main() {
       ME = await api("/api/me", { method: "POST", body: { name: document.getElementById("name").value } });
       document.getElementById("nameerr").textContent = "";
       await loadMe();
-    } catch (err) { document.getElementById("nameerr").textContent = err.message; }
+    } catch (err) { document.getElementById("nameerr").textContent = apiErrorText(err); }
   });
   document.getElementById("logoutall").addEventListener("click", async () => {
     if (!confirm(t("confirmLogoutAll"))) return;
@@ -217,14 +217,14 @@ async function main() {
       await api("/api/logout-everywhere", { method: "POST" });
       await loadMe();
       loadMatches();
-    } catch (err) { document.getElementById("nameerr").textContent = err.message; }
+    } catch (err) { document.getElementById("nameerr").textContent = apiErrorText(err); }
   });
   document.getElementById("practice").addEventListener("click", async () => {
     try {
       if (!(await ensureName())) return;
       const room = await api("/api/practice", { method: "POST" });
       location.href = "/r/" + room.code;
-    } catch (err) { document.getElementById("practiceerr").textContent = err.message; }
+    } catch (err) { document.getElementById("practiceerr").textContent = apiErrorText(err); }
   });
   document.getElementById("joinform").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -242,7 +242,7 @@ async function main() {
       if (!(await ensureName())) return;
       const room = await api("/api/rooms", { method: "POST", body: roomOptions() });
       location.href = "/r/" + room.code;
-    } catch (err) { document.getElementById("roomerr").textContent = err.message; }
+    } catch (err) { document.getElementById("roomerr").classList.remove("ok"); document.getElementById("roomerr").textContent = apiErrorText(err); }
   });
   document.getElementById("savetemplate").addEventListener("click", async () => {
     const err = document.getElementById("roomerr");
@@ -251,7 +251,8 @@ async function main() {
       await api(`/api/clubs/${club.value}/templates`, { method: "POST",
         body: { name: document.getElementById("templatename").value, options: roomOptions() } });
       err.textContent = t("templateSaved", document.getElementById("templatename").value, club.selectedOptions[0].textContent);
-    } catch (ex) { err.textContent = ex.message; }
+      err.classList.add("ok");
+    } catch (ex) { err.textContent = apiErrorText(ex); err.classList.remove("ok"); }
   });
   document.body.dataset.ready = "1";  // every form has its handler (tests wait for this)
 }

@@ -34,13 +34,6 @@ function statEl(key, value, testid, note) {
   return h("div", { class: "stat" }, h("b", { "data-testid": testid, text: value }), h("span", { text: note ? `${t(key)} · ${note}` : t(key) }));
 }
 
-// A time from the server (UTC) in this browser's time zone: "MM-DD HH:MM".
-function local(iso) {
-  const d = new Date(iso);
-  const two = (n) => String(n).padStart(2, "0");
-  return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
-
 function statsEl(st) {
   const fav = st.favourite_variant ? t("variant_" + st.favourite_variant) : "—";
   const parts = [h("div", { class: "stats" },
@@ -86,7 +79,7 @@ async function recentEl() {
   else {
     box.append(h("ul", { class: "recent", "data-testid": "recent-players" }, list.map((p) => h("li", { "data-testid": "recent-player" },
       p.profile ? h("a", { class: "who", href: "/profile/" + p.profile, text: p.name }) : h("span", { class: "who", text: p.name }),
-      h("a", { class: "muted", href: "/m/" + p.last_match, text: t("lastTogether", `${t("variant_" + p.variant)} · ${local(p.when)}`) }),
+      h("a", { class: "muted", href: "/m/" + p.last_match, text: t("lastTogether", `${t("variant_" + p.variant)} · ${localStamp(p.when)}`) }),
       h("button", { type: "button", "data-testid": "invite", text: t("invite"), onclick: () => invite(p, err) })))));
   }
   box.append(err);
