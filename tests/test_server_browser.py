@@ -600,3 +600,30 @@ def test_a_hand_from_the_keyboard_alone(server: ServerProcess, browser: object, 
             _wait_change(page, old)
             continue
         _wait_change(page, old)
+
+
+def test_a_move_the_table_asks_again_gets_its_buttons_back(server: ServerProcess, browser: object) -> None:
+    """A page that sent a move hides its buttons until the next state. If the table asks again at
+    the same state with other choices (the answer did not take), the buttons come back: a CI
+    run waited 60 s at hand 4, step 1 with its discard shown as sent, no button, nothing coming.
+    The same state told again as it was (help turned on, a repeat) keeps the answer."""
+    page = _practice(browser, server.base, "Ray", SIZES["desktop"])
+    for _ in range(400):  # to a state that stands still until this seat discards (no timer here)
+        if waits_for_my_discard(page):
+            break
+        if _score_shown(page):
+            _next_hand(page)
+            continue
+        old = _state(page)
+        if not _play_one(page):  # a claim offered: passed (a win taken)
+            _wait_change(page, old)
+    assert waits_for_my_discard(page)
+    page.evaluate("() => { answered = stateKey(VIEW); render(); }")  # as act() does before it sends
+    assert page.locator(".myhand .tile.can").count() == 0
+    page.evaluate("() => applyState(Object.assign({}, VIEW))")  # the same state again
+    assert page.locator(".myhand .tile.can").count() == 0
+    assert page.evaluate("answered") == page.evaluate("stateKey(VIEW)")
+    page.evaluate("() => applyState(Object.assign({}, VIEW, {choices: VIEW.choices.slice(1)}))")  # asked again, otherwise
+    assert page.evaluate("answered") is None
+    assert page.locator(".myhand .tile.can").count() > 0
+    page.context.close()

@@ -217,13 +217,26 @@ function sameAddress(groups, players) {
 }
 
 // A state from the server: the table as it is now (after the events before it were played).
+// The host removed this page's person (same address): no state still queued to be played
+// (anim.js) may draw the table again over the reason (a CI run saw the reason go a moment
+// after it showed: a queued state set VIEW again and render() cleared the room's card).
+let removedHere = false;
+
 function applyState(msg) {
+  if (removedHere) return;
   const before = VIEW;
   if (!before || before.hand !== msg.hand || before.step !== msg.step) KEY.picked = null;
+  // (a pass is no step: the phase and whose turn it is tell the states of one step apart)
+  const shown = `${msg.hand}:${msg.step}:${msg.phase}:${msg.current}:${msg.hand_end ? "end" : msg.choices.length}`;
+  // The table asks again at the state this page answered, with other choices than the page
+  // answered, or after another state came between: the answer did not take (lost on the way,
+  // or made on a state the table had moved from). Its buttons come back, else the page waited
+  // for ever with no button to press (a CI run: 60 s at hand 4, step 1, its discard shown
+  // as sent and nothing coming).
+  if (answered === stateKey(msg) && msg.choices.length && document.body.dataset.state !== shown) answered = null;
   VIEW = msg;
   drawn = msg.drawn;  // the server says which tile I just drew (my own view only)
-  // (a pass is no step: the phase and whose turn it is tell the states of one step apart)
-  document.body.dataset.state = `${msg.hand}:${msg.step}:${msg.phase}:${msg.current}:${msg.hand_end ? "end" : msg.choices.length}`;
+  document.body.dataset.state = shown;
   deadline = msg.deadline_ms === null ? null : Date.now() + msg.deadline_ms;
   // the newest discard is marked where the server says it lies (a reload too; none once claimed)
   lastDiscardSeat = msg.newest_discard === undefined ? null : msg.newest_discard;
@@ -348,7 +361,9 @@ async function showLobby() {
       } catch (e2) { err.textContent = apiErrorText(e2); }
     } })), err);
   } else if (removed) {  // the table is no longer this page's: its board goes, the reason stays
-    // (and no move still queued to be played draws it again: anim.js and render() need a VIEW)
+    // (and no move still queued to be played draws it again: anim.js and render() need a
+    // VIEW, and applyState sets none once this is shown)
+    removedHere = true;
     VIEW = null;
     for (const id of ["boardbox", "actions", "helpline"]) document.getElementById(id).replaceChildren();
     document.querySelector("[data-testid=say]").hidden = true;
