@@ -181,12 +181,23 @@ def test_a_finished_match_in_the_centre_verifies_in_the_result_page(tmp_path: Pa
         path = tmp_path / "downloaded.json"
         path.write_text(record, encoding="utf-8")
         assert cli_main(["verify", "--key", public_key_hex(load_or_create_key()), str(path)]) == 0
+        # the key to check it with is published by the centre, not taken from the record
+        published = httpx.get(server.base + "/api/signing-key", timeout=60).json()
+        assert published == {"algorithm": "ed25519", "key": public_key_hex(load_or_create_key())}
         page = browser.new_page(viewport={"width": 1100, "height": 900})
         page.goto(server.base + f"/m/{code}")
         page.wait_for_selector("[data-testid=browser-verify][data-ok]", timeout=30000)
         local = page.locator("[data-testid=browser-verify]")
         assert local.get_attribute("data-ok") == "true", local.text_content()
         assert f"{len(json.loads(record)['hands'])} hands" in (local.text_content() or "")  # 8, or fewer: broke
+        # the page shows the published key and that the record names it; and what the browser checks
+        page.wait_for_selector("[data-testid=key-match]", timeout=30000)
+        assert published["key"] in (page.text_content("[data-testid=centre-key]") or "")
+        assert page.get_attribute("[data-testid=key-match]", "class") == "pos"
+        assert "second opinion" in (page.text_content("[data-testid=browser-scope]") or "")
+        # each hand's randomness named by seat, in the page's words (it read "none bot bot bot")
+        cells = page.eval_on_selector_all("#fairness td:nth-child(4)", "tds => tds.map(t => t.textContent)")
+        assert cells and all(c.split(" · ")[0].split(" ")[0] == "E" and len(c.split(" · ")) == 4 for c in cells), cells
         # docs/screenshots/fairness.png: tests/test_fair_page.py, where the page contributed and signed
         page.close()
     finally:

@@ -48,6 +48,7 @@ from caishen.server.protocol import (
     LoggedOutOut,
     MeOut,
     NameBody,
+    SigningKeyOut,
     VariantOut,
     parse_since,
 )
@@ -208,6 +209,12 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
         return page("replay.html")
 
     # ------------------------------------------------------------ API
+
+    @app.get("/api/signing-key")
+    def get_signing_key() -> SigningKeyOut:
+        """The key every record this centre serves is signed with: check a downloaded record
+        against it (`caishen verify --key KEY record.json`), not against the key the record names."""
+        return SigningKeyOut(key=core.centre_key())
 
     @app.get("/api/variants")
     def get_variants() -> list[VariantOut]:

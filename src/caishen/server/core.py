@@ -1032,6 +1032,12 @@ def record_text(session: MatchSession) -> str:
     return sign_text(rec.dumps(), rec.canonical(), load_or_create_key())
 
 
+def centre_key() -> str:
+    """The public key the centre signs its records with (64 hex digits, Ed25519): what
+    ``caishen keys show`` prints on its machine, published at ``GET /api/signing-key``."""
+    return public_key_hex(load_or_create_key())
+
+
 def signed_text(text: str) -> str:
     """A stored record as the centre serves it: signed by the centre's key. Records stored
     before the centre signed them (unsigned) are signed now; a signed one is served as it is."""

@@ -605,6 +605,13 @@ class PresetOut(BaseModel):
     switches: dict[str, bool | int | list[int] | str]
 
 
+class SigningKeyOut(BaseModel):
+    """The centre's published signing key (docs/fairness.md, "Checking a match yourself")."""
+
+    algorithm: Literal["ed25519"] = "ed25519"
+    key: str  # 64 hex digits: `caishen verify --key KEY record.json`
+
+
 class VariantOut(BaseModel):
     name: str
     playable: bool

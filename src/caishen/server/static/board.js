@@ -22,7 +22,8 @@ function seatEl(view, sv, pos, opts) {
     bot ? h("span", { class: "pill", text: t("level_" + bot) }) : null,
     sv.away ? h("span", { class: "pill away", text: t("away") }) : null,
     !bot && !sv.connected ? h("span", { class: "pill off", text: t("disconnected") }) : null,
-    view.me === sv.seat ? h("span", { class: "pill", text: t("you") }) : null,
+    // a replay from a seat is that seat's view, not yours: "seen from here" (opts.viewpoint)
+    view.me === sv.seat ? h("span", { class: "pill", text: t(opts && opts.viewpoint ? "seenFrom" : "you") }) : null,
     pos !== "bottom" ? h("span", { class: "pill count", title: t("concealedCount") }, h("span", { class: "miniback" }), String(sv.concealed)) : null);
   const el = h("div", { class: `seat pos-${pos}${turn ? " turn" : ""}`, "data-seat": sv.seat }, who);
   const side = h("div", { class: "side" });

@@ -235,6 +235,10 @@ if (typeof I18N !== "undefined") {
     browserChecking: "正在你的浏览器中验证……",
     moveKey: "你的走牌密钥（本页签名每一步）：{0}…", moveKeyNone: "此浏览器不能签名走牌：你的每一步记为未签名",
     signers: "各家走牌密钥（按座位）",
+    contrib_bot: "机器人", contrib_none: "无",
+    centreKey: "本站签名公钥（也在 /api/signing-key 公布）：{0}", recordSignedByIt: "✔ 这份记录由这把钥匙签名",
+    recordOtherKey: "✘ 这份记录写的签名钥匙不是本站公布的这一把：{0}",
+    browserScope: "浏览器验证的是牌墙、骰子、摸牌、各局链条和签名的走牌；分数、筹码和本站签名由“第二意见”或离线的 caishen verify --key 验证。",
   });
   Object.assign(I18N.en, {
     fairSending: "Hand {0}: sending your randomness {1}", fairTaken: "Hand {0}: the table has your randomness {1}; the wall will mix it in",
@@ -245,6 +249,10 @@ if (typeof I18N !== "undefined") {
     contributions: "Contributions (by seat)", browserChecking: "Checking in your browser…",
     moveKey: "Your move key (this page signs each of your moves): {0}…",
     moveKeyNone: "This browser cannot sign moves: yours are recorded unsigned", signers: "Move keys (by seat)",
+    contrib_bot: "bot", contrib_none: "none",
+    centreKey: "This centre's signing key (also published at /api/signing-key): {0}", recordSignedByIt: "✔ this record is signed with it",
+    recordOtherKey: "✘ this record names another signing key than the one this centre publishes: {0}",
+    browserScope: "The browser checks the walls, dice, draws, the chain of hands and the signed moves; the scores, the chips and the centre's signature are checked by the second opinion, or offline by caishen verify --key.",
   });
 }
 

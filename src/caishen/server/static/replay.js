@@ -22,7 +22,7 @@ function show() {
   if (!f) return;
   document.getElementById("slider").value = at;
   const last = f.seat === null ? null : f.seat;
-  renderBoard(document.getElementById("boardbox"), f.view, { lastDiscardSeat: f.move && f.move.startsWith("discard") ? last : null });
+  renderBoard(document.getElementById("boardbox"), f.view, { lastDiscardSeat: f.move && f.move.startsWith("discard") ? last : null, viewpoint: true });
   document.getElementById("stepline").replaceChildren(`${at}/${FRAMES.length - 1} `, ...(f.move ? moveEls(f.seat, f.move) : []));
   const end = document.getElementById("endbox");
   end.replaceChildren();

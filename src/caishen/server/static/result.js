@@ -15,10 +15,11 @@ async function runVerify(out) {
 }
 
 // The record checked by fair.js, here, without asking the server anything but the file.
-async function runBrowserCheck(out) {
+async function runBrowserCheck(out, keyline) {
   out.textContent = t("browserChecking");
   try {
     const text = await (await fetch(`/api/matches/${CODE}/record`)).text();
+    showCentreKey(text, keyline);
     const r = await FairCheck.verifyRecord(text);
     // the checker's message is English: a Chinese page says what was checked in its own words
     // and keeps the message as the tooltip (a failure's message is shown: it says where)
@@ -28,6 +29,19 @@ async function runBrowserCheck(out) {
     out.className = r.ok ? "pos" : "neg";
     out.dataset.ok = String(r.ok);
   } catch (err) { out.textContent = err.message; }
+}
+
+// The key the centre publishes, and whether the record names it (the record's own key proves
+// nothing: anyone can sign a record with a key of their own and put it there).
+async function showCentreKey(text, line) {
+  try {
+    const published = (await api("/api/signing-key")).key;
+    let named = null;
+    try { named = JSON.parse(text).signature.key; } catch (e) { named = null; }
+    line.replaceChildren(h("span", { class: "fair", text: t("centreKey", published) }), " ",
+      named === published ? h("span", { class: "pos", "data-testid": "key-match", text: t("recordSignedByIt") })
+        : h("span", { class: "neg", "data-testid": "key-match", text: t("recordOtherKey", named || "—") }));
+  } catch (err) { line.textContent = apiErrorText(err); }
 }
 
 async function render() {
@@ -45,9 +59,14 @@ async function render() {
       res.status !== "over" ? h("a", { href: `/r/${CODE}`, text: t("open") }) : null)));
   const out = h("span", { "data-testid": "verify-result" });
   const local = h("span", { "data-testid": "browser-verify" });
-  const mixed = (f) => (f.contributions || []).map((c) => (/^[0-9a-f]{64}$/.test(c) ? c.slice(0, 8) + "…" : c)).join(" ");
+  const keyline = h("p", { class: "small", "data-testid": "centre-key" });
+  // each seat's randomness by its wind (the seats turn from hand to hand), a word in the page's language
+  const mixed = (f) => (f.contributions || []).map((c, i) => `${windName(i)} ${/^[0-9a-f]{64}$/.test(c) ? c.slice(0, 8) + "…"
+    : t("contrib_" + c) === "contrib_" + c ? c : t("contrib_" + c)}`).join(" · ");
   parts.push(h("section", { class: "card", id: "fairness" }, h("h2", { text: t("fairness") }),
     h("p", { class: "row" }, local),
+    h("p", { class: "muted small", "data-testid": "browser-scope", text: t("browserScope") }),
+    keyline,
     h("table", { class: "list" }, h("tr", {}, h("th", { text: "#" }), h("th", { text: t("commitment") }), h("th", { text: t("seed") }),
       h("th", { text: t("contributions") })),
       // (on a phone each hand's row stands as a block, each value under its label: style.css)
@@ -61,7 +80,7 @@ async function render() {
   }
   if (res.status === "over") parts.splice(1, 0, shareCardEl(res));
   main.replaceChildren(...parts);
-  if (res.hands.length) runBrowserCheck(local);
+  if (res.hands.length) runBrowserCheck(local, keyline);
   profileLinks(res, parts[0]);
 }
 
