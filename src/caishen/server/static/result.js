@@ -23,7 +23,9 @@ async function runBrowserCheck(out, keyline) {
     const r = await FairCheck.verifyRecord(text);
     // the checker's message is English: a Chinese page says what was checked in its own words
     // and keeps the message as the tooltip (a failure's message is shown: it says where)
-    const said = LANG === "zh" && r.ok ? t("browserCheckedAll", r.hands, r.draws) : r.message;
+    const m = r.moves || {};
+    const said = LANG === "zh" && r.ok ? t("browserCheckedAll", r.hands, r.draws)
+      + (m.signed + m.server + m.unsigned ? t("browserCheckedMoves", m.signed, m.server, m.unsigned) : "") : r.message;
     out.textContent = `${r.ok ? "✔ " + t("verifiedBrowser") : "✘ " + t("browserFail")}: ${said} (${r.ms.toFixed(0)} ms)`;
     out.title = r.message;
     out.className = r.ok ? "pos" : "neg";
