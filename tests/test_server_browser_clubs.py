@@ -162,6 +162,12 @@ def test_the_owner_hands_the_club_to_an_admin_on_its_page(
     ann.context.close()
 
 
+def _told(page: Page, line: str) -> str:
+    """What the message line with id ``line`` says, once it says anything."""
+    page.wait_for_function("id => document.getElementById(id).textContent", arg=line, timeout=WAIT_MS)
+    return page.text_content("#" + line) or ""
+
+
 def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: ServerProcess, browser: object) -> None:
     """A new user's review (phone, Chinese): saving the approval switch alone left the season
     fixed to this month's dates (it would never move on); a code in small letters, a code too
@@ -187,8 +193,7 @@ def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: Ser
     ann.wait_for_selector("#templaterow:not([hidden])", timeout=WAIT_MS)
     ann.fill("[data-testid=template-name]", "   ")
     ann.click("[data-testid=save-template]")
-    ann.wait_for_function("() => document.getElementById('roomerr').textContent", timeout=WAIT_MS)
-    assert ann.text_content("#roomerr") == "名字不能为空"
+    assert _told(ann, "roomerr") == "名字不能为空"
     # a link typed in small letters opens the club
     ann.goto(f"{server.base}/club/{code.lower()}")
     ann.wait_for_function("n => document.getElementById('clubtitle').textContent === n", arg="周五牌局", timeout=WAIT_MS)
@@ -198,17 +203,14 @@ def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: Ser
     _ready(carl, server.base + "/clubs")
     carl.fill("[data-testid=join-club-code]", "我的圈 hello/?")
     carl.click("#joinclubform button")
-    carl.wait_for_function("() => document.getElementById('err').textContent", timeout=WAIT_MS)
-    assert carl.text_content("#err") == "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）" and carl.url.endswith("/clubs")
+    assert _told(carl, "err") == "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）" and carl.url.endswith("/clubs")
     _ready(carl, f"{server.base}/club/{'A' * 24}")
-    carl.wait_for_function("() => document.getElementById('err').textContent", timeout=WAIT_MS)
-    assert carl.text_content("#err") == "没有这个亲友圈"
+    assert _told(carl, "err") == "没有这个亲友圈"
     _ready(carl, f"{server.base}/club/{code}")
     carl.wait_for_selector("[data-testid=join-club]", timeout=WAIT_MS)
     carl.fill("#name", "   ")
     carl.click("[data-testid=join-club]")
-    carl.wait_for_function("() => document.getElementById('err').textContent", timeout=WAIT_MS)
-    assert carl.text_content("#err") == "名字不能为空"
+    assert _told(carl, "err") == "名字不能为空"
     carl.fill("#name", "Carl")
     carl.click("[data-testid=join-club]")
     carl.wait_for_selector("[data-testid=withdraw]:not([hidden])", timeout=WAIT_MS)
