@@ -1071,7 +1071,7 @@ def verify_text(text: str) -> VerifyOut:
         s = verify(rec)
         signed = ""
         if rec.signature is not None:
-            verify_signature(text, public_key_hex(load_or_create_key()))
+            verify_signature(text, centre_key())
             signed = "; signed by this centre's key" + (" (in play)" if rec.in_play else "")
     except (RecordError, VerifyError, ReplayError, SignatureError) as exc:
         return VerifyOut(ok=False, message=str(exc))
