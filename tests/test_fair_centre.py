@@ -64,6 +64,7 @@ def test_records_downloaded_in_play_and_finished_verify_with_the_centres_key(
         assert "in_play" not in data and data["signature"]["key"] == public_key_hex(load_or_create_key())
         out = _verify_with_key(final, tmp_path, capsys)
         assert f"OK: {len(data['hands'])} hands" in out and "in play" not in out
+        assert f"the match checked: room {code}, players Ann, greedy bot 1, greedy bot 2, greedy bot 3" in out
         # the server's own check (the result page's button) says the same, key included
         assert c.get(f"/api/matches/{code}/verify").json()["message"].endswith("signed by this centre's key")
 

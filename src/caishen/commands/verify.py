@@ -48,4 +48,7 @@ def run(args: argparse.Namespace) -> int:
         f"{name}: OK: {summary.hands} hands, {summary.draws} draws and {summary.actions} actions "
         f"match the committed seeds; results reproduced{summary.moves_text()}{signed}{in_play}"
     )
+    # which match that was: a record of another match passes as well (the names are the record's)
+    room = f"room {record.room}, " if record.room else ""
+    print(safe_text(f"{name}: the match checked: {room}players {', '.join(record.players)}"))
     return 0
