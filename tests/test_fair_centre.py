@@ -50,14 +50,16 @@ def test_records_downloaded_in_play_and_finished_verify_with_the_centres_key(
         assert c.post("/api/me", json={"name": "Ann"}).status_code == 200
         code = c.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "hands": 8}).json()["code"]
         with c.websocket_connect(f"/ws/{code}") as ws:
-            # into hand 2, asked to move: the table waits for her (no timer), so no hand can end
-            # meanwhile (a state of hand 2 alone could be behind a table whose bots ended it)
+            # past the first hand, asked to move: the table waits for her (no timer), so no hand
+            # can end meanwhile (a state of hand 2 alone could be behind a table whose bots ended
+            # it). Which hand that is depends on the deal: the bots may end a hand before she is
+            # asked anything in it (a CI run met her first question in the third hand)
             view = _play(ws, next_state(ws, errors=False),
                          lambda v: v["hand"] >= 1 and v["hand_end"] is None and bool(v["choices"]))
             mid = c.get(f"/api/matches/{code}/record").text
-            assert json.loads(mid)["in_play"] is True and len(json.loads(mid)["hands"]) == 1
+            assert json.loads(mid)["in_play"] is True and len(json.loads(mid)["hands"]) == view["hand"]
             out = _verify_with_key(mid, tmp_path, capsys)
-            assert "OK: 1 hands" in out and "signed by the given key" in out and "in play" in out
+            assert f"OK: {view['hand']} hands" in out and "signed by the given key" in out and "in play" in out
             _play(ws, view, lambda v: bool(v["match_over"]))
         final = c.get(f"/api/matches/{code}/record").text
         data = json.loads(final)
