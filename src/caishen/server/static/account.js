@@ -41,20 +41,9 @@ Object.assign(I18N.en, {
 
 let ACCOUNT = null;
 
-// The API's answer; a refusal throws an Error with the message for its code in the page's language.
-async function call(path, method, body) {
-  const res = await fetch(path, { method, credentials: "same-origin", headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) {
-    const code = data && data.code;
-    const key = "err_" + code;
-    const msg = code && t(key) !== key ? t(key, res.headers.get("Retry-After") || "")
-      : (data && typeof data.detail === "string" ? data.detail : res.statusText);
-    throw new Error(msg);
-  }
-  return data;
-}
+// A request (common.js's api(): a refusal's message is in the page's language, {0} the wait a
+// 429 names).
+const call = (path, method, body) => api(path, { method, body });
 
 async function loadSessions() {
   const list = await call("/api/account/sessions", "GET");

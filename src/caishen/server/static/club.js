@@ -18,12 +18,10 @@ Object.assign(I18N.zh, {
   seasonDates: "赛季：{0} 至 {1}", seasonMonth: "（自然月）", seasonFrom: "从", seasonTo: "到", calendarMonth: "按自然月",
   recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？", confirmRemove: "确定把{0}移出亲友圈？",
   matchesCol: "场次", handsCol: "局数", winsCol: "胡牌", chipsCol: "筹码", perHand: "每局", template: "模板",
-  noBoard: "本赛季还没有打完的局。", deleteTemplate: "删除", confirmDeleteTemplate: "删除模板“{0}”？",
-  err_not_a_member: "只有本圈成员可以这样做", err_not_an_admin: "只有管理员可以这样做", err_not_the_owner: "只有圈主可以这样做",
-  err_owner_stays: "圈主不能被移出", err_blacklisted: "你不能加入这个亲友圈", err_no_club: "没有这个亲友圈",
-  err_not_a_club_member: "这张桌子只给本圈成员", err_no_template: "没有这个模板", err_bad_template: "模板的房规不对：{0}",
+  noBoard: "本赛季还没有打完的局。", deleteTemplate: "删除", confirmDeleteTemplate: "删除模板“{0}”？", err_not_the_owner: "只有圈主可以这样做",
+  err_owner_stays: "圈主不能被移出", err_blacklisted: "你不能加入这个亲友圈", err_no_template: "没有这个模板", err_bad_template: "模板的房规不对：{0}",
   err_bad_season: "赛季要有开始和结束日期，结束不早于开始", err_cannot_change: "不能这样改", err_not_in_club: "此人不在圈里",
-  err_not_signed_in: "先取一个昵称", err_empty_name: "名字不能为空", err_invalid: "有一项填得不对，请检查后再试",
+  err_not_signed_in: "先取一个昵称",
   err_bad_code: "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）", removedNote: "你已不在这个亲友圈里。",
   withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。",
 });
@@ -44,29 +42,17 @@ Object.assign(I18N.en, {
   confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}?", confirmRemove: "Remove {0} from the club?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
   chipsCol: "Chips", perHand: "per hand", template: "Template", noBoard: "No hand finished this season yet.",
   deleteTemplate: "Delete", confirmDeleteTemplate: "Delete the template \u201c{0}\u201d?",
-  err_not_a_member: "Only the club's members may do this", err_not_an_admin: "Only the club's admins may do this",
   err_not_the_owner: "Only the club's owner may do this", err_owner_stays: "The owner cannot be removed",
-  err_blacklisted: "You cannot join this club", err_no_club: "No such club", err_not_a_club_member: "This table is for the club's members only",
+  err_blacklisted: "You cannot join this club",
   err_no_template: "No such template", err_bad_template: "The template's rules are wrong: {0}",
   err_bad_season: "A season needs a first and a last day, the last not before the first", err_cannot_change: "This cannot be changed so",
-  err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first", err_empty_name: "The name is empty",
-  err_invalid: "Something entered is not valid: check it and try again",
+  err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first",
   err_bad_code: "A club code is 4 to 16 letters or digits (or paste the invite link)", removedNote: "You are no longer in this club.",
   withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).",
 });
 
-// A request; a refusal's code in the page's language (else the server's words).
-async function call(path, method = "GET", body = undefined) {
-  const res = await fetch(path, { method, credentials: "same-origin", headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) {
-    const code = data && data.code || (res.status === 422 && data && Array.isArray(data.detail) ? "invalid" : null);
-    const detail = data && typeof data.detail === "string" ? data.detail : res.statusText;
-    throw new Error(code && t("err_" + code) !== "err_" + code ? t("err_" + code, detail) : detail);
-  }
-  return data;
-}
+// A request (common.js's api(): a refusal's message is in the page's language).
+const call = (path, method = "GET", body = undefined) => api(path, { method, body });
 
 const $ = (id) => document.getElementById(id);
 const showErr = (ex) => { $("err").textContent = ex ? ex.message : ""; };

@@ -52,8 +52,8 @@ const I18N = {
     kongReplacement: "杠上开花", seaFloor: "海底捞月", seaFloorLeft: "另有{0}张海底牌（分张）", fromSeat: "{0}打出", secondsLeft: "{0}秒", nextIn: "{0}秒后自动开始下一局", nextWaiting: "还在等：{0}",
     "variant_longgang": "龙港麻将", "variant_luoyang-gangci": "洛阳杠次",
     level_random: "随机", level_greedy: "贪心", level_strong: "强", level_learned: "学习型",
-    noSuchRoom: "没有这个房间（请检查房间号或链接）", clubMembersOnly: "只有本圈成员可以：请先加入亲友圈", nameEmpty: "名字不能为空",
-    badInput: "有一项填得不对，请检查后再试", noSuchClub: "没有这个亲友圈", clubAdminsOnly: "只有本圈管理员可以这样做", notStarted: "这场比赛还没有开始", noReplay: "没有这一局的回放（{0}）", handMissing: "这场比赛没有第{0}局", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
+    err_no_room: "没有这个房间（请检查房间号或链接）", err_not_a_club_member: "这张桌子只给本圈成员：请先加入亲友圈", err_empty_name: "名字不能为空",
+    err_invalid: "有一项填得不对，请检查后再试", err_no_club: "没有这个亲友圈", err_not_an_admin: "只有本圈管理员可以这样做", err_not_a_member: "只有本圈成员可以这样做", err_not_started: "这场比赛还没有开始", noReplay: "没有这一局的回放（{0}）", handMissing: "这场比赛没有第{0}局", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
     codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
     yes: "是", no: "否", choice_turn_order: "按出牌顺序", choice_clockwise: "顺时针",
     keysHelp: "键盘：← → 选牌，或打出牌名（5p、7z、f2）；回车打出；W 胡，P 碰，C 吃，K 杠，D 叫和局，X 或空格 过",
@@ -129,8 +129,8 @@ const I18N = {
     fromSeat: "from {0}", secondsLeft: "{0} s", nextIn: "Starts by itself in {0} s", nextWaiting: "Still waiting for {0}",
     "variant_longgang": "Longgang 龙港麻将", "variant_luoyang-gangci": "Luoyang Gangci 洛阳杠次",
     level_random: "random", level_greedy: "greedy", level_strong: "strong", level_learned: "learned",
-    noSuchRoom: "No such room (check the code or link)", clubMembersOnly: "Only the club's members may: join the club first", nameEmpty: "The name is empty",
-    badInput: "Something entered is not valid: check it and try again", noSuchClub: "No such club", clubAdminsOnly: "Only the club's admins may do this", notStarted: "This match has not started", noReplay: "No replay of this hand ({0})", handMissing: "this match has no hand {0}", openElsewhere: "This seat is open in another window", useHere: "Continue here",
+    err_no_room: "No such room (check the code or link)", err_not_a_club_member: "This table is for the club's members: join the club first", err_empty_name: "The name is empty",
+    err_invalid: "Something entered is not valid: check it and try again", err_no_club: "No such club", err_not_an_admin: "Only the club's admins may do this", err_not_a_member: "Only the club's members may do this", err_not_started: "This match has not started", noReplay: "No replay of this hand ({0})", handMissing: "this match has no hand {0}", openElsewhere: "This seat is open in another window", useHere: "Continue here",
     codeOrLink: "code or link", turnTimer: "turn timer {0} s",
     yes: "yes", no: "no", choice_turn_order: "turn order", choice_clockwise: "clockwise",
     keysHelp: "Keys: ← → pick a tile, or type its name (5p, 7z, f2); Enter discards it; W win, P pong, C chow, K kong, D declare a draw, X or Space pass",
@@ -186,6 +186,11 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+// A request to the server's API: its JSON answer. A refusal throws an Error whose message is in
+// the page's language where the page knows its code (the words "err_" + code, from common.js or
+// the page's own script; a 422 with a list of fields is "invalid"), else the server's own words
+// (English); ``.code`` keeps the code. {0} in the words is the wait a 429 names, else the
+// server's detail.
 async function api(path, opts = {}) {
   const res = await fetch(path, {
     method: opts.method || "GET",
@@ -195,10 +200,11 @@ async function api(path, opts = {}) {
   });
   const data = await res.json().catch(() => null);
   if (!res.ok) {
-    const msg = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText;
-    const err = new Error(msg);
-    // why, for apiErrorText; a field the server's checks refused (422 with a list) is "invalid"
-    err.code = data && typeof data.code === "string" ? data.code : res.status === 422 && data && Array.isArray(data.detail) ? "invalid" : null;
+    const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText;
+    const code = data && typeof data.code === "string" ? data.code : res.status === 422 && data && Array.isArray(data.detail) ? "invalid" : null;
+    const key = "err_" + code;
+    const err = new Error(code && t(key) !== key ? t(key, res.headers.get("Retry-After") || detail) : detail);
+    err.code = code;
     throw err;
   }
   return data;
@@ -210,14 +216,6 @@ function localStamp(iso) {
   if (Number.isNaN(d.getTime())) return String(iso).slice(5, 16).replace("T", " ");
   const two = (n) => String(n).padStart(2, "0");
   return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
-
-// A refused request said in the page's language where its code is one the page knows (else
-// the server's own words, English).
-const API_ERRORS = { no_room: "noSuchRoom", not_started: "notStarted", not_a_club_member: "clubMembersOnly", empty_name: "nameEmpty",
-  invalid: "badInput", no_club: "noSuchClub", not_an_admin: "clubAdminsOnly", not_a_member: "clubMembersOnly" };
-function apiErrorText(err) {
-  return err.code && API_ERRORS[err.code] ? t(API_ERRORS[err.code]) : err.message;
 }
 
 // ---------------------------------------------------------------- tiles

@@ -209,7 +209,7 @@ async function main() {
       ME = await api("/api/me", { method: "POST", body: { name: document.getElementById("name").value } });
       document.getElementById("nameerr").textContent = "";
       await loadMe();
-    } catch (err) { document.getElementById("nameerr").textContent = apiErrorText(err); }
+    } catch (err) { document.getElementById("nameerr").textContent = err.message; }
   });
   document.getElementById("logoutall").addEventListener("click", async () => {
     if (!confirm(t("confirmLogoutAll"))) return;
@@ -217,14 +217,14 @@ async function main() {
       await api("/api/logout-everywhere", { method: "POST" });
       await loadMe();
       loadMatches();
-    } catch (err) { document.getElementById("nameerr").textContent = apiErrorText(err); }
+    } catch (err) { document.getElementById("nameerr").textContent = err.message; }
   });
   document.getElementById("practice").addEventListener("click", async () => {
     try {
       if (!(await ensureName())) return;
       const room = await api("/api/practice", { method: "POST" });
       location.href = "/r/" + room.code;
-    } catch (err) { document.getElementById("practiceerr").textContent = apiErrorText(err); }
+    } catch (err) { document.getElementById("practiceerr").textContent = err.message; }
   });
   document.getElementById("joinform").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -232,9 +232,9 @@ async function main() {
     const code = raw.includes("/r/") ? raw.split("/r/")[1].split(/[?#/]/)[0] : raw;
     const err = document.getElementById("joinerr");
     err.textContent = "";
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(code)) { err.textContent = t("noSuchRoom"); return; }
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(code)) { err.textContent = t("err_no_room"); return; }
     // an unknown code is told here, in the lobby, not on an empty table page
-    api(`/api/rooms/${code}`).then(() => { location.href = "/r/" + code; }, () => { err.textContent = t("noSuchRoom"); });
+    api(`/api/rooms/${code}`).then(() => { location.href = "/r/" + code; }, () => { err.textContent = t("err_no_room"); });
   });
   document.getElementById("roomform").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -242,7 +242,7 @@ async function main() {
       if (!(await ensureName())) return;
       const room = await api("/api/rooms", { method: "POST", body: roomOptions() });
       location.href = "/r/" + room.code;
-    } catch (err) { document.getElementById("roomerr").classList.remove("ok"); document.getElementById("roomerr").textContent = apiErrorText(err); }
+    } catch (err) { document.getElementById("roomerr").classList.remove("ok"); document.getElementById("roomerr").textContent = err.message; }
   });
   document.getElementById("savetemplate").addEventListener("click", async () => {
     const err = document.getElementById("roomerr");
@@ -252,7 +252,7 @@ async function main() {
         body: { name: document.getElementById("templatename").value, options: roomOptions() } });
       err.textContent = t("templateSaved", document.getElementById("templatename").value, club.selectedOptions[0].textContent);
       err.classList.add("ok");
-    } catch (ex) { err.textContent = apiErrorText(ex); err.classList.remove("ok"); }
+    } catch (ex) { err.textContent = ex.message; err.classList.remove("ok"); }
   });
   document.body.dataset.ready = "1";  // every form has its handler (tests wait for this)
 }

@@ -38,8 +38,8 @@ async function load() {
     FRAMES = [];
     document.getElementById("stepline").replaceChildren();
     document.getElementById("boardbox").replaceChildren(h("section", { class: "card", style: "color:#000;margin:.5rem" },
-      h("p", { class: "err", "data-testid": "replay-error", text: err.code === "no_room" ? t("noSuchRoom")
-        : t("noReplay", err.code === "no_hand" ? t("handMissing", HAND + 1) : apiErrorText(err)) }),
+      h("p", { class: "err", "data-testid": "replay-error", text: err.code === "no_room" ? t("err_no_room")
+        : t("noReplay", err.code === "no_hand" ? t("handMissing", HAND + 1) : err.message) }),
       h("p", {}, h("a", { href: `/m/${CODE}`, text: t("result") }))));
     return;
   }

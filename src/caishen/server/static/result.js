@@ -43,14 +43,14 @@ async function showCentreKey(text, line) {
     line.replaceChildren(h("span", { class: "fair", text: t("centreKey", published) }), " ",
       named === published ? h("span", { class: "pos", "data-testid": "key-match", text: t("recordSignedByIt") })
         : h("span", { class: "neg", "data-testid": "key-match", text: t("recordOtherKey", named || "—") }));
-  } catch (err) { line.textContent = apiErrorText(err); }
+  } catch (err) { line.textContent = err.message; }
 }
 
 async function render() {
   const main = document.getElementById("main");
   let res;
   try { res = await api(`/api/matches/${CODE}`); } catch (err) {
-    main.replaceChildren(h("p", { class: "err", "data-testid": "result-error", text: apiErrorText(err) }), h("p", {}, h("a", { href: "/", text: t("lobby") })));
+    main.replaceChildren(h("p", { class: "err", "data-testid": "result-error", text: err.message }), h("p", {}, h("a", { href: "/", text: t("lobby") })));
     return;
   }
   const parts = [];

@@ -319,7 +319,7 @@ async function showLobby() {
   try { room = await api(`/api/rooms/${CODE}`); } catch (err) {
     document.getElementById("copy").hidden = true;  // nothing to share
     document.getElementById("lobbybox").replaceChildren(h("section", { class: "card", style: "color:#000;margin:.8rem" },
-      h("p", { "data-testid": "no-room", text: t("noSuchRoom") }), h("p", {}, h("a", { href: "/", text: t("backToLobby") }))));
+      h("p", { "data-testid": "no-room", text: t("err_no_room") }), h("p", {}, h("a", { href: "/", text: t("backToLobby") }))));
     return;
   }
   const me = await api("/api/me");
@@ -358,7 +358,7 @@ async function showLobby() {
         if (!me.name || name.value !== me.name) await api("/api/me", { method: "POST", body: { name: name.value } });
         await api(`/api/rooms/${CODE}/join`, { method: "POST" });
         showLobby();
-      } catch (e2) { err.textContent = apiErrorText(e2); }
+      } catch (e2) { err.textContent = e2.message; }
     } })), err);
   } else if (removed) {  // the table is no longer this page's: its board goes, the reason stays
     // (and no move still queued to be played draws it again: anim.js and render() need a
