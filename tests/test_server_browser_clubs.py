@@ -219,5 +219,19 @@ def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: Ser
     carl.wait_for_selector("[data-testid=join-club]:not([hidden])", timeout=WAIT_MS)
     assert carl.is_hidden("[data-testid=withdraw]") and carl.text_content("#err") == ""
     assert carl.text_content("#joinnote") == "你被邀请加入亲友圈“周五牌局”（1 位成员）。"
+    # Carl asks again and Ann says no: his page tells him (it asks every 30 s; here, reloaded),
+    # and asking again within the day is refused in words
+    carl.click("[data-testid=join-club]")
+    carl.wait_for_selector("[data-testid=withdraw]:not([hidden])", timeout=WAIT_MS)
+    _ready(ann, f"{server.base}/club/{code}")
+    ann.wait_for_selector("[data-testid=requests] button", timeout=WAIT_MS)
+    ann.click("[data-testid=requests] button:has-text('拒绝')")
+    ann.wait_for_selector("#requestsbox", state="hidden", timeout=WAIT_MS)
+    _ready(carl, f"{server.base}/club/{code}")
+    carl.wait_for_function("() => document.getElementById('joinnote').textContent.startsWith('管理员没有同意')", timeout=WAIT_MS)
+    assert carl.text_content("#joinnote") == "管理员没有同意你加入“周五牌局”的申请。24 小时后可以再申请。"
+    assert carl.text_content("#myrole") == "未获同意" and carl.is_hidden("[data-testid=withdraw]")
+    carl.click("[data-testid=join-club]")
+    assert _told(carl, "err") == "管理员没有同意你的申请：24 小时后才能再申请"
     carl.context.close()
     ann.context.close()

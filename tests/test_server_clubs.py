@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from caishen.server import core
 from caishen.server.app import create_app
-from caishen.server.clubs.store import season_of
+from caishen.server.clubs.store import ASK_AGAIN_AFTER, season_of
 from caishen.server.db import MIGRATIONS, Club, ClubMember, ClubRoom, HandRow, Room, make_engine, now
 from caishen.table.match import selfplay
 from helpers_server import PG_SLOW, old_room, url_fixture
@@ -126,10 +126,47 @@ def test_a_club_with_approval_and_who_may_approve(url: str) -> None:
         view = ann.post(f"/api/clubs/{code}/requests/{cy_id}/reject").json()
         assert view["requests"] == [] and [m["name"] for m in view["members"]] == ["Ann", "Bob"]
         _refused(ann.post(f"/api/clubs/{code}/requests/{bob_id}/approve"), 409, "cannot_change")  # not a request
-        # the owner turns approval off: Cy joins at once now
+        # Cy is told (her club page and her list of clubs), and may not ask again within a day
+        assert cy.get(f"/api/clubs/{code}").json()["role"] == "declined"
+        assert [(c["code"], c["role"]) for c in cy.get("/api/clubs").json()] == [(code, "declined")]
+        _refused(cy.post(f"/api/clubs/{code}/join"), 409, "declined")
+        _refused(ann.post(f"/api/clubs/{code}/requests/{cy_id}/approve"), 409, "cannot_change")  # no longer asking
+        # the owner turns approval off; a day after the no, Cy joins at once
         _refused(bob.post(f"/api/clubs/{code}/settings", json={"approval": False}), 403, "not_the_owner")
         assert ann.post(f"/api/clubs/{code}/settings", json={"approval": False}).json()["club"]["approval"] is False
+        _refused(cy.post(f"/api/clubs/{code}/join"), 409, "declined")
+        with Session(app.state.store.engine) as db, db.begin():
+            db.execute(update(ClubMember).where(ClubMember.user == cy_id)
+                       .values(joined_at=now() - ASK_AGAIN_AFTER - timedelta(seconds=1)))
         assert cy.post(f"/api/clubs/{code}/join").json()["role"] == "member"
+
+
+def test_a_declined_person_may_ask_again_a_day_after(url: str) -> None:
+    app = create_app(url)
+    with TestClient(app) as ann, TestClient(app) as cy:
+        _person(ann, "Ann")
+        cy_id = _person(cy, "Cy")
+        code = _club(ann, approval=True)["code"]
+        assert cy.post(f"/api/clubs/{code}/join").json()["role"] == "pending"
+        ann.post(f"/api/clubs/{code}/requests/{cy_id}/reject").raise_for_status()
+        with Session(app.state.store.engine) as db, db.begin():
+            db.execute(update(ClubMember).where(ClubMember.user == cy_id)
+                       .values(joined_at=now() - ASK_AGAIN_AFTER + timedelta(minutes=1)))
+        _refused(cy.post(f"/api/clubs/{code}/join"), 409, "declined")  # a minute short of a day
+        with Session(app.state.store.engine) as db, db.begin():
+            db.execute(update(ClubMember).where(ClubMember.user == cy_id).values(joined_at=now() - ASK_AGAIN_AFTER))
+        assert cy.post(f"/api/clubs/{code}/join").json()["role"] == "pending"  # approval is on: asked again
+        assert [r["name"] for r in ann.get(f"/api/clubs/{code}/view").json()["requests"]] == ["Cy"]
+        ann.post(f"/api/clubs/{code}/requests/{cy_id}/reject").raise_for_status()
+        # leaving would make the no nothing: refused; after the day her list of clubs forgets it
+        _refused(cy.post(f"/api/clubs/{code}/leave"), 409, "cannot_change")
+        assert [c["role"] for c in cy.get("/api/clubs").json()] == ["declined"]
+        with Session(app.state.store.engine) as db, db.begin():
+            db.execute(update(ClubMember).where(ClubMember.user == cy_id).values(joined_at=now() - ASK_AGAIN_AFTER))
+        assert cy.get("/api/clubs").json() == [] and cy.get(f"/api/clubs/{code}").json()["role"] == "declined"
+        # an admin may blacklist a declined person
+        assert [r["name"] for r in ann.post(f"/api/clubs/{code}/members/{cy_id}/blacklist").json()["blacklist"]] == ["Cy"]
+        _refused(cy.post(f"/api/clubs/{code}/join"), 403, "blacklisted")
 
 
 def test_roles_remove_and_blacklist_each_refused_without_the_role(url: str) -> None:

@@ -180,8 +180,8 @@ class Club(Base):
 
 
 class ClubMember(Base):
-    """A person's place in a club (0010): ``role`` owner, admin, member, pending (asked to join)
-    or blacklisted (may not join again). A removed member has no row. ``seen_at``: when the
+    """A person's place in a club (0010): ``role`` owner, admin, member, pending (asked to join),
+    declined (an admin said no; ``joined_at`` is then when) or blacklisted (may not join again). A removed member has no row. ``seen_at``: when the
     person last had the club's page open (who is online)."""
 
     __tablename__ = "club_members"

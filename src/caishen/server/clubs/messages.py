@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from caishen.server.protocol import ApiError, RoomBody
 
-Role = Literal["owner", "admin", "member", "pending", "blacklisted"]
+Role = Literal["owner", "admin", "member", "pending", "declined", "blacklisted"]  # declined: an admin said no to the request
 
 
 class ClubError(ApiError):

@@ -153,7 +153,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         to an admin first). A seat taken at a club table still waiting is free again."""
         uid = signed_in(uid_of(request))
         club = club_or_404(code)
-        clubs.set_role(code, uid, None, ("admin", "member", "pending"))
+        clubs.set_role(code, uid, None, ("admin", "member", "pending"))  # declined: the no stands its day
         clubs.unseat(code, uid)
         return club_out(request, club, None)
 
@@ -220,7 +220,9 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
 
     @app.post("/api/clubs/{code}/requests/{who}/reject")
     def reject(request: Request, code: ClubCode, who: PersonId) -> ClubViewOut:
-        return act_on(request, code, who, None, ("pending",))
+        """Say no to a request: the person's club page tells them so, and they may ask again
+        after a day (``ASK_AGAIN_AFTER``; sooner: ``declined``)."""
+        return act_on(request, code, who, "declined", ("pending",))
 
     @app.post("/api/clubs/{code}/members/{who}/remove")
     def remove(request: Request, code: ClubCode, who: PersonId) -> ClubViewOut:
@@ -231,7 +233,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     @app.post("/api/clubs/{code}/members/{who}/blacklist")
     def blacklist(request: Request, code: ClubCode, who: PersonId) -> ClubViewOut:
         """Remove a member (or a request) for good: they cannot join again until unblocked."""
-        return act_on(request, code, who, "blacklisted", ("admin", "member", "pending"))
+        return act_on(request, code, who, "blacklisted", ("admin", "member", "pending", "declined"))
 
     @app.post("/api/clubs/{code}/members/{who}/unblacklist")
     def unblacklist(request: Request, code: ClubCode, who: PersonId) -> ClubViewOut:

@@ -22,6 +22,10 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read out or t
 CODE_LENGTH = 6
 MEMBERS = ("owner", "admin", "member")  # the roles that are in the club
 ADMINS = ("owner", "admin")
+# A person whose request an admin declined may ask again after this long (they are told so on
+# the club's page; asking sooner is refused with ``declined``): no admin is asked by the same
+# person more than once a day.
+ASK_AGAIN_AFTER = timedelta(hours=24)
 
 
 def new_club_code() -> str:
@@ -108,7 +112,7 @@ class ClubStore:
 
     def people(self, code: str) -> list[tuple[str, str, Role, datetime | None]]:
         """Everyone with a row in the club: id, name, role, last seen; by role, then joining."""
-        order = {r: i for i, r in enumerate(("owner", "admin", "member", "pending", "blacklisted"))}
+        order = {r: i for i, r in enumerate(("owner", "admin", "member", "pending", "declined", "blacklisted"))}
         with Session(self.engine) as db:
             rows = db.execute(select(ClubMember.user, User.name, ClubMember.role, ClubMember.seen_at, ClubMember.joined_at)
                               .join(User, User.id == ClubMember.user).where(ClubMember.club == code))
@@ -116,10 +120,13 @@ class ClubStore:
             return [(r[0], r[1], cast(Role, r[2]), r[3]) for r in out]
 
     def mine(self, uid: str) -> list[tuple[str, str, Role, int]]:
-        """The clubs ``uid`` is in (or asked to join): code, name, role, members."""
+        """The clubs ``uid`` is in (or asked to join, or was declined by in the last day): code,
+        name, role, members."""
+        since = now() - ASK_AGAIN_AFTER
         with Session(self.engine) as db:
             rows = list(db.execute(select(Club.code, Club.name, ClubMember.role).join(ClubMember, ClubMember.club == Club.code)
-                                   .where(ClubMember.user == uid, ClubMember.role.in_((*MEMBERS, "pending")))
+                                   .where(ClubMember.user == uid, ClubMember.role.in_((*MEMBERS, "pending", "declined")))
+                                   .where((ClubMember.role != "declined") | (ClubMember.joined_at > since))
                                    .order_by(Club.created_at)))
         return [(r[0], r[1], cast(Role, r[2]), self.member_count(r[0])) for r in rows]
 
@@ -133,9 +140,16 @@ class ClubStore:
             row = db.get(ClubMember, (code, uid), with_for_update=True)
             if row is not None and row.role == "blacklisted":
                 raise ClubError("this club's admins do not let you join", code="blacklisted", status=403)
+            role: Role = "pending" if club.approval else "member"
+            if row is not None and row.role == "declined":
+                t = now()
+                if t < row.joined_at + ASK_AGAIN_AFTER:
+                    raise ClubError("an admin declined your request: you may ask again 24 hours after",
+                                    code="declined", status=409)
+                row.role, row.joined_at = role, t  # asks again (or, approval now off, joins)
+                return role
             if row is not None:
                 return cast(Role, row.role)
-            role: Role = "pending" if club.approval else "member"
             db.add(ClubMember(club=code, user=uid, role=role, joined_at=now()))
             return role
 
@@ -153,6 +167,8 @@ class ClubStore:
                 if role is None:
                     db.delete(row)
                 else:
+                    if role == "declined":
+                        row.joined_at = now()  # when they may ask again counts from here
                     row.role = role
         except IntegrityError:
             raise ClubError("another request changed this at the same time; try again", code="conflict",

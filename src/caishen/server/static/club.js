@@ -23,7 +23,8 @@ Object.assign(I18N.zh, {
   err_bad_season: "赛季要有开始和结束日期，结束不早于开始", err_cannot_change: "不能这样改", err_not_in_club: "此人不在圈里",
   err_not_signed_in: "先取一个昵称",
   err_bad_code: "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）", removedNote: "你已不在这个亲友圈里。",
-  withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。",
+  withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。", role_declined: "未获同意",
+  declinedNote: "管理员没有同意你加入“{0}”的申请。24 小时后可以再申请。", err_declined: "管理员没有同意你的申请：24 小时后才能再申请",
 });
 Object.assign(I18N.en, {
   myClubs: "My clubs", clubs: "Clubs", joinClub: "Join by club code or link", newClub: "Create a club", clubName: "Club name",
@@ -48,7 +49,9 @@ Object.assign(I18N.en, {
   err_bad_season: "A season needs a first and a last day, the last not before the first", err_cannot_change: "This cannot be changed so",
   err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first",
   err_bad_code: "A club code is 4 to 16 letters or digits (or paste the invite link)", removedNote: "You are no longer in this club.",
-  withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).",
+  withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).", role_declined: "declined",
+  declinedNote: "An admin declined your request to join \u201c{0}\u201d. You may ask again 24 hours after.",
+  err_declined: "An admin declined your request: you may ask again 24 hours after it",
 });
 
 // A request (common.js's api(): a refusal's message is in the page's language).
@@ -207,7 +210,7 @@ async function loadClub() {
     // a member removed while the page was open: said, instead of the last refusal left in red
     showErr(VIEW ? new Error(t("removedNote")) : null);
     VIEW = null;
-    $("joinnote").textContent = club.role === "pending" ? t("pendingNote")
+    $("joinnote").textContent = club.role === "pending" ? t("pendingNote") : club.role === "declined" ? t("declinedNote", club.name)
       : club.role === "blacklisted" ? t("blacklistedNote") : t(club.members === 1 ? "invitedTo1" : "invitedTo", club.name, club.members);
     $("withdraw").hidden = club.role !== "pending";
     $("joinbutton").textContent = t(club.approval ? "requestJoin" : "joinThisClub");
