@@ -462,6 +462,8 @@ def main() -> int:
     ap.add_argument("--max-connections", type=int, default=20000,
                     help="caishen serve --max-connections of every server process (default here 20000; the "
                          "server's own default is 1000, below 1,000 tables' sockets)")
+    ap.add_argument("--bot-cache-share", default=None, metavar="F",
+                    help="caishen serve --bot-cache-share of every server process (default: the server's own, 0.1)")
     args = ap.parse_args()
     if args.seconds is None:
         args.seconds = 60.0 if args.human_paced else 20.0
@@ -525,7 +527,8 @@ def main() -> int:
         f"PostgreSQL {args.pg.split('@')[-1]}, fresh schema per run; {args.nodes} nodes on Redis "
         f"{args.redis.split('@')[-1]} behind HAProxy (deploy/haproxy.cfg)"
         + (f", {args.cross:.0%} of the tables played from another node than their own" if args.cross else ""))
-    print(f"server bots: {args.bot}, workers: {args.workers}, pace: instant, "
+    print(f"server bots: {args.bot}, their caches' share {args.bot_cache_share or 'the server default'}, "
+          f"workers: {args.workers}, pace: instant, "
           f"database: {where}; "
           f"figures counted once every table is open (at the latest from half-time); "
           f"median (lowest-highest) of {args.runs} runs; the load generator shares the machine")
@@ -603,6 +606,11 @@ def human_main(args: argparse.Namespace, env: dict[str, str], tmp: str, build: s
     return 0
 
 
+def _share_option(args: argparse.Namespace) -> list[str]:
+    share = getattr(args, "bot_cache_share", None)
+    return [] if share is None else ["--bot-cache-share", str(share)]
+
+
 def wait_up(base: str) -> None:
     """Until the server at ``base`` answers (at most about 30 s)."""
     for _ in range(300):
@@ -640,7 +648,8 @@ def one_run(args: argparse.Namespace, db: str, env: dict[str, str], tmp: str, fl
     profile = ["-m", "cProfile", "-o", str(Path(args.profile).resolve())] if getattr(args, "profile", None) else []
     proc = subprocess.Popen([sys.executable, *profile, "-m", "caishen.cli", "serve", "--port", str(args.port), "--db", db,
                              "--workers", str(args.workers), *([] if OLD_SERVER[0] else ["--max-connections", str(args.max_connections)]),
-                             *(["--redis", args.redis] if args.workers > 1 else [])],  # N workers are N nodes
+                             *(["--redis", args.redis] if args.workers > 1 else []),  # N workers are N nodes
+                             *_share_option(args)],
                             env=env, cwd=tmp, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{args.port}"
     counts: dict[str, int] = {"sent": 0}
@@ -682,7 +691,7 @@ def nodes_run(args: argparse.Namespace, env: dict[str, str], tmp: str, flood: in
                 with (Path(tmp) / f"node-{i + 1}.log").open("ab") as log:  # its JSON log lines, kept out of the figures
                     procs.append(subprocess.Popen(
                         [sys.executable, "-m", "caishen.cli", "serve", "--port", str(port), "--db", db, "--redis",
-                         args.redis, "--max-connections", str(args.max_connections), "--keep-alive", "75"], env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=log))
+                         args.redis, "--max-connections", str(args.max_connections), "--keep-alive", "75", *_share_option(args)], env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=log))
                 if i == 0:
                     wait_up(f"http://127.0.0.1:{port}")  # the first makes the schema
             for port in ports:

@@ -224,3 +224,26 @@ def test_db_takes_an_sqlite_files_path_as_well_as_a_url(tmp_path: Path, capsys: 
     assert cli_main(["serve", "--check", "--db", f"sqlite:///{tmp_path / 'centre.sqlite3'}"]) == 0  # the same file
     assert cli_main(["serve", "--check", "--db", "nosuch://x"]) == 2  # a URL still must be one
     assert "cannot open the database" in capsys.readouterr().err
+
+
+def test_serve_sets_the_bots_cache_share_it_is_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``caishen serve --bot-cache-share F`` (docs/server.md, "Memory"): the caches the bots
+    fill keep F of their limits (an operator trades memory for CPU per move); a share that is
+    no share is refused in one line."""
+    from caishen.bots import caches, shape
+    from caishen.server.hygiene import ServeOptions
+
+    url = f"sqlite:///{tmp_path / 'centre.sqlite3'}"
+    try:
+        with TestClient(create_app(url, options=ServeOptions(bot_cache_share=0.5))):
+            assert shape._limits == [shape.SUIT_CACHE // 2, shape.HALF_CACHE // 2, shape.HAND_CACHE // 2,
+                                     shape.COMBINED_CACHE // 2, shape.COVER_CACHE // 2]
+        with TestClient(create_app(url)):
+            assert shape._limits[2] == shape.HAND_CACHE // 10  # the default: a tenth
+    finally:
+        caches.set_cache_share(1.0)
+    for bad in ("0", "1.5", "half"):
+        with pytest.raises(SystemExit) as stop:
+            cli_main(["serve", "--bot-cache-share", bad, "--check", "--db", url])
+        assert stop.value.code == 2
+        assert f"a share is a number over 0 and at most 1, not '{bad}'" in capsys.readouterr().err
