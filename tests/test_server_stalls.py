@@ -23,6 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from caishen.notation import parse_hand, parse_tile
+from caishen.server import db
 from caishen.server.app import create_app
 from caishen.server.store import Batch, Store
 from caishen.variants.longgang.rules import LONGGANG
@@ -72,6 +73,26 @@ def test_sqlite_checkpoints_off_the_loop(store: Store) -> None:
     with store.engine.connect() as conn:
         busy, log, done = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
     assert busy == 0 and log == done  # every page of the log is in the database file
+
+
+def test_the_logs_file_is_cut_back_after_a_checkpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's write-ahead log kept the largest size it ever reached (202 MB after minutes of
+    30 busy tables): once a checkpoint has copied it and it starts over, its file is cut back
+    to ``SQLITE_WAL_KEPT_BYTES`` (here 1 MiB)."""
+    monkeypatch.setattr(db, "SQLITE_WAL_KEPT_BYTES", 1024 * 1024)
+    path = tmp_path / "centre.sqlite3"
+    store = Store(db.make_engine(f"sqlite:///{path}"))
+    wal = Path(str(path) + "-wal")
+    with store.engine.begin() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_size_limit").scalar_one() == 1024 * 1024
+        conn.exec_driver_sql("CREATE TABLE filler (x BLOB)")
+        conn.exec_driver_sql("INSERT INTO filler VALUES " + ",".join(["(randomblob(4000))"] * 1500))
+    assert wal.stat().st_size > 4 * 1024 * 1024  # the log holds the 6 MB written
+    store.checkpoint()
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO filler VALUES (x'00')")  # the log starts over
+    assert wal.stat().st_size <= 1024 * 1024
+    store.close()
 
 
 def test_a_table_is_opened_with_its_reads_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,6 +34,10 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 PG_TIMEOUTS: dict[str, object] = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5,
                                   "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10_000}
 SQLITE_BUSY_SECONDS = 30  # an SQLite transaction waits this long for another writer's lock
+# The write-ahead log's file is cut back to this size when the log starts over after a
+# checkpoint: without it the file keeps the largest size it ever reached (202 MB after a few
+# minutes of 30 tables at the instant pace, for good).
+SQLITE_WAL_KEPT_BYTES = 32 * 1024 * 1024
 PG_LOCK_MS = 10_000  # a PostgreSQL statement waits this long for a lock (lock_timeout), then fails as busy
 
 
@@ -242,7 +246,8 @@ def database_url(given: str | None) -> str:
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``. SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit
-    survives the server process being killed (not the machine losing power)."""
+    survives the server process being killed (not the machine losing power); the log's file
+    is cut back to ``SQLITE_WAL_KEPT_BYTES`` each time it starts over."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS})
 
@@ -252,6 +257,7 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute(f"PRAGMA journal_size_limit={SQLITE_WAL_KEPT_BYTES}")
             cur.close()
 
         return engine
