@@ -137,7 +137,7 @@ def test_the_owner_hands_the_club_to_an_admin_on_its_page(
     bob.fill("#name", "<b>Bob</b>")
     bob.click("[data-testid=join-club]")
     bob.wait_for_selector("#memberonly:not([hidden])", timeout=WAIT_MS)
-    assert bob.is_hidden("#seasonform")
+    assert bob.is_hidden("#seasonform") and bob.is_hidden("[data-testid=approval]")
     _ready(ann, link)
     bob_row = ann.locator("[data-testid=members] .member", has_text="<b>Bob</b>")
     assert bob_row.locator("button", has_text=make_owner).count() == 0  # a member is not offered the club
@@ -183,9 +183,9 @@ def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: Ser
     ann.wait_for_selector("#seasonform:not([hidden])", timeout=WAIT_MS)
     code = ann.text_content("[data-testid=club-code]") or ""
     assert (ann.text_content("#season") or "").endswith("（自然月）")
-    ann.check("#approvalbox")
-    ann.click("#seasonform button[type=submit]")
+    ann.check("[data-testid=approval]")  # beside the members, saved at once
     ann.wait_for_function("() => VIEW && VIEW.club.approval", timeout=WAIT_MS)
+    ann.click("#seasonform button[type=submit]")  # the month's dates saved unchanged: still the month
     assert ann.evaluate("VIEW.season_set") is False  # still the calendar month
     assert (ann.text_content("#season") or "").endswith("（自然月）")
     # the lobby's template row: a name of spaces is refused in words, not in the server's English
@@ -225,6 +225,8 @@ def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: Ser
     carl.wait_for_selector("[data-testid=withdraw]:not([hidden])", timeout=WAIT_MS)
     _ready(ann, f"{server.base}/club/{code}")
     ann.wait_for_selector("[data-testid=requests] button", timeout=WAIT_MS)
+    asking = ann.text_content("[data-testid=requests]") or ""
+    assert "Carl" in asking and "在线" not in asking and "离线" not in asking  # never had the page: no presence
     ann.click("[data-testid=requests] button:has-text('拒绝')")
     ann.wait_for_selector("#requestsbox", state="hidden", timeout=WAIT_MS)
     _ready(carl, f"{server.base}/club/{code}")

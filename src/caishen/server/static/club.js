@@ -143,10 +143,12 @@ function renderView() {
     h("p", { class: "muted", text: t("noTables") }));
   // members: online, playing; actions by role
   // one person a line; the buttons wrap under the name on a phone
-  const row = (m, actions) => h("div", { class: "member row", "data-member": m.id },
+  // online and playing for members only: a request or a blacklisted person never had the page
+  // (what the server knows of them is from before)
+  const row = (m, actions, presence = true) => h("div", { class: "member row", "data-member": m.id },
     h("span", { class: "who", text: m.name }), h("span", { class: "nowrap muted", text: t("role_" + m.role) }),
-    h("span", { class: "nowrap" }, h("span", { class: m.online ? "" : "muted", text: m.online ? "● " + t("online") : "○ " + t("offline") }),
-      m.playing ? h("a", { href: "/r/" + m.playing, text: " · " + t("playingAt") }) : null),
+    presence ? h("span", { class: "nowrap" }, h("span", { class: m.online ? "" : "muted", text: m.online ? "● " + t("online") : "○ " + t("offline") }),
+      m.playing ? h("a", { href: "/r/" + m.playing, text: " · " + t("playingAt") }) : null) : null,
     h("span", { class: "row" }, actions));
   const me = ME && ME.id;
   $("members").replaceChildren(...v.members.map((m) => row(m, [
@@ -158,10 +160,10 @@ function renderView() {
   ])));
   $("requestsbox").hidden = !v.requests.length;
   $("requests").replaceChildren(...v.requests.map((m) => row(m, [
-    personAction(t("approve"), `${base}/requests/${m.id}/approve`), personAction(t("reject"), `${base}/requests/${m.id}/reject`)])));
+    personAction(t("approve"), `${base}/requests/${m.id}/approve`), personAction(t("reject"), `${base}/requests/${m.id}/reject`)], false)));
   $("blacklistbox").hidden = !v.blacklist.length;
   $("blacklist").replaceChildren(...v.blacklist.map((m) => row(m, [
-    personAction(t("unban"), `${base}/members/${m.id}/unblacklist`)])));
+    personAction(t("unban"), `${base}/members/${m.id}/unblacklist`)], false)));
   // recent matches
   $("matches").replaceChildren(v.matches.length ? h("table", { class: "list" }, v.matches.map((m) => h("tr", {},
     // each player with the chips they ended with (a bare "25/0/160/195" named nobody), and the
@@ -172,8 +174,9 @@ function renderView() {
   // season and the owner's settings
   $("season").textContent = t("seasonDates", v.season_start, v.season_end) + (v.season_set ? "" : t("seasonMonth"));
   $("seasonform").hidden = !owner;
+  $("approvalrow").hidden = !owner;
+  $("approvalbox").checked = v.club.approval;
   if (owner && document.activeElement.tagName !== "INPUT") {
-    $("approvalbox").checked = v.club.approval;
     $("seasonstart").value = v.season_start;
     $("seasonend").value = v.season_end;
   }
@@ -241,14 +244,21 @@ function clubPage() {
   $("seasonform").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      const body = { approval: $("approvalbox").checked };
       const start = $("seasonstart").value || null, end = $("seasonend").value || null;
-      // the calendar month's dates stand in the boxes: saving the approval alone must not fix
-      // the season to them (it would not move on to the next month)
-      if (VIEW.season_set || start !== VIEW.season_start || end !== VIEW.season_end) Object.assign(body, { season_start: start, season_end: end });
-      VIEW = await call(`/api/clubs/${CODE}/settings`, "POST", body);
+      // the calendar month's dates stand in the boxes: saving them unchanged must not fix the
+      // season to them (it would not move on to the next month)
+      if (!VIEW.season_set && start === VIEW.season_start && end === VIEW.season_end) return;
+      VIEW = await call(`/api/clubs/${CODE}/settings`, "POST", { season_start: start, season_end: end });
       showErr(null); renderView(); await loadBoard();
     } catch (ex) { showErr(ex); }
+  });
+  // the approval switch saves itself, beside the members it is about (it sat in the
+  // leaderboard's card, saved with the season's dates)
+  $("approvalbox").addEventListener("change", async () => {
+    try {
+      VIEW = await call(`/api/clubs/${CODE}/settings`, "POST", { approval: $("approvalbox").checked });
+      showErr(null); renderView();
+    } catch (ex) { showErr(ex); renderView(); }
   });
   $("withdraw").addEventListener("click", async () => {
     try { await call(`/api/clubs/${CODE}/leave`, "POST"); showErr(null); await loadClub(); } catch (ex) { showErr(ex); }
