@@ -77,7 +77,7 @@ def test_a_changed_contribution_fails(rec: MatchRecord) -> None:
         verify(bad)
     assert err.value.hand == 1  # the wall it gives is not the recorded one
     dropped = _edited(rec, lambda d: d["hands"][1]["contributions"].__setitem__(2, "timeout"))
-    with pytest.raises(VerifyError, match="hand 1: contributions and their events differ"):
+    with pytest.raises(VerifyError, match=r"hand 2 \(hands\[1\]\): contributions and their events differ"):
         verify(dropped)
 
 
@@ -112,7 +112,7 @@ def _other_hand_2() -> dict[str, Any]:
 
 def test_a_seed_that_does_not_match_its_commitment_fails(rec: MatchRecord) -> None:
     bad = _edited(rec, lambda d: d["hands"][2].__setitem__("seed", "ab" * 32))
-    with pytest.raises(VerifyError, match="hand 2: the revealed seed does not match the commitment"):
+    with pytest.raises(VerifyError, match=r"hand 3 \(hands\[2\]\): the revealed seed does not match the commitment"):
         verify(bad)
 
 
@@ -124,7 +124,7 @@ def test_a_seed_that_does_not_match_its_commitment_fails(rec: MatchRecord) -> No
 ])
 def test_a_contribution_out_of_order_fails(rec: MatchRecord, timeline: list[str], says: str) -> None:
     bad = _edited(rec, lambda d: d["hands"][0].__setitem__("timeline", timeline))
-    with pytest.raises(VerifyError, match=f"hand 0: {says}"):
+    with pytest.raises(VerifyError, match=rf"hand 1 \(hands\[0\]\): {says}"):
         verify(bad)
 
 

@@ -98,7 +98,7 @@ def test_a_move_the_server_signed_in_a_persons_name_fails(rec: MatchRecord) -> N
     step = sum(1 for _, a in h.actions[:i] if a.kind is not ActionKind.PASS)
     forged = sign_move(SERVER, move_message(ROOM, 1, step, h.actions[i][1].text()))
     bad = _edited(rec, lambda d: d["hands"][1]["signatures"].__setitem__(i, forged))
-    with pytest.raises(VerifyError, match=f"hand 1: move {i} .* is not signed by the seat's own key: a move put in "
+    with pytest.raises(VerifyError, match=rf"hand 2 \(hands\[1\]\): actions\[{i}\] .* is not signed by the seat's own key: a move put in "
                                           "the person's name"):
         verify(bad)
 
@@ -108,9 +108,9 @@ def test_a_signature_moved_to_another_move_or_room_fails(rec: MatchRecord) -> No
     mine = [i for i, (seat, _) in enumerate(h.actions) if h.seats[seat] == 0]
     a, b = mine[2], mine[3]
     swapped = _edited(rec, lambda d: d["hands"][1]["signatures"].__setitem__(a, d["hands"][1]["signatures"][b]))
-    with pytest.raises(VerifyError, match=f"hand 1: move {a} "):
+    with pytest.raises(VerifyError, match=rf"hand 2 \(hands\[1\]\): actions\[{a}\] "):
         verify(swapped)
-    with pytest.raises(VerifyError, match="hand 0: move"):
+    with pytest.raises(VerifyError, match=r"hand 1 \(hands\[0\]\): actions\["):
         verify(_edited(rec, lambda d: d.__setitem__("room", "ANOTHERROOM1")))
 
 
@@ -118,7 +118,7 @@ def test_a_bots_move_with_a_signature_fails_and_a_persons_move_marked_server_is_
     h = rec.hands[0]
     bot = next(i for i, (seat, _) in enumerate(h.actions) if h.seats[seat] == 1)
     forged = sign_move(SERVER, b"anything")
-    with pytest.raises(VerifyError, match=f"hand 0: move {bot} .*by no key"):
+    with pytest.raises(VerifyError, match=rf"hand 1 \(hands\[0\]\): actions\[{bot}\] .*by no key"):
         verify(_edited(rec, lambda d: d["hands"][0]["signatures"].__setitem__(bot, forged)))
     # the server saying a stand-in made Ann's move (in the last hand: an earlier one's change
     # breaks the chain): it verifies, and is counted as the server's
@@ -129,7 +129,7 @@ def test_a_bots_move_with_a_signature_fails_and_a_persons_move_marked_server_is_
 
 def test_the_persons_key_replaced_by_the_servers_fails(rec: MatchRecord) -> None:
     ann = rec.hands[2].seats.index(0)
-    with pytest.raises(VerifyError, match="hand 2: move"):
+    with pytest.raises(VerifyError, match=r"hand 3 \(hands\[2\]\): actions\["):
         verify(_edited(rec, lambda d: d["hands"][2]["signers"].__setitem__(ann, key_hex(SERVER))))
 
 

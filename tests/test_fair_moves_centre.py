@@ -177,7 +177,7 @@ def test_a_move_signed_in_the_persons_name_by_another_key_fails_caishen_verify(
     forged_sig = sign_move(key, move_message(d["room"], hand, step, d["hands"][hand]["actions"][i][1]))
     bad = _forged(served, lambda r: r["hands"][hand]["signatures"].__setitem__(i, forged_sig))
     rc, out = _cli_verify(bad, tmp_path, capsys)
-    assert rc != 0 and f"move {i} " in out and "not signed by the seat's own key" in out, out
+    assert rc != 0 and f"actions[{i}] " in out and "not signed by the seat's own key" in out, out
 
 
 def test_a_record_whose_signature_was_changed_fails_caishen_verify(
@@ -188,7 +188,7 @@ def test_a_record_whose_signature_was_changed_fails_caishen_verify(
     changed = sig[:-1] + ("0" if sig[-1] != "0" else "1")
     bad = _forged(served, lambda r: r["hands"][hand]["signatures"].__setitem__(i, changed))
     rc, out = _cli_verify(bad, tmp_path, capsys)
-    assert rc != 0 and f"move {i} " in out and "not signed by the seat's own key" in out, out
+    assert rc != 0 and f"actions[{i}] " in out and "not signed by the seat's own key" in out, out
 
 
 def test_moves_sent_without_a_signature_are_recorded_unsigned(app: FastAPI) -> None:

@@ -131,15 +131,15 @@ def test_the_browser_verifies_a_whole_match_and_refuses_tampered_ones(page: Any)
         assert res["ok"] is False
         return str(res["message"])
 
-    assert bad(lambda d: d["hands"][3]["contributions"].__setitem__(0, "11" * 32)).startswith("hand 3: wall position")
+    assert bad(lambda d: d["hands"][3]["contributions"].__setitem__(0, "11" * 32)).startswith("hand 4 (hands[3]): wall position")
     renumber = lambda d: [h.__setitem__("index", i) for i, h in enumerate(d["hands"])]  # noqa: E731
-    assert "hand 2: the chain is broken" in bad(lambda d: (d["hands"].pop(2), renumber(d)))
-    assert "hand 1: the chain is broken" in bad(lambda d: (d["hands"].insert(1, d["hands"].pop(4)), renumber(d)))
-    assert "hand 5: the revealed seed does not match the commitment" in bad(
+    assert "hand 3 (hands[2]): the chain is broken" in bad(lambda d: (d["hands"].pop(2), renumber(d)))
+    assert "hand 2 (hands[1]): the chain is broken" in bad(lambda d: (d["hands"].insert(1, d["hands"].pop(4)), renumber(d)))
+    assert "hand 6 (hands[5]): the revealed seed does not match the commitment" in bad(
         lambda d: d["hands"][5].__setitem__("seed", "ab" * 32))
-    assert "hand 0: a contribution arrived after the seed was revealed" in bad(
+    assert "hand 1 (hands[0]): a contribution arrived after the seed was revealed" in bad(
         lambda d: d["hands"][0].__setitem__("timeline", ["commit", "contribute 0", "deal", "reveal", "contribute 2"]))
-    assert "hand 6: draw 70" in bad(lambda d: d["hands"][6]["draws"][70].__setitem__(2, "f4"))
+    assert "hand 7 (hands[6].draws[70]): the draw does not match the wall" in bad(lambda d: d["hands"][6]["draws"][70].__setitem__(2, "f4"))
 
 
 @pytest.mark.browser
@@ -256,4 +256,4 @@ def test_the_browser_checks_every_signed_move_of_an_8_hand_match(page: Any) -> N
                                     move_message(d["room"], 7, step, h["actions"][40][1]))  # the server's key
     res = _check(page, d)
     assert res["ok"] is False and res["message"].startswith(
-        "hand 7: move 40 (seat ") and "is not signed by the seat's own key: a move put in the person's name" in res["message"]
+        "hand 8 (hands[7]): actions[40] (seat ") and "is not signed by the seat's own key: a move put in the person's name" in res["message"]

@@ -180,7 +180,7 @@ def test_L12_illegal_move_fails_replay_with_index_and_reason(rec: MatchRecord) -
         replay(bad)
     assert err.value.hand == 0 and err.value.index == i and err.value.what == "action"
     assert f"holds no {tile_name(missing)} to discard" in str(err.value)
-    assert str(err.value).startswith(f"hand 0, action {i}: seat {seat} discard {tile_name(missing)} is illegal")
+    assert str(err.value).startswith(f"hand 1 (hands[0].actions[{i}]): seat {seat} discard {tile_name(missing)} is illegal")
     with pytest.raises(ReplayError):
         verify(bad)
 
@@ -189,7 +189,7 @@ def test_wrong_seat_fails_replay(rec: MatchRecord) -> None:
     i, seat, _ = _first_discard(rec)
     other = (seat + 1) % 4
     bad = edited(rec, lambda d: d["hands"][0]["actions"][i].__setitem__(0, other))
-    with pytest.raises(ReplayError, match=f"action {i}: seat {other}.*nothing to decide now"):
+    with pytest.raises(ReplayError, match=rf"actions\[{i}\]\): seat {other}.*nothing to decide now"):
         replay(bad)
 
 
@@ -226,7 +226,7 @@ def test_L4_verify_catches_a_consistently_rebuilt_wall() -> None:
     record = MatchRecord(LONGGANG.replace(hands_per_match=1), ("a", "b", "c", "d"), None, (hand,),
                          table.result().to_json())
     assert replay(record).hands == 1
-    with pytest.raises(VerifyError, match=r"hand 0: wall position 0: expected"):
+    with pytest.raises(VerifyError, match=r"hand 1 \(hands\[0\]\): wall position 0: expected"):
         verify(record)
 
 
@@ -241,7 +241,7 @@ def test_L4_verify_catches_an_altered_draw(rec: MatchRecord) -> None:
     assert (e.hand, e.draw) == (1, k)
     assert e.expected == f"seat {s} takes {tile_name(tile)} from wall position {pos}"
     assert e.recorded == f"seat {s} takes {other} from wall position {pos}"
-    assert str(e).startswith(f"hand 1, draw {k}: draw does not match the wall: expected seat {s} takes")
+    assert str(e).startswith(f"hand 2 (hands[1].draws[{k}]): draw does not match the wall: expected seat {s} takes")
     with pytest.raises(ReplayError) as rerr:
         replay(bad)
     assert (rerr.value.hand, rerr.value.index, rerr.value.what) == (1, k, "draw")
@@ -251,7 +251,7 @@ def test_L4_verify_catches_a_draw_from_another_position(rec: MatchRecord) -> Non
     k = 3
     s, pos, tile = rec.hands[0].draws[k]
     bad = edited(rec, lambda d: d["hands"][0]["draws"][k].__setitem__(1, pos + 1))
-    with pytest.raises(VerifyError, match=rf"hand 0, draw {k}: .*expected seat {s} takes {tile_name(tile)} from wall position {pos}, recorded .*position {pos + 1}"):
+    with pytest.raises(VerifyError, match=rf"hand 1 \(hands\[0\].draws\[{k}\]\): .*expected seat {s} takes {tile_name(tile)} from wall position {pos}, recorded .*position {pos + 1}"):
         verify(bad)
 
 
@@ -270,7 +270,7 @@ def test_verify_catches_missing_and_extra_draws(rec: MatchRecord) -> None:
 def test_verify_checks_commitment_seed_and_dice(rec: MatchRecord) -> None:
     real = rec.hands[0].commitment
     bad_seed = edited(rec, lambda d: d["hands"][0].__setitem__("seed", "00" * 32))
-    with pytest.raises(VerifyError, match="hand 0: the revealed seed does not match the commitment"):
+    with pytest.raises(VerifyError, match=r"hand 1 \(hands\[0\]\): the revealed seed does not match the commitment"):
         verify(bad_seed)
     bad_commit = edited(rec, lambda d: d["hands"][3].__setitem__("commitment", "ab" * 32))
     with pytest.raises(VerifyError) as err:
@@ -281,10 +281,10 @@ def test_verify_checks_commitment_seed_and_dice(rec: MatchRecord) -> None:
     dice = list(rec.hands[0].dice)
     dice[0] = dice[0] % 6 + 1
     bad_dice = edited(rec, lambda d: d["hands"][0].__setitem__("dice", dice))
-    with pytest.raises(VerifyError, match=r"hand 0: dice: expected \["):
+    with pytest.raises(VerifyError, match=r"hand 1 \(hands\[0\]\): dice: expected \["):
         verify(bad_dice)
     hidden = edited(rec, lambda d: d["hands"][0].__setitem__("seed", None))
-    with pytest.raises(VerifyError, match="hand 0: seed not revealed"):
+    with pytest.raises(VerifyError, match=r"hand 1 \(hands\[0\]\): seed not revealed"):
         verify(hidden)
     assert replay(hidden).hands == 4  # replay needs no seed: it uses the recorded wall
 
@@ -296,7 +296,7 @@ def test_replay_catches_altered_results(rec: MatchRecord) -> None:
     with pytest.raises(ReplayError) as err:
         replay(bad)
     assert err.value.what == "result" and err.value.hand == 0
-    assert str(err.value) == f"hand 0: chips[0]: replay gives {real[0]}, record says {fake[0]}"
+    assert str(err.value) == f"hand 1 (hands[0]): chips[0]: replay gives {real[0]}, record says {fake[0]}"
     chips = list(rec.result["chips"])
     bad_match = edited(rec, lambda d: d["result"]["chips"].__setitem__(3, chips[3] + 5))
     with pytest.raises(ReplayError, match=rf"^match: chips\[3\]: replay gives {chips[3]}, record says {chips[3] + 5}$"):
@@ -306,16 +306,16 @@ def test_replay_catches_altered_results(rec: MatchRecord) -> None:
 def test_replay_catches_truncated_and_extended_hands(rec: MatchRecord) -> None:
     n = len(rec.hands[0].actions)
     cut = edited(rec, lambda d: d["hands"][0]["actions"].pop())
-    with pytest.raises(ReplayError, match=f"hand 0: the record ends after {n - 1} actions but the hand is not over"):
+    with pytest.raises(ReplayError, match=rf"hand 1 \(hands\[0\]\): the record ends after {n - 1} actions but the hand is not over"):
         replay(cut)
     more = edited(rec, lambda d: d["hands"][0]["actions"].append([0, "pass"]))
-    with pytest.raises(ReplayError, match=f"hand 0, action {n}: the hand is already over"):
+    with pytest.raises(ReplayError, match=rf"hand 1 \(hands\[0\].actions\[{n}\]\): the hand is already over"):
         replay(more)
 
 
 def test_replay_checks_seating(rec: MatchRecord) -> None:
     bad = edited(rec, lambda d: d["hands"][1].__setitem__("seats", [3, 2, 1, 0]))
-    with pytest.raises(ReplayError, match=r"hand 1: seats should be \[.*\] \(L2, L18\)"):
+    with pytest.raises(ReplayError, match=r"hand 2 \(hands\[1\]\): seats should be \[.*\] \(L2, L18\)"):
         replay(bad)
 
 
@@ -343,7 +343,7 @@ def test_malformed_hand_fields_name_their_place(rec: MatchRecord) -> None:
     with pytest.raises(RecordError, match=r"hands\[0\].wall\[5\]: 'xx' is not a tile"):
         edited(rec, lambda d: d["hands"][0].__setitem__("wall", " ".join(["1m"] * 5 + ["xx"])))
     short = edited(rec, lambda d: d["hands"][0].__setitem__("wall", "1m 2m"))
-    with pytest.raises(ReplayError, match="hand 0: cannot deal: a wall must hold 136 tiles, not 2"):
+    with pytest.raises(ReplayError, match=r"hand 1 \(hands\[0\]\): cannot deal: a wall must hold 136 tiles, not 2"):
         replay(short)
     assert issubclass(RecordError, ValueError) and issubclass(ReplayError, ValueError)
     assert issubclass(VerifyError, ValueError)

@@ -79,7 +79,7 @@ def test_verify_names_the_first_altered_draw(tmp_path: Path, capsys: pytest.Capt
     p.write_text(json.dumps(data))
     assert main(["verify", str(p)]) == 1
     err = capsys.readouterr().err.strip()
-    assert err.startswith(f"caishen verify: FAILED: {p}: hand 2, draw 80: draw does not match the wall: "
+    assert err.startswith(f"caishen verify: FAILED: {p}: hand 3 (hands[2].draws[80]): draw does not match the wall: "
                           f"expected seat {seat} takes {tile} from wall position {pos}, recorded seat {seat} takes")
 
 
@@ -93,7 +93,7 @@ def test_verify_names_an_altered_wall(tmp_path: Path, capsys: pytest.CaptureFixt
     p.write_text(json.dumps(data))
     assert main(["verify", str(p)]) == 1
     assert capsys.readouterr().err.strip() == (
-        f"caishen verify: FAILED: {p}: hand 1: wall position 0: expected {tiles[j]}, recorded {tiles[0]}"
+        f"caishen verify: FAILED: {p}: hand 2 (hands[1]): wall position 0: expected {tiles[j]}, recorded {tiles[0]}"
     )
 
 
@@ -128,6 +128,6 @@ def test_replay_refuses_an_illegal_move(tmp_path: Path, capsys: pytest.CaptureFi
     p.write_text(json.dumps(data))
     assert main(["replay", str(p)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("caishen replay: error: hand 0, action 0: seat 2 win is illegal: seat 2 has nothing to decide now")
+    assert err.startswith("caishen replay: error: hand 1 (hands[0].actions[0]): seat 2 win is illegal: seat 2 has nothing to decide now")
     assert main(["replay", str(p), "--hand", "5"]) == 2
     assert "--hand 5: the record has hands 0-0" in capsys.readouterr().err

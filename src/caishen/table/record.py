@@ -57,7 +57,8 @@ class RecordError(CaishenError):
 class ReplayError(CaishenError):
     """Replaying a record failed: an illegal move, a draw or a result that does not match.
     ``hand`` is the hand's index (``None`` for the match result), ``index`` the action's (or
-    draw's) index, ``what`` one of ``action``, ``draw``, ``deal``, ``result``, ``seats``, ``end``."""
+    draw's) index, ``what`` one of ``action``, ``draw``, ``deal``, ``result``, ``seats``, ``end``.
+    The message names the hand as the pages do, from 1, and its place in the file (:func:`_where`)."""
 
     code = "replay"
 
@@ -66,8 +67,7 @@ class ReplayError(CaishenError):
         self.index = index
         self.what = what
         self.reason = reason
-        where = "match" if hand is None else f"hand {hand}" + ("" if index is None else f", {what} {index}")
-        super().__init__(f"{where}: {reason}")
+        super().__init__(f"{_where(hand, None if index is None else f'{what}s[{index}]')}: {reason}")
 
 
 class VerifyError(CaishenError):
@@ -82,8 +82,17 @@ class VerifyError(CaishenError):
         self.problem = problem
         self.expected = expected
         self.recorded = recorded
-        where = f"hand {hand}" + ("" if draw is None else f", draw {draw}")
-        super().__init__(f"{where}: {problem}: expected {expected}, recorded {recorded}")
+        super().__init__(f"{_where(hand, None if draw is None else f'draws[{draw}]')}: {problem}: expected {expected}, "
+                         f"recorded {recorded}")
+
+
+def _where(hand: int | None, part: str | None) -> str:
+    """Where in a record a check failed, for a player and for a reader of the file: the hand
+    counted from 1 as the pages count it, then its place in the JSON, e.g. ``hand 3
+    (hands[2].actions[17])``; ``match`` for the match's own result."""
+    if hand is None:
+        return "match"
+    return f"hand {hand + 1} (hands[{hand}]{'' if part is None else '.' + part})"
 
 
 # ---------------------------------------------------------------- actions as text

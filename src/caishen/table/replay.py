@@ -127,7 +127,7 @@ def _check_signatures(room: str | None, hand: HandRecord, counts: list[int]) -> 
         else:
             key = hand.signers[seat]
             if key is None or not movesig.verify_move(key, sig, movesig.move_message(room, hand.index, step, text)):
-                raise VerifyError(hand.index, None, f"move {i} (seat {seat} {text}) is not signed by the seat's own "
+                raise VerifyError(hand.index, None, f"actions[{i}] (seat {seat} {text}) is not signed by the seat's own "
                                   "key: a move put in the person's name",
                                   f"a signature by {'no key' if key is None else key[:16] + '...'}", sig[:16] + "...")
             counts[0] += 1

@@ -121,7 +121,7 @@ const FairCheck = (() => {
         else if (sig === "unsigned") counts.unsigned += 1;
         else {
           const key = h.signers[seat];
-          const bad = `move ${i} (seat ${seat} ${action}) is not signed by the seat's own key: a move put in the person's name`;
+          const bad = `actions[${i}] (seat ${seat} ${action}) is not signed by the seat's own key: a move put in the person's name`;
           const shown = `${String(sig).slice(0, 16)}...`;
           if (key === null) { jobs.push(Promise.resolve([bad, "a signature by no key", shown])); return; }
           if (!keys[key]) keys[key] = crypto.subtle.importKey("raw", unhex(key, 65), ECDSA, false, ["verify"]);
@@ -170,8 +170,10 @@ const FairCheck = (() => {
       const signed = rec.hands.map((h) => (rec.version >= 3 && h.signatures ? checkSignatures(rec.room, h, counts, keys) : null));
       let prev = new Uint8Array(32);
       for (const [i, h] of rec.hands.entries()) {
-        const fail = (problem, expected, recorded) => {
-          throw new Error(`hand ${i}: ${problem}: expected ${expected}, recorded ${recorded}`);
+        // where, as caishen verify says it: the hand counted from 1 as the pages count it, and its
+        // place in the file (part: "draws[70]")
+        const fail = (problem, expected, recorded, part = "") => {
+          throw new Error(`hand ${i + 1} (hands[${i}]${part && "." + part}): ${problem}: expected ${expected}, recorded ${recorded}`);
         };
         if (h.index !== i) fail("hand number", i, h.index);
         if (h.seed === null) fail("seed not revealed", "the hand's seed", "null");
@@ -202,8 +204,8 @@ const FairCheck = (() => {
         if (d.join() !== h.dice.join()) fail("dice", `[${d}]`, `[${h.dice}]`);
         const taken = new Set();
         h.draws.forEach(([seat, pos, tile], k) => {
-          if (wall[pos] !== tile) fail(`draw ${k}`, `${wall[pos]} at wall position ${pos}`, `seat ${seat} takes ${tile}`);
-          if (taken.has(pos)) fail(`draw ${k}`, "each wall position drawn once", `position ${pos} again`);
+          if (wall[pos] !== tile) fail("the draw does not match the wall", `${wall[pos]} at wall position ${pos}`, `seat ${seat} takes ${tile}`, `draws[${k}]`);
+          if (taken.has(pos)) fail("a wall position drawn twice", "each wall position drawn once", `position ${pos} again`, `draws[${k}]`);
           taken.add(pos);
         });
         draws += h.draws.length;
