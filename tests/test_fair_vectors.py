@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from caishen import fair
 from caishen.table.match import Match
 from caishen.table.play import play
 from caishen.table.players import RandomPlayer, player_rng
-from caishen.table.record import Mix
+from caishen.table.record import Mix, VerifyError, loads
+from caishen.table.replay import verify
 from caishen.tiles import tile_name
 from caishen.variants.longgang.rules import LONGGANG
 from caishen.variants.luoyang_gangci.rules import DEFAULT as GANGCI
@@ -50,10 +52,11 @@ def test_python_matches_every_vector() -> None:
         assert list(fair.dice(ws)) == v["dice"]
 
 
-def mixed_record(hands: int = 8) -> dict[str, Any]:
-    """An 8-hand match where seats 0 and 2 contribute to every wall."""
+def mixed_record(hands: int = 8, seat_draw: bool = False) -> dict[str, Any]:
+    """An 8-hand match where seats 0 and 2 contribute to every wall (``seat_draw``: the
+    players seated by the draw 校位定莊 from the match seed, L2)."""
     m = Match(LONGGANG.replace(hands_per_match=hands), [RandomPlayer(player_rng(b"browser", i)) for i in range(4)],
-              seed=b"browser")
+              seed=b"browser", seat_draw=seat_draw)
     while not m.over:
         mix = Mix((bytes(range(32)), "bot", bytes(range(50, 82)), "timeout"), ("commit", "contribute 0", "contribute 2",
                                                                              "deal"))
@@ -140,6 +143,35 @@ def test_the_browser_verifies_a_whole_match_and_refuses_tampered_ones(page: Any)
     assert "hand 1 (hands[0]): a contribution arrived after the seed was revealed" in bad(
         lambda d: d["hands"][0].__setitem__("timeline", ["commit", "contribute 0", "deal", "reveal", "contribute 2"]))
     assert "hand 7 (hands[6].draws[70]): the draw does not match the wall" in bad(lambda d: d["hands"][6]["draws"][70].__setitem__(2, "f4"))
+
+
+@pytest.mark.browser
+def test_the_browser_checks_the_seat_draw_and_every_hands_seed_against_the_match_seed(page: Any) -> None:
+    """L2, L4: a match played from one master seed, revealed in its record, has its seat draw
+    and every hand's seed from that seed; the browser's checker checks both, as caishen verify
+    does, and names the same first failure (it checked neither before)."""
+    good = mixed_record(hands=2, seat_draw=True)
+    assert good["seat_draw"]["tiles"] and good["seed"] == b"browser".hex()
+    r = _check(page, good)
+    assert r["ok"] is True and "every hand's seed and the seat draw come from the match seed" in r["message"], r
+    assert page.evaluate("async (s) => FairCheck.canonical(await FairCheck.seatDraw(FairCheck.unhex(s), 4))",
+                         good["seed"]) == json.dumps(good["seat_draw"], ensure_ascii=False, sort_keys=True,
+                                                     separators=(",", ":"))
+    other = dict(good, seed=b"another".hex())  # the draw and the hands' seeds came from another seed
+    said = str(_check(page, other)["message"])
+    assert said.startswith("hand 1 (hands[0]): the seat draw is not the one the match seed gives (L2): expected {")
+    with pytest.raises(VerifyError, match=re.escape("hand 1 (hands[0]): the seat draw is not the one the match seed gives (L2)")):
+        verify(loads(json.dumps(other)))
+    plain = mixed_record(hands=2)
+    assert "seat_draw" not in plain and _check(page, plain)["ok"] is True
+    moved = dict(plain, seed=b"another".hex())  # no seat draw: each hand's seed is checked
+    want = fair.hand_seed(b"another", 0).hex()
+    said = str(_check(page, moved)["message"])
+    assert said == (f"hand 1 (hands[0]): the hand's seed is not the one the match seed gives (L4): expected {want}, "
+                    f"recorded {plain['hands'][0]['seed']}")
+    with pytest.raises(VerifyError) as err:
+        verify(loads(json.dumps(moved)))
+    assert str(err.value) == said
 
 
 @pytest.mark.browser

@@ -83,6 +83,26 @@ const FairCheck = (() => {
     for (let i = 0; i < 4; i++) out.push((await below(next, 6)) + 1);
     return out;
   }
+  // The seat draw 校位定莊 (L2) of a match from its master seed, as caishen.fair.seat_draw and
+  // caishen.table.seating make it: the tiles drawn (a shuffle of the first n of E S W N 中 发,
+  // from the "seats" stream), the provisional East's two dice, the seats that follow (counting
+  // the provisional East as 1) and who waits.
+  const SEAT_TILES = ["E", "S", "W", "N", "中", "发"];
+  async function seatDraw(seed, players) {
+    const next = stream(await hmacKey(seed), "seats");
+    const tiles = Array.from({ length: players }, (_, i) => i);
+    for (let i = players - 1; i > 0; i--) {
+      const j = await below(next, i + 1);
+      const t = tiles[i]; tiles[i] = tiles[j]; tiles[j] = t;
+    }
+    const d = [(await below(next, 6)) + 1, (await below(next, 6)) + 1];
+    const holder = [];
+    tiles.forEach((t, p) => { holder[t] = p; });
+    const east = (d[0] + d[1] - 1) % 4;
+    return { tiles: tiles.map((t) => SEAT_TILES[t]), dice: d, seats: [0, 1, 2, 3].map((i) => holder[(east + i) % 4]),
+      waiting: holder.slice(4) };
+  }
+  async function handSeed(matchSeed, index) { return hex(await hmac(await hmacKey(matchSeed), concat(enc.encode("hand"), u32(index)))); }
   function mixMessage(contributions, index) {
     const parts = contributions.map((c) => (c === null ? new Uint8Array(33) : concat(new Uint8Array([1]), c)));
     return concat(...parts, u32(index));
@@ -164,10 +184,19 @@ const FairCheck = (() => {
     let hands = 0, draws = 0;
     const contributions = [];
     const counts = { signed: 0, server: 0, unsigned: 0 }, keys = {};
+    let matchSeed = null;
     try {
       if (rec.format !== "caishen-record" || ![1, 2, 3].includes(rec.version)) throw new Error("not a caishen record of version 1-3");
       const tiles = tileSet(rec);
       const signed = rec.hands.map((h) => (rec.version >= 3 && h.signatures ? checkSignatures(rec.room, h, counts, keys) : null));
+      // a match played from one revealed master seed: its seat draw and every hand's seed come from it
+      matchSeed = typeof rec.seed === "string" ? unhex(rec.seed) : null;
+      if (matchSeed && rec.seat_draw) {
+        const expected = canonical(await seatDraw(matchSeed, rec.players.length));
+        if (expected !== canonical(rec.seat_draw)) {
+          throw new Error(`hand 1 (hands[0]): the seat draw is not the one the match seed gives (L2): expected ${expected}, recorded ${canonical(rec.seat_draw)}`);
+        }
+      }
       let prev = new Uint8Array(32);
       for (const [i, h] of rec.hands.entries()) {
         // where, as caishen verify says it: the hand counted from 1 as the pages count it, and its
@@ -202,6 +231,10 @@ const FairCheck = (() => {
         if (p >= 0) fail(`wall position ${p}`, wall[p], recorded[p]);
         const d = await dice(dealSeed);
         if (d.join() !== h.dice.join()) fail("dice", `[${d}]`, `[${h.dice}]`);
+        if (matchSeed) {
+          const want = await handSeed(matchSeed, i);
+          if (want !== h.seed) fail("the hand's seed is not the one the match seed gives (L4)", want, h.seed);
+        }
         const taken = new Set();
         h.draws.forEach(([seat, pos, tile], k) => {
           if (wall[pos] !== tile) fail("the draw does not match the wall", `${wall[pos]} at wall position ${pos}`, `seat ${seat} takes ${tile}`, `draws[${k}]`);
@@ -218,10 +251,11 @@ const FairCheck = (() => {
     const signed = counts.signed + counts.server + counts.unsigned
       ? `; moves: ${counts.signed} signed by the person's own key, ${counts.server} by the server (bots, stand-ins), ${counts.unsigned} unsigned` : "";
     return { ok: true, hands, draws, ms: performance.now() - t0, contributions, moves: counts,
-      message: `${hands} hands, ${draws} draws: every wall, die and draw comes from the revealed seeds and contributions; the chain holds${signed}` };
+      message: `${hands} hands, ${draws} draws: every wall, die and draw comes from the revealed seeds and contributions; the chain holds`
+        + `${matchSeed ? `; ${rec.seat_draw ? "every hand's seed and the seat draw come" : "every hand's seed comes"} from the match seed` : ""}${signed}` };
   }
 
-  return { verifyRecord, shuffledWall, dice, wallSeed, mixMessage, chainedCommitment, canonical, handDigest, tileSet,
+  return { verifyRecord, shuffledWall, dice, seatDraw, handSeed, wallSeed, mixMessage, chainedCommitment, canonical, handDigest, tileSet,
     tileName, hex, unhex, moveMessage };
 })();
 
@@ -240,7 +274,7 @@ if (typeof I18N !== "undefined") {
     contrib_bot: "机器人", contrib_none: "无",
     centreKey: "本站签名公钥（也在 /api/signing-key 公布）：{0}", recordSignedByIt: "✔ 这份记录由这把钥匙签名",
     recordOtherKey: "✘ 这份记录写的签名钥匙不是本站公布的这一把：{0}",
-    browserScope: "浏览器验证的是牌墙、骰子、摸牌、各局链条和签名的走牌；分数、筹码和本站签名由“第二意见”或离线的 caishen verify --key 验证。",
+    browserScope: "浏览器验证的是牌墙、骰子、摸牌、各局链条、签名的走牌，以及（公布了整场种子时）校位和各局种子；分数、筹码和本站签名由“第二意见”或离线的 caishen verify --key 验证。",
   });
   Object.assign(I18N.en, {
     fairSending: "Hand {0}: sending your randomness {1}", fairTaken: "Hand {0}: the table has your randomness {1}; the wall will mix it in",
@@ -254,7 +288,7 @@ if (typeof I18N !== "undefined") {
     contrib_bot: "bot", contrib_none: "none",
     centreKey: "This centre's signing key (also published at /api/signing-key): {0}", recordSignedByIt: "✔ this record is signed with it",
     recordOtherKey: "✘ this record names another signing key than the one this centre publishes: {0}",
-    browserScope: "The browser checks the walls, dice, draws, the chain of hands and the signed moves; the scores, the chips and the centre's signature are checked by the second opinion, or offline by caishen verify --key.",
+    browserScope: "The browser checks the walls, dice, draws, the chain of hands, the signed moves and, where the match seed is revealed, the seat draw and every hand's seed; the scores, the chips and the centre's signature are checked by the second opinion, or offline by caishen verify --key.",
   });
 }
 
