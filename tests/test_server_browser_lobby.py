@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
 Page = playwright_api.Page
-from helpers_browser import PRACTICE_INSTANT, SIZES, lobby_page, take_name  # noqa: E402
+from helpers_browser import PRACTICE_INSTANT, SIZES, WAIT_MS, lobby_page, take_name  # noqa: E402
 from helpers_browser import next_hand as _next_hand  # noqa: E402
 from helpers_browser import play_one as _play_one  # noqa: E402 - needs playwright
 from helpers_browser import state as _state  # noqa: E402
@@ -263,4 +263,27 @@ def test_on_a_phone_my_matches_shows_the_way_back_into_a_match(server: ServerPro
     box = link.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES["phone"]["width"]
     assert page.locator(f"#matches a[href='/m/{made['code']}']").count() == 1
+    page.context.close()
+
+
+def test_the_lobby_offers_the_bots_that_play_the_variant_and_says_a_limit_in_its_language(
+        server: ServerProcess, browser: object) -> None:
+    """A new player's review: choosing Luoyang Gangci with the learned bot (Longgang only) was
+    refused in the server's English, and "too many requests" reached a Chinese page in English."""
+    page = _lobby(browser, server.base, "phone", "zh")
+    take_name(page, "Lia")
+    page.select_option("#bot", "learned")
+    page.select_option("#variant", "luoyang-gangci")
+    assert page.input_value("#bot") == "greedy"
+    assert page.eval_on_selector("#bot option[value=learned]", "o => o.disabled") is True
+    assert page.eval_on_selector("#bot option[value=strong]", "o => o.disabled") is False
+    page.select_option("#variant", "longgang")
+    assert page.eval_on_selector("#bot option[value=learned]", "o => o.disabled") is False
+    # a limit reached: said in the page's language, with the wait the server names
+    page.route("**/api/practice", lambda route: route.fulfill(
+        status=429, headers={"Retry-After": "7"}, content_type="application/json",
+        body='{"detail": "too many requests (rooms): try again in 7 s", "code": "too_many_requests"}'))
+    page.click("#practice")
+    page.wait_for_function("() => document.getElementById('practiceerr').textContent", timeout=WAIT_MS)
+    assert page.text_content("#practiceerr") == "操作太频繁，请 7 秒后再试"
     page.context.close()

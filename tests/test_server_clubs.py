@@ -342,6 +342,14 @@ def test_the_season_leaderboard_counts_the_members_hands(url: str) -> None:
         _refused(ann.post(f"/api/clubs/{code}/settings", json={"season_start": today.isoformat(),
                                                                 "season_end": (today - timedelta(days=1)).isoformat()}),
                  422, "bad_season")
+        # a last day of 9999-12-31 was taken, and every look at the leaderboard then failed (500)
+        for first, last in (("2026-01-01", "9999-12-31"), ("1999-12-31", "2026-01-01")):
+            _refused(ann.post(f"/api/clubs/{code}/settings", json={"season_start": first, "season_end": last}),
+                     422, "bad_season")
+        with Session(app.state.store.engine) as db, db.begin():  # one stored before the check
+            db.execute(update(Club).where(Club.code == code).values(season_start=date(2026, 1, 1),
+                                                                    season_end=date(9999, 12, 31)))
+        assert bob.get(f"/api/clubs/{code}/leaderboard").status_code == 200
         view = ann.post(f"/api/clubs/{code}/settings", json=season).json()
         assert view["season_set"] is True and view["season_start"] == season["season_start"]
         board = bob.get(f"/api/clubs/{code}/leaderboard").json()

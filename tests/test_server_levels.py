@@ -72,6 +72,9 @@ def test_the_learned_level_is_offered_and_seats_only_in_longgang(tmp_path: Path)
     (a table never fails to seat its bots), and so is starting one early with it."""
     with database("sqlite", tmp_path) as url, TestClient(create_app(url)) as c:
         assert "learned" in c.get("/api/bot-levels").json()
+        offered = {v["name"]: v["bots"] for v in c.get("/api/variants").json()}  # what the lobby offers
+        assert "learned" in offered["longgang"] and "learned" not in offered["luoyang-gangci"]
+        assert {"random", "greedy", "strong"} <= set(offered["luoyang-gangci"])
         assert c.post("/api/me", json={"name": "Lu"}).status_code == 200
         room = c.post("/api/rooms", json={"variant": "longgang", "bot": "learned"})
         assert room.status_code == 200 and room.json()["status"] == "playing"

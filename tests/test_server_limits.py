@@ -240,7 +240,7 @@ def test_room_creation_is_limited_per_person_and_per_address(app: FastAPI, monke
         assert [r.status_code for r in codes] == [200] * int(person.burst) + [429] * 3
         refused = codes[-1]
         assert int(refused.headers["Retry-After"]) == int(1 / person.per_second)
-        assert "too many requests" in refused.json()["detail"]
+        assert "too many requests" in refused.json()["detail"] and refused.json()["code"] == "too_many_requests"
         assert len(fay.get("/api/my/matches").json()) == int(person.burst)
         assert gus.post("/api/practice").status_code == 200  # another person: their own budget
         monkeypatch.setattr(conns, "clock", lambda: 1e9 + 1 / person.per_second)
@@ -256,6 +256,7 @@ def test_a_person_has_a_capped_number_of_open_rooms(tmp_path: Path) -> None:
         assert made == [200, 200, 200, 429]
         r = hal.post("/api/practice")
         assert r.status_code == 429 and "3 open rooms" in r.json()["detail"] and int(r.headers["Retry-After"]) > 0
+        assert r.json()["code"] == "too_many_rooms"
 
 
 def test_joins_names_and_verify_are_limited(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:

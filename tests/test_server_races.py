@@ -92,7 +92,7 @@ def _races(kind: str, tmp: Path, trials: int) -> Counter[str]:
                 seen.update(f"last seat {r.status_code}" for r in (a, b))
                 assert sorted((a.status_code, b.status_code)) == [200, 409], (a.text, b.text)
                 loser = a if a.status_code == 409 else b
-                assert "seat" in loser.json()["detail"]
+                assert "seat" in loser.json()["detail"] and loser.json()["code"] == "no_seat"
                 room = owner.get(f"/api/rooms/{code}").json()
                 assert room["status"] == "playing"
                 assert _seated(room, ann) is (a.status_code == 200) and _seated(room, bob) is (b.status_code == 200)

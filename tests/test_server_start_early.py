@@ -22,9 +22,10 @@ def test_the_owner_starts_early_with_bots_of_a_chosen_level(app: FastAPI) -> Non
         assert bob.post(f"/api/rooms/{code}/join").json()["status"] == "waiting"
 
         r = bob.post(f"/api/rooms/{code}/start", json={"bot": "random"})
-        assert r.status_code == 403 and "owner" in r.json()["detail"]
+        assert r.status_code == 403 and "owner" in r.json()["detail"] and r.json()["code"] == "not_room_owner"
         r = ann.post(f"/api/rooms/{code}/start", json={"bot": "grandmaster"})
         assert r.status_code == 422 and "unknown bot level 'grandmaster'" in r.json()["detail"]
+        assert r.json()["code"] == "bad_room"  # a code the page says in its language
         r = ann.post(f"/api/rooms/{code}/start", json={"bot": "random", "extra": 1})
         assert r.status_code == 422  # strict: nothing but the level
         waiting = ann.get(f"/api/rooms/{code}").json()

@@ -11,6 +11,7 @@ results, records, ``caishen verify``'s check (:func:`verify_text`) and replays.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import random
@@ -200,8 +201,25 @@ def variants() -> list[VariantOut]:
         ]
         switches.sort(key=lambda x: order.get(x.group, len(order)))
         out.append(VariantOut(name=name, playable=playable, note="", switches=switches,
-                              presets=_presets(rules, v.presets), to_break=isinstance(rules, Ruleset)))
+                              presets=_presets(rules, v.presets), to_break=isinstance(rules, Ruleset),
+                              bots=list(_levels_playing(name, bot_levels()))))
     return out
+
+
+@functools.cache
+def _levels_playing(variant: str, levels: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of ``levels`` that play ``variant``'s own rules (each made once, by
+    :func:`check_bot`): the lobby offers only these."""
+    v = registry.get(variant)
+    rules = v.presets.get(variant) or next(iter(v.presets.values()))
+    out = []
+    for level in levels:
+        try:
+            check_bot(level, rules)
+        except RoomError:
+            continue
+        out.append(level)
+    return tuple(out)
 
 
 def _presets(base: VariantRules, presets: Mapping[str, VariantRules]) -> list[PresetOut]:

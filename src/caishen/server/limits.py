@@ -19,10 +19,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from fastapi import HTTPException
-
 from caishen.server import metrics
 from caishen.server.conns import Bucket, Rate, now_seconds
+from caishen.server.protocol import ApiError
 
 BUCKETS_KEPT = 20_000  # past this many, the buckets that are full again are forgotten
 SHARED_PREFIX: Final = "caishen:limit:"
@@ -94,6 +93,14 @@ class HttpLimits:
     open_rooms: int = 20  # rooms a person owns that wait or play, created in the last day
 
 
+def too_many(kind: str, wait: float) -> ApiError:
+    """The refusal of a request past its limit: 429, ``too_many_requests``, ``Retry-After`` the
+    seconds until a token is back (the pages say it in their language)."""
+    seconds = max(1, math.ceil(wait))
+    return ApiError(f"too many requests ({kind}): try again in {seconds} s", code="too_many_requests", status=429,
+                    retry_after=seconds)
+
+
 class Gate:
     """The token buckets of every (kind, person) and (kind, address) seen lately."""
 
@@ -104,7 +111,7 @@ class Gate:
 
     def check(self, kind: str, uid: str | None, address: str | None) -> None:
         """Take one request of ``kind`` from the person's and the address's budgets, or raise
-        429 (nothing taken)."""
+        :func:`too_many` (nothing taken)."""
         person_rate, address_rate = self.limits.rates[kind]
         if self.shared is not None:
             buckets = ([(f"{kind}:u:{uid}", person_rate)] if uid else []) + (
@@ -117,8 +124,7 @@ class Gate:
             else:
                 if wait > 0:
                     metrics.rate_limited.labels(limit="http_shared").inc()
-                    raise HTTPException(429, f"too many requests ({kind}): try again in {math.ceil(wait)} s",
-                                        headers={"Retry-After": str(max(1, math.ceil(wait)))})
+                    raise too_many(kind, wait)
                 return
         t = now_seconds()
         wanted = [(b, who) for b, who in ((self._bucket(kind, "u:" + uid, person_rate, t) if uid else None, "user"),
@@ -128,8 +134,7 @@ class Gate:
             wait = b.wait(t)
             if wait > 0:
                 metrics.rate_limited.labels(limit=f"http_{who}").inc()
-                raise HTTPException(429, f"too many requests ({kind}): try again in {math.ceil(wait)} s",
-                                    headers={"Retry-After": str(max(1, math.ceil(wait)))})
+                raise too_many(kind, wait)
         for b, _ in wanted:
             b.take(t)
 

@@ -619,6 +619,7 @@ class VariantOut(BaseModel):
     switches: list[SwitchOut]
     presets: list[PresetOut] = []  # the variant's own rules first
     to_break: bool = True  # a room may play until 断筹 (Longgang's going broke, L25)
+    bots: list[str] = []  # the bot levels that play this variant (learned: Longgang only)
 
 
 class RoomBody(_Strict):

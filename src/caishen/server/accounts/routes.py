@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path as PathLib
 from typing import Annotated
 
-from fastapi import FastAPI, HTTPException, Path, Request
+from fastapi import FastAPI, Path, Request
 from fastapi.responses import FileResponse
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
@@ -37,7 +37,7 @@ from caishen.server.accounts.passwords import (
 from caishen.server.accounts.store import DELETED_NAME, AccountStore
 from caishen.server.db import SessionRow, now
 from caishen.server.limits import Gate
-from caishen.server.protocol import signed_in
+from caishen.server.protocol import ApiError, signed_in
 from caishen.server.store import Store
 from caishen.server.tables import Tables
 
@@ -54,8 +54,8 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables,
     def limit(request: Request, kind: str, who: str | None) -> None:
         try:
             gate.check(kind, who, request.client.host if request.client is not None else None)
-        except HTTPException as exc:
-            wait = int((exc.headers or {}).get("Retry-After", "1"))
+        except ApiError as exc:
+            wait = exc.retry_after or 1
             raise AccountError(f"too many attempts: try again in {wait} s", code="too_many_attempts", status=429,
                                retry_after=wait) from None
 

@@ -11,7 +11,7 @@ from datetime import timedelta
 from pathlib import Path as PathLib
 from typing import Annotated
 
-from fastapi import FastAPI, HTTPException, Path, Request
+from fastapi import FastAPI, Path, Request
 from fastapi.responses import FileResponse, RedirectResponse
 
 from caishen.server import core
@@ -64,10 +64,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     clubs = ClubStore(store.engine)
 
     def limit(request: Request, kind: str, uid: str) -> None:
-        try:
-            gate.check(kind, uid, request.client.host if request.client is not None else None)
-        except HTTPException as exc:
-            raise ClubError(str(exc.detail), code="too_many_requests", status=429) from None
+        gate.check(kind, uid, request.client.host if request.client is not None else None)
 
     def club_or_404(code: str) -> Club:
         club = clubs.club(code) if _CLUB.match(code) else None

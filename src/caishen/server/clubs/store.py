@@ -26,6 +26,10 @@ ADMINS = ("owner", "admin")
 # the club's page; asking sooner is refused with ``declined``): no admin is asked by the same
 # person more than once a day.
 ASK_AGAIN_AFTER = timedelta(hours=24)
+# The days a season may name: a club's games are of this century and the next (a last day of
+# 9999-12-31 was accepted, and the leaderboard's day after it did not exist).
+SEASON_FIRST = date(2000, 1, 1)
+SEASON_LAST = date(2199, 12, 31)
 
 
 def new_club_code() -> str:
@@ -206,6 +210,10 @@ class ClubStore:
                 if start is None or end is None or end < start:
                     raise ClubError("a season needs a first day and a last day, not before the first",
                                     code="bad_season", status=422)
+                if start < SEASON_FIRST or end > SEASON_LAST:
+                    # 9999-12-31 was taken, and every later look at the leaderboard failed
+                    raise ClubError(f"a season's days lie from {SEASON_FIRST} to {SEASON_LAST}",
+                                    code="bad_season", status=422)
                 club.season_start, club.season_end = start, end
 
     def seen(self, code: str, uid: str, at: datetime) -> None:
@@ -319,7 +327,7 @@ class ClubStore:
         included, UTC): matches (with a hand in the season), hands, wins and chips won or lost
         in those hands (the table fee 头钱 is not a hand's: not counted); most chips first."""
         since = datetime.combine(start, datetime.min.time())
-        until = datetime.combine(end + timedelta(days=1), datetime.min.time())
+        until = datetime.combine(min(end, SEASON_LAST) + timedelta(days=1), datetime.min.time())
         tally: dict[str, _Tally] = defaultdict(_Tally)
         with Session(self.engine) as db:
             hands = db.execute(select(HandRow.room, HandRow.record).join(ClubRoom, ClubRoom.room == HandRow.room)

@@ -70,6 +70,16 @@ function showPreset() {
   doc.textContent = p ? (LANG === "zh" ? p.doc_zh : p.doc) : t("customRulesDoc");
 }
 
+// Only the bot levels that play the chosen variant are offered (the learned bot plays Longgang
+// only: a Luoyang room with it was refused in the server's English).
+function fitBots() {
+  const v = currentVariant();
+  const bot = document.getElementById("bot");
+  if (!v || !bot) return;
+  for (const o of bot.options) o.disabled = Array.isArray(v.bots) && v.bots.length > 0 && !v.bots.includes(o.value);
+  if (bot.selectedOptions[0] && bot.selectedOptions[0].disabled) bot.value = "greedy";
+}
+
 function renderSwitches() {
   const v = currentVariant();
   const box = document.getElementById("switches");
@@ -82,6 +92,7 @@ function renderSwitches() {
   const toBreak = document.querySelector('#hands option[value="0"]');
   toBreak.disabled = !v.to_break;
   if (!v.to_break && document.getElementById("hands").value === "0") document.getElementById("hands").value = "16";
+  fitBots();
   const groups = new Map();
   for (const sw of v.switches) {
     if (sw.name === "hands_per_match") continue;  // set by "Hands" above; its preset value only confused
@@ -188,6 +199,7 @@ async function main() {
     bot.replaceChildren(...LEVELS.map((b) => h("option", { value: b }, t("level_" + b) === "level_" + b ? b : t("level_" + b))));
     sel.value = keep[0] || VARIANTS[0].name;
     bot.value = keep[1] || "greedy";
+    fitBots();
     document.getElementById("joincode").placeholder = t("codeOrLink");
   };
   fillChoices();

@@ -84,15 +84,15 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
         if len(mine) >= gate.limits.open_rooms:
             wait = (min(mine) - day_ago).total_seconds()
             metrics.rate_limited.labels(limit="open_rooms").inc()
-            raise HTTPException(429, f"you have {len(mine)} open rooms: finish one, or wait until a day has "
-                                "passed since the oldest", headers={"Retry-After": str(max(1, math.ceil(wait)))})
+            raise ApiError(f"you have {len(mine)} open rooms: finish one, or wait until a day has passed since the "
+                           "oldest", code="too_many_rooms", status=429, retry_after=max(1, math.ceil(wait)))
         user = store.user(uid)
         assert user is not None
         try:
             ruleset = core.build_ruleset(body.variant, body.switches, body.hands)
             core.check_bot(body.bot, ruleset)
         except core.RoomError as exc:
-            raise HTTPException(422, str(exc)) from None
+            raise ApiError(str(exc), code="bad_room", status=422) from None
         room = store.create_room(
             uid, user.name, body.variant, core.ruleset_json(ruleset), body.hands, body.turn_seconds,
             body.help_allowed, body.friends, body.bot, pace=body.pace,
@@ -130,8 +130,8 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
             seat_check(code, uid, True)  # removed from the club meanwhile: not seated
         if room.player_of(uid) is None:  # a lost race ends here: a clear answer, the seats as they are
             if room.status != "waiting":
-                raise HTTPException(409, "the match has started: no open seat in this room")
-            raise HTTPException(409, "no open seat in this room")
+                raise ApiError("the match has started: no open seat in this room", code="no_seat", status=409)
+            raise ApiError("no open seat in this room", code="no_seat", status=409)
         return room_out(start_if_full(room), request, uid)
 
     @app.post("/api/rooms/{code}/start")
@@ -142,12 +142,12 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
         limit(request, "joins", uid)
         room = room_or_404(code)
         if room.owner != uid:
-            raise HTTPException(403, "only the room's owner can start it")
+            raise ApiError("only the room's owner can start it", code="not_room_owner", status=403)
         level = body.bot if body is not None and body.bot is not None else next((b for b in room.bots if b), "greedy")
         try:
             core.check_bot(level, core.ruleset_from_json(room.ruleset, room.variant))
         except core.RoomError as exc:
-            raise HTTPException(422, str(exc)) from None
+            raise ApiError(str(exc), code="bad_room", status=422) from None
         if room.status == "waiting":
             started = store.fill_and_start(code, level)
             assert started is not None
