@@ -127,8 +127,10 @@ def test_a_club_with_approval_and_who_may_approve(url: str) -> None:
         assert view["requests"] == [] and [m["name"] for m in view["members"]] == ["Ann", "Bob"]
         _refused(ann.post(f"/api/clubs/{code}/requests/{bob_id}/approve"), 409, "cannot_change")  # not a request
         # Cy is told (her club page and her list of clubs), and may not ask again within a day
-        assert cy.get(f"/api/clubs/{code}").json()["role"] == "declined"
+        told = cy.get(f"/api/clubs/{code}").json()
+        assert told["role"] == "declined" and told["ask_again_at"] > now().isoformat(timespec="seconds")
         assert [(c["code"], c["role"]) for c in cy.get("/api/clubs").json()] == [(code, "declined")]
+        assert ann.get(f"/api/clubs/{code}").json()["ask_again_at"] is None
         _refused(cy.post(f"/api/clubs/{code}/join"), 409, "declined")
         _refused(ann.post(f"/api/clubs/{code}/requests/{cy_id}/approve"), 409, "cannot_change")  # no longer asking
         # the owner turns approval off; a day after the no, Cy joins at once

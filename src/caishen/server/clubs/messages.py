@@ -61,6 +61,7 @@ class ClubOut(BaseModel):
     approval: bool
     members: int
     role: Role | None
+    ask_again_at: str | None = None  # declined: when the person may ask again (UTC, ISO)
 
 
 class MyClubOut(BaseModel):

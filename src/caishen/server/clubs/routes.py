@@ -88,8 +88,11 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         return club, uid, role
 
     def club_out(request: Request, club: Club, role: Role | None) -> ClubOut:
+        uid = uid_of(request) if role == "declined" else None
+        again = clubs.ask_again_at(club.code, uid) if uid is not None else None
         return ClubOut(code=club.code, name=club.name, link=str(request.base_url).rstrip("/") + f"/club/{club.code}",
-                       approval=club.approval, members=clubs.member_count(club.code), role=role)
+                       approval=club.approval, members=clubs.member_count(club.code), role=role,
+                       ask_again_at=None if again is None else again.isoformat(timespec="seconds"))
 
     def template_body(options: str) -> RoomBody:
         return RoomBody.model_validate(json.loads(options))

@@ -157,6 +157,12 @@ class ClubStore:
             db.add(ClubMember(club=code, user=uid, role=role, joined_at=now()))
             return role
 
+    def ask_again_at(self, code: str, uid: str) -> datetime | None:
+        """When ``uid``, declined by the club, may ask again (None: not declined)."""
+        with Session(self.engine) as db:
+            row = db.get(ClubMember, (code, uid))
+            return row.joined_at + ASK_AGAIN_AFTER if row is not None and row.role == "declined" else None
+
     def set_role(self, code: str, uid: str, role: Role | None, allowed_from: tuple[str, ...]) -> None:
         """Give ``uid`` ``role`` (None: no row, as removed) if their role now is one of
         ``allowed_from``; else a ClubError (``not_a_member``, ``cannot_change``)."""

@@ -23,8 +23,8 @@ Object.assign(I18N.zh, {
   err_bad_season: "赛季要有开始和结束日期，结束不早于开始", err_cannot_change: "不能这样改", err_not_in_club: "此人不在圈里",
   err_not_signed_in: "先取一个昵称",
   err_bad_code: "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）", removedNote: "你已不在这个亲友圈里。",
-  withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。", role_declined: "未获同意",
-  declinedNote: "管理员没有同意你加入“{0}”的申请。24 小时后可以再申请。", err_declined: "管理员没有同意你的申请：24 小时后才能再申请",
+  myRole: "我的身份", withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。", role_declined: "未获同意",
+  declinedNote: "管理员没有同意你加入“{0}”的申请，{1} 之后可以再申请。", err_declined: "管理员没有同意你的申请：24 小时后才能再申请",
 });
 Object.assign(I18N.en, {
   myClubs: "My clubs", clubs: "Clubs", joinClub: "Join by club code or link", newClub: "Create a club", clubName: "Club name",
@@ -49,16 +49,21 @@ Object.assign(I18N.en, {
   err_bad_season: "A season needs a first and a last day, the last not before the first", err_cannot_change: "This cannot be changed so",
   err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first",
   err_bad_code: "A club code is 4 to 16 letters or digits (or paste the invite link)", removedNote: "You are no longer in this club.",
-  withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).", role_declined: "declined",
-  declinedNote: "An admin declined your request to join \u201c{0}\u201d. You may ask again 24 hours after.",
-  err_declined: "An admin declined your request: you may ask again 24 hours after it",
+  myRole: "My role", withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).", role_declined: "declined",
+  declinedNote: "An admin declined your request to join \u201c{0}\u201d. You may ask again from {1}.",
+  err_declined: "An admin declined your request: you may ask again a day after it",
 });
 
 // A request (common.js's api(): a refusal's message is in the page's language).
 const call = (path, method = "GET", body = undefined) => api(path, { method, body });
 
 const $ = (id) => document.getElementById(id);
-const showErr = (ex) => { $("err").textContent = ex ? ex.message : ""; };
+// The page's one message line, at its foot: brought into view (on a phone it was drawn below
+// the screen, and an action seemed to do nothing).
+const showErr = (ex) => {
+  $("err").textContent = ex ? ex.message : "";
+  if (ex) $("err").scrollIntoView({ block: "nearest" });
+};
 const list = (items) => items.join(LANG === "zh" ? "、" : ", ");
 
 // ---------------------------------------------------------------- /clubs
@@ -69,9 +74,12 @@ async function loadMyClubs() {
   const mine = await call("/api/clubs");
   const box = $("clublist");
   if (!mine.length) { box.replaceChildren(h("p", { class: "muted", text: t("noClubs") })); return; }
-  box.replaceChildren(h("table", { class: "list" }, mine.map((c) => h("tr", {},
-    h("td", {}, h("a", { href: "/club/" + c.code, text: c.name })), h("td", { class: "nowrap", text: c.code }),
-    h("td", { text: t("role_" + c.role) }), h("td", { class: "num", text: String(c.members) })))));
+  box.replaceChildren(h("table", { class: "list" },
+    h("tr", {}, h("th", { text: t("clubName") }), h("th", { text: t("clubCode") }), h("th", { text: t("myRole") }),
+      h("th", { class: "num", text: t("members") })),
+    mine.map((c) => h("tr", {},
+      h("td", { class: "wide" }, h("a", { href: "/club/" + c.code, text: c.name })), h("td", { class: "nowrap", text: c.code }),
+      h("td", { class: "nowrap", text: t("role_" + c.role) }), h("td", { class: "num", text: String(c.members) })))));
 }
 
 function clubsPage() {
@@ -108,7 +116,11 @@ let ME = null;
 function personAction(label, path, confirmText = null, body = undefined) {
   return h("button", { type: "button", text: label, onclick: async () => {
     if (confirmText && !confirm(confirmText)) return;
-    try { VIEW = await call(path, "POST", body); showErr(null); renderView(); } catch (ex) { showErr(ex); }
+    try { VIEW = await call(path, "POST", body); showErr(null); renderView(); } catch (ex) {
+      // refused (another admin acted first, say): the lists as they are now, and why
+      try { VIEW = await call(`/api/clubs/${CODE}/view`); renderView(); } catch (_) { /* the refusal says enough */ }
+      showErr(ex);
+    }
   } });
 }
 
@@ -213,11 +225,14 @@ async function loadClub() {
     // a member removed while the page was open: said, instead of the last refusal left in red
     showErr(VIEW ? new Error(t("removedNote")) : null);
     VIEW = null;
-    $("joinnote").textContent = club.role === "pending" ? t("pendingNote") : club.role === "declined" ? t("declinedNote", club.name)
+    // declined: when they may ask again, and no button before then (it could only be refused)
+    const waiting = club.role === "declined" && club.ask_again_at && new Date(club.ask_again_at + "Z") > new Date();
+    $("joinnote").textContent = club.role === "pending" ? t("pendingNote")
+      : club.role === "declined" ? t("declinedNote", club.name, localStamp(club.ask_again_at || ""))
       : club.role === "blacklisted" ? t("blacklistedNote") : t(club.members === 1 ? "invitedTo1" : "invitedTo", club.name, club.members);
     $("withdraw").hidden = club.role !== "pending";
     $("joinbutton").textContent = t(club.approval ? "requestJoin" : "joinThisClub");
-    $("joinbutton").hidden = club.role === "pending" || club.role === "blacklisted";
+    $("joinbutton").hidden = club.role === "pending" || club.role === "blacklisted" || waiting;
     $("name").hidden = !!ME.name;
     $("name").placeholder = t("name");
     $("name").required = !ME.name;
