@@ -194,6 +194,8 @@ def test_changing_the_password_needs_the_old_one_and_ends_the_other_sessions(url
         assert r.status_code == 401 and r.json()["code"] == "bad_password"
         r = phone.post("/api/account/password", json={"old": PASSWORD, "new": "short"})
         assert r.status_code == 422 and r.json()["code"] == "weak_password"
+        r = phone.post("/api/account/password", json={"old": PASSWORD, "new": " " * 12})  # was taken
+        assert r.status_code == 422 and r.json()["code"] == "weak_password"
         assert phone.post("/api/account/password", json={"old": PASSWORD, "new": "a new password"}).json() == {
             "sessions": 1}
         assert laptop.get("/api/me").json()["id"] is None  # the other browser is signed out

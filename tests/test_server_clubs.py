@@ -99,6 +99,10 @@ def test_create_a_club_invite_by_code_and_join(url: str) -> None:
         assert (moved.status_code, moved.headers["location"]) == (308, f"/club/{code}")
         _refused(bob.get(f"/api/clubs/{'A' * 40}"), 404, "no_club")  # was a 422 the page showed as "Unprocessable Entity"
         _refused(bob.post("/api/me", json={"name": " \t "}), 422, "empty_name")
+        # names of characters that show nothing (the Braille blank, Hangul fillers) are empty too
+        _refused(bob.post("/api/me", json={"name": "\u2800\u2800"}), 422, "empty_name")
+        _refused(bob.post("/api/clubs", json={"name": " \u3164\u2800 "}), 422, "empty_name")
+        assert bob.post("/api/me", json={"name": "\u2800Bob\u3164"}).json()["name"] == "Bob"
         # a member leaves; the owner cannot
         assert bob.post(f"/api/clubs/{code}/leave").json()["role"] is None
         _refused(bob.get(f"/api/clubs/{code}/view"), 403, "not_a_member")

@@ -11,7 +11,6 @@ import contextlib
 import functools
 import json
 import re
-import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -50,6 +49,7 @@ from caishen.server.protocol import (
     NameBody,
     SigningKeyOut,
     VariantOut,
+    clean_name,
     parse_since,
 )
 from caishen.server.store import RoomInfo, Store, unavailable
@@ -60,14 +60,6 @@ STATIC = Path(__file__).resolve().parent / "static"
 READY_SECONDS = 3.0  # /readyz: a database that does not answer in this time is not ready
 SESSION_DAYS = 30  # a cookie unused this long has expired; every answer renews it
 _CODE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-
-
-def clean_name(name: str) -> str:
-    """A display name without control characters or surrounding space (shown escaped anyway)."""
-    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
-    if not name:
-        raise ApiError("the name is empty", code="empty_name", status=422)  # the page says it in its language
-    return name[:24]
 
 
 def peer_host(ws: WebSocket) -> str:

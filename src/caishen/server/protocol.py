@@ -8,6 +8,8 @@ built from that seat's own observation only (``caishen.server.core.table_view``)
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -187,6 +189,22 @@ class ApiError(CaishenError):
         super().__init__(message, code=code)
         self.status = status
         self.retry_after = retry_after
+
+
+# Characters that are letters or symbols to Unicode but show nothing: the Braille blank, the
+# Hangul fillers. A name of them alone looked empty on every page ("⠀⠀" was taken).
+_BLANK: Final = "\u2800\u3164\u115f\u1160\uffa0"
+_AROUND: Final = re.compile(f"^[\\s{_BLANK}]+|[\\s{_BLANK}]+$")
+
+
+def clean_name(text: str, limit: int = 24, what: str = "name") -> str:
+    """A name as shown (a person's, a club's, a template's): no control characters, no space or
+    blank characters around it, at most ``limit`` characters; ``empty_name`` (422) if nothing
+    that shows is left. Every part's one cleaning (the pages show names as text anyway)."""
+    text = _AROUND.sub("", "".join(ch for ch in text if unicodedata.category(ch)[0] != "C"))
+    if not text:
+        raise ApiError(f"the {what} is empty", code="empty_name", status=422)  # the page says it in its language
+    return text[:limit]
 
 
 def signed_in(uid: str | None) -> str:

@@ -56,9 +56,11 @@ def normal_login(text: str) -> str:
 
 
 def check_new_password(password: str) -> None:
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise AccountError(f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters", code="weak_password",
-                           status=422)
+    """A new password: ``PASSWORD_MIN`` to ``PASSWORD_MAX`` characters, not all of them spaces
+    (eight spaces were taken)."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not password.strip():
+        raise AccountError(f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters, not only spaces",
+                           code="weak_password", status=422)
 
 
 def session_handle(sid: str) -> str:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -37,7 +36,7 @@ from caishen.server.accounts.passwords import (
 from caishen.server.accounts.store import DELETED_NAME, AccountStore
 from caishen.server.db import SessionRow, now
 from caishen.server.limits import Gate
-from caishen.server.protocol import ApiError, signed_in
+from caishen.server.protocol import ApiError, clean_name, signed_in
 from caishen.server.store import Store
 from caishen.server.tables import Tables
 
@@ -103,8 +102,11 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables,
             raise AccountError("you already have an account", code="already_account", status=409)
         limit(request, "accounts", uid)  # each claim costs a hash
         if uid is None:
-            name = "".join(ch for ch in (body.name or body.login) if unicodedata.category(ch)[0] != "C").strip()
-            uid = store.save_user(None, name[:24] or login)
+            try:
+                name = clean_name(body.name or body.login)
+            except ApiError:
+                name = login  # a name that shows nothing: the login name stands for it
+            uid = store.save_user(None, name)
             sign_in(request, uid)
         accounts.claim(uid, login, hash_password(body.password))
         u = store.user(uid)

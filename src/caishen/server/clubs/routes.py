@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path as PathLib
@@ -35,7 +34,7 @@ from caishen.server.clubs.messages import (
 from caishen.server.clubs.store import ADMINS, MEMBERS, ClubStore, season_of
 from caishen.server.db import Club, now
 from caishen.server.limits import Gate
-from caishen.server.protocol import RoomBody, RoomOut, signed_in
+from caishen.server.protocol import RoomBody, RoomOut, clean_name, signed_in
 from caishen.server.store import Store
 
 STATIC = PathLib(__file__).resolve().parent.parent / "static"
@@ -47,14 +46,6 @@ _CLUB = re.compile(r"^[A-Z0-9]{4,16}$")
 # validation error the club page could only show as "Unprocessable Entity"
 ClubCode = Annotated[str, Path()]
 PersonId = Annotated[str, Path(max_length=40)]
-
-
-def clean(text: str, what: str) -> str:
-    """A name without control characters or surrounding space (shown as text anyway)."""
-    text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
-    if not text:
-        raise ClubError(f"the {what} is empty", code="empty_name", status=422)
-    return text[:40]
 
 
 def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], str | None],
@@ -124,7 +115,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         """A new club: you are its owner; its code is the invite."""
         uid = signed_in(uid_of(request))
         limit(request, "rooms", uid)
-        code = clubs.create(uid, clean(body.name, "club's name"), body.approval)
+        code = clubs.create(uid, clean_name(body.name, 40, "club's name"), body.approval)
         return club_out(request, club_or_404(code), "owner")
 
     @app.get("/api/clubs")
@@ -261,7 +252,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         """Add (or change) a named preset of room options, checked as ``POST /api/rooms`` checks them."""
         need(request, code, ADMINS)
         check_options(body.options)
-        clubs.save_template(code, clean(body.name, "template's name"), body.options.model_dump_json())
+        clubs.save_template(code, clean_name(body.name, 40, "template's name"), body.options.model_dump_json())
         return [TemplateOut(name=n, options=template_body(o)) for n, o in clubs.templates(code)]
 
     @app.delete("/api/clubs/{code}/templates/{name}")

@@ -14,10 +14,10 @@ Object.assign(I18N.zh, {
   noteGuest: "游客的对局只保存在这个浏览器里；注册账户后可在其他设备登录。",
   noteNobody: "登录已有账户，或注册一个新账户（无需先取昵称）。",
   loginLeavesGuest: "在这里登录会离开当前游客身份（{0}）。",
-  passwordChanged: "密码已修改；其他 {0} 个设备已退出。",
+  passwordChanged: "密码已修改；其他 {0} 个设备已退出。", passwordChanged0: "密码已修改。", passwordChanged1: "密码已修改；其他 1 个设备已退出。",
   err_bad_login: "登录名或密码错误", err_bad_password: "密码错误", err_too_many_attempts: "尝试次数过多，请 {0} 秒后再试",
   err_login_taken: "这个登录名已被使用", err_bad_login_name: "登录名为 3–32 个字母、数字或 _ . -",
-  err_weak_password: "密码至少 8 个字符", err_already_account: "你已经有账户了", err_not_signed_in: "尚未登录",
+  err_weak_password: "密码至少 8 个字符，且不能全是空格", err_already_account: "你已经有账户了", err_not_signed_in: "尚未登录",
   err_no_session: "没有这个登录设备", err_no_account: "你还没有账户",
 });
 Object.assign(I18N.en, {
@@ -32,10 +32,11 @@ Object.assign(I18N.en, {
   noteGuest: "A guest's matches live in this browser only; claim an account to log in on other devices.",
   noteNobody: "Log in to your account, or claim a new one (no name needed first).",
   loginLeavesGuest: "Logging in here leaves this guest ({0}).",
-  passwordChanged: "Password changed; {0} other devices signed out.",
+  passwordChanged: "Password changed; {0} other devices signed out.", passwordChanged0: "Password changed.",
+  passwordChanged1: "Password changed; 1 other device signed out.",
   err_bad_login: "Wrong login name or password", err_bad_password: "Wrong password", err_too_many_attempts: "Too many attempts: try again in {0} s",
   err_login_taken: "This login name is taken", err_bad_login_name: "A login name is 3-32 letters, digits, _ . or -",
-  err_weak_password: "A password has 8 characters or more", err_already_account: "You already have an account", err_not_signed_in: "Not signed in",
+  err_weak_password: "A password has 8 characters or more, not only spaces", err_already_account: "You already have an account", err_not_signed_in: "Not signed in",
   err_no_session: "No such session", err_no_account: "You have no account",
 });
 
@@ -80,6 +81,8 @@ async function load() {
 
 // Send a form: `run` does the request; its error goes under the form; then the page reloads its data.
 function onSubmit(formId, errId, run) {
+  // a refusal goes once the person changes what it was about (it stood while they fixed it)
+  document.getElementById(formId).addEventListener("input", () => { document.getElementById(errId).textContent = ""; });
   document.getElementById(formId).addEventListener("submit", async (e) => {
     e.preventDefault();
     const err = document.getElementById(errId);
@@ -103,7 +106,8 @@ async function main() {
   onSubmit("loginform", "loginerr", () => call("/api/login", "POST",
     { login: val("loginlogin"), password: val("loginpassword") }).then(() => ""));
   onSubmit("passwordform", "passworderr", () => call("/api/account/password", "POST",
-    { old: val("oldpassword"), new: val("newpassword") }).then((r) => t("passwordChanged", r.sessions)));
+    { old: val("oldpassword"), new: val("newpassword") })
+    .then((r) => (r.sessions === 0 ? t("passwordChanged0") : r.sessions === 1 ? t("passwordChanged1") : t("passwordChanged", r.sessions))));
   document.getElementById("deleteform").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (!confirm(t("confirmDelete"))) return;
