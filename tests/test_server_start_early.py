@@ -31,6 +31,8 @@ def test_the_owner_starts_early_with_bots_of_a_chosen_level(app: FastAPI) -> Non
         waiting = ann.get(f"/api/rooms/{code}").json()
         assert waiting["status"] == "waiting" and [s["name"] for s in waiting["seats"]][:2] == ["Ann", "Bob"]
         assert waiting["seats"][2]["name"] is None  # nothing changed
+        # my matches: the open seat is no name ("seat 3" reached a Chinese lobby in English)
+        assert ann.get("/api/my/matches").json()[0]["players"] == ["Ann", "Bob", None, "greedy bot 1"]
 
         started = ann.post(f"/api/rooms/{code}/start", json={"bot": "random"}).json()
         assert started["status"] == "playing"

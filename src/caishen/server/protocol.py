@@ -705,7 +705,7 @@ class MatchSummaryOut(BaseModel):
     status: str
     created: str
     hands_played: int
-    players: list[str]
+    players: list[str | None]  # None: a seat still open (a waiting room; the pages say "open seat")
     chips: list[int]
 
 

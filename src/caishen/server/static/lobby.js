@@ -180,7 +180,7 @@ async function loadMatches() {
         h("a", { href: "/m/" + m.code, text: t("result") })),
       h("td", { class: "nowrap", text: localStamp(m.created) }), h("td", { class: "nowrap", text: t(m.status) }),
       // bots as "bot 2" in the page's language (their level is the room's, shown at the table)
-      h("td", { text: m.players.map((n) => (botLevel(n) ? botName(n) : n)).join(LANG === "zh" ? "、" : ", ") }),
+      h("td", { text: m.players.map((n) => (n === null ? t("seatOpen") : botLevel(n) ? botName(n) : n)).join(LANG === "zh" ? "、" : ", ") }),
       // (each "/" may break the line: four chip counts fit a phone's column)
       h("td", { class: "num", text: m.hands_played }), h("td", { text: m.chips.join("/\u200b") })))));
 }
