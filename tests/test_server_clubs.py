@@ -159,6 +159,16 @@ def test_a_declined_person_may_ask_again_a_day_after(url: str) -> None:
             db.execute(update(ClubMember).where(ClubMember.user == cy_id)
                        .values(joined_at=now() - ASK_AGAIN_AFTER + timedelta(minutes=1)))
         _refused(cy.post(f"/api/clubs/{code}/join"), 409, "declined")  # a minute short of a day
+        # the admins see the no of the last day, and may take it back (a click on the wrong line)
+        assert [(r["name"], r["role"]) for r in ann.get(f"/api/clubs/{code}/view").json()["declined"]] == [("Cy", "declined")]
+        view = ann.post(f"/api/clubs/{code}/requests/{cy_id}/undecline").json()
+        assert [r["name"] for r in view["requests"]] == ["Cy"] and view["declined"] == []
+        assert cy.get(f"/api/clubs/{code}").json()["role"] == "pending"
+        _refused(ann.post(f"/api/clubs/{code}/requests/{cy_id}/undecline"), 409, "cannot_change")  # not declined
+        ann.post(f"/api/clubs/{code}/requests/{cy_id}/reject").raise_for_status()
+        with Session(app.state.store.engine) as db, db.begin():
+            db.execute(update(ClubMember).where(ClubMember.user == cy_id)
+                       .values(joined_at=now() - ASK_AGAIN_AFTER + timedelta(minutes=1)))
         with Session(app.state.store.engine) as db, db.begin():
             db.execute(update(ClubMember).where(ClubMember.user == cy_id).values(joined_at=now() - ASK_AGAIN_AFTER))
         assert cy.post(f"/api/clubs/{code}/join").json()["role"] == "pending"  # approval is on: asked again
@@ -539,6 +549,7 @@ ROUTES: list[tuple[str, str, Any, str]] = [  # method, path (CODE, WHO, TEMPLATE
     ("POST", "/api/clubs/CODE/tables", {"template": "TEMPLATE"}, "member"),
     ("POST", "/api/clubs/CODE/requests/WHO/approve", None, "admin"),
     ("POST", "/api/clubs/CODE/requests/WHO/reject", None, "admin"),
+    ("POST", "/api/clubs/CODE/requests/WHO/undecline", None, "admin"),
     ("POST", "/api/clubs/CODE/members/WHO/remove", None, "admin"),
     ("POST", "/api/clubs/CODE/members/WHO/blacklist", None, "admin"),
     ("POST", "/api/clubs/CODE/members/WHO/unblacklist", None, "admin"),
@@ -586,13 +597,13 @@ def test_every_club_route_is_refused_to_a_person_without_its_role(both: str) -> 
                     continue
                 why = "not_the_owner" if who == "member" and least == "owner" else code_expected
                 status = 401 if who == "nobody" else 403
-                target = ids["Cy"] if "approve" not in path and "reject" not in path else ids["Pat"]
+                target = ids["Cy"] if not any(w in path for w in ("approve", "reject", "undecline")) else ids["Pat"]
                 filled = path.replace("CODE", code).replace("WHO", target).replace("TEMPLATE", str(TEMPLATE["name"]))
                 sent = json.loads(json.dumps(body).replace("TEMPLATE", str(TEMPLATE["name"]))) if body else None
                 r = client.request(method, filled, json=sent)
                 assert (r.status_code, r.json().get("code")) == (status, why), (method, path, who, r.text)
                 tried += 1
-        assert tried == 3 * 4 + 7 * 5 + 3 * 6  # every member route by 4 people, admin's by 5, owner's by 6
+        assert tried == 3 * 4 + 8 * 5 + 3 * 6  # every member route by 4 people, admin's by 5, owner's by 6
         assert ann.get(f"/api/clubs/{code}/view").json() == before  # nothing changed
         # joining and leaving need a name; leaving needs to be in; the invite is anyone's
         _refused(nobody.post(f"/api/clubs/{code}/join"), 401, "not_signed_in")

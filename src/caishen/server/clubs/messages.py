@@ -109,6 +109,7 @@ class ClubViewOut(BaseModel):
     club: ClubOut
     members: list[MemberOut]
     requests: list[MemberOut]  # asking to join (for admins; empty for the others)
+    declined: list[MemberOut] = []  # requests declined in the last day (for admins, who may undo it)
     blacklist: list[MemberOut]  # (for admins; empty for the others)
     templates: list[TemplateOut]
     tables: list[TableOut]

@@ -158,6 +158,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         live = clubs.rooms(code, ("waiting", "playing"), 50)
         playing = {s.user: r.code for r in live if r.status == "playing" for s in r.seats if s.user}
         people = clubs.people(code)
+        recent = clubs.declined_lately(code) if role in ADMINS else set()
 
         def person(p: tuple[str, str, Role, object]) -> MemberOut:
             seen = p[3]
@@ -170,6 +171,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
             club=club_out(request, club, role),
             members=[person(p) for p in people if p[2] in MEMBERS],
             requests=[person(p) for p in people if admin and p[2] == "pending"],
+            declined=[person(p) for p in people if admin and p[2] == "declined" and p[0] in recent],
             blacklist=[person(p) for p in people if admin and p[2] == "blacklisted"],
             templates=[TemplateOut(name=n, options=template_body(o)) for n, o in clubs.templates(code)],
             tables=[TableOut(code=r.code, template=r.template, variant=r.variant, status=r.status, hands=r.hands,
@@ -214,6 +216,11 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         """Say no to a request: the person's club page tells them so, and they may ask again
         after a day (``ASK_AGAIN_AFTER``; sooner: ``declined``)."""
         return act_on(request, code, who, "declined", ("pending",))
+
+    @app.post("/api/clubs/{code}/requests/{who}/undecline")
+    def undecline(request: Request, code: ClubCode, who: PersonId) -> ClubViewOut:
+        """Take a no back (a click on the wrong line): the request is open again."""
+        return act_on(request, code, who, "pending", ("declined",))
 
     @app.post("/api/clubs/{code}/members/{who}/remove")
     def remove(request: Request, code: ClubCode, who: PersonId) -> ClubViewOut:

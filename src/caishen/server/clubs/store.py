@@ -157,6 +157,14 @@ class ClubStore:
             db.add(ClubMember(club=code, user=uid, role=role, joined_at=now()))
             return role
 
+    def declined_lately(self, code: str) -> set[str]:
+        """The people the club declined in the last ``ASK_AGAIN_AFTER`` (its admins may take
+        the no back; after it, the person may ask again anyway)."""
+        since = now() - ASK_AGAIN_AFTER
+        with Session(self.engine) as db:
+            return set(db.scalars(select(ClubMember.user).where(ClubMember.club == code, ClubMember.role == "declined",
+                                                                ClubMember.joined_at > since)))
+
     def ask_again_at(self, code: str, uid: str) -> datetime | None:
         """When ``uid``, declined by the club, may ask again (None: not declined)."""
         with Session(self.engine) as db:

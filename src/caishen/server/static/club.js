@@ -23,7 +23,7 @@ Object.assign(I18N.zh, {
   err_bad_season: "赛季要有开始和结束日期，结束不早于开始", err_cannot_change: "不能这样改", err_not_in_club: "此人不在圈里",
   err_not_signed_in: "先取一个昵称",
   err_bad_code: "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）", removedNote: "你已不在这个亲友圈里。",
-  myRole: "我的身份", withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。", role_declined: "未获同意",
+  myRole: "我的身份", undecline: "撤销拒绝", withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。", role_declined: "未获同意",
   declinedNote: "管理员没有同意你加入“{0}”的申请，{1} 之后可以再申请。", err_declined: "管理员没有同意你的申请：24 小时后才能再申请",
 });
 Object.assign(I18N.en, {
@@ -49,7 +49,7 @@ Object.assign(I18N.en, {
   err_bad_season: "A season needs a first and a last day, the last not before the first", err_cannot_change: "This cannot be changed so",
   err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first",
   err_bad_code: "A club code is 4 to 16 letters or digits (or paste the invite link)", removedNote: "You are no longer in this club.",
-  myRole: "My role", withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).", role_declined: "declined",
+  myRole: "My role", undecline: "Take the no back", withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).", role_declined: "declined",
   declinedNote: "An admin declined your request to join \u201c{0}\u201d. You may ask again from {1}.",
   err_declined: "An admin declined your request: you may ask again a day after it",
 });
@@ -170,9 +170,12 @@ function renderView() {
     admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("remove"), `${base}/members/${m.id}/remove`, t("confirmRemove", m.name)) : null,
     admin && m.id !== me && m.role !== "owner" && (owner || m.role === "member") ? personAction(t("ban"), `${base}/members/${m.id}/blacklist`, t("confirmBan", m.name)) : null,
   ])));
-  $("requestsbox").hidden = !v.requests.length;
+  // the requests, then those declined in the last day (a no given on the wrong line can be taken back)
+  const declined = v.declined || [];
+  $("requestsbox").hidden = !v.requests.length && !declined.length;
   $("requests").replaceChildren(...v.requests.map((m) => row(m, [
-    personAction(t("approve"), `${base}/requests/${m.id}/approve`), personAction(t("reject"), `${base}/requests/${m.id}/reject`)], false)));
+    personAction(t("approve"), `${base}/requests/${m.id}/approve`), personAction(t("reject"), `${base}/requests/${m.id}/reject`)], false)),
+  ...declined.map((m) => row(m, [personAction(t("undecline"), `${base}/requests/${m.id}/undecline`)], false)));
   $("blacklistbox").hidden = !v.blacklist.length;
   $("blacklist").replaceChildren(...v.blacklist.map((m) => row(m, [
     personAction(t("unban"), `${base}/members/${m.id}/unblacklist`)], false)));
