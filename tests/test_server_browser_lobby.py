@@ -286,4 +286,7 @@ def test_the_lobby_offers_the_bots_that_play_the_variant_and_says_a_limit_in_its
     page.click("#practice")
     page.wait_for_function("() => document.getElementById('practiceerr').textContent", timeout=WAIT_MS)
     assert page.text_content("#practiceerr") == "操作太频繁，请 7 秒后再试"
+    page.click("#langslot button")  # the refusal follows the page's language (it stayed in Chinese)
+    page.wait_for_function("() => document.documentElement.lang === 'en'", timeout=WAIT_MS)
+    assert page.text_content("#practiceerr") == "Too many requests: try again in 7 s"
     page.context.close()

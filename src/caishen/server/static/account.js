@@ -60,7 +60,7 @@ async function endSession(s) {
   try {
     await call("/api/account/sessions/" + s.id, "DELETE");
     await load();
-  } catch (err) { document.getElementById("sessionserr").textContent = err.message; }
+  } catch (err) { tell(document.getElementById("sessionserr"), err); }
 }
 
 async function load() {
@@ -92,7 +92,7 @@ function onSubmit(formId, errId, run) {
       e.target.reset();
       await load();
       if (note) err.textContent = note;
-    } catch (ex) { err.textContent = ex.message; }
+    } catch (ex) { tell(err, ex); }
   });
 }
 
@@ -114,13 +114,13 @@ async function main() {
     try {
       await call("/api/account/delete", "POST", { password: val("deletepassword") });
       location.href = "/";
-    } catch (ex) { document.getElementById("deleteerr").textContent = ex.message; }
+    } catch (ex) { tell(document.getElementById("deleteerr"), ex); }
   });
   document.getElementById("logout").addEventListener("click", async () => {
     try {
       await call("/api/logout", "POST");
       await load();
-    } catch (ex) { document.getElementById("sessionserr").textContent = ex.message; }
+    } catch (ex) { tell(document.getElementById("sessionserr"), ex); }
   });
   await load();
   document.body.dataset.ready = "1";

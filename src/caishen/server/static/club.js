@@ -61,7 +61,7 @@ const $ = (id) => document.getElementById(id);
 // The page's one message line, at its foot: brought into view (on a phone it was drawn below
 // the screen, and an action seemed to do nothing).
 const showErr = (ex) => {
-  $("err").textContent = ex ? ex.message : "";
+  tell($("err"), ex);
   if (ex) $("err").scrollIntoView({ block: "nearest" });
 };
 const list = (items) => items.join(LANG === "zh" ? "、" : ", ");

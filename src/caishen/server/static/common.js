@@ -171,6 +171,17 @@ function setLang(lang) {
   localStorage.setItem("caishen.lang", lang);
   document.documentElement.lang = lang === "zh" ? "zh-Hans" : "en";
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  // a refusal on show follows the language (it stayed in the one it was shown in)
+  for (const el of TOLD) if (el._told && el.textContent === el._told.message) el.textContent = el._told.message = el._told.say();
+}
+
+// Show a refusal (an api() error, or any Error; null clears) in element ``el``; shown with
+// tell(), it is said again in the other language when the page's language changes.
+const TOLD = new Set();
+function tell(el, err) {
+  el.textContent = err ? err.message : "";
+  el._told = err && typeof err.say === "function" ? err : null;
+  if (el._told) TOLD.add(el);
 }
 
 // h("div", {class: "x", onclick: f}, child, "text", ...): text children become text nodes.
@@ -206,9 +217,11 @@ async function api(path, opts = {}) {
   if (!res.ok) {
     const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText;
     const code = data && typeof data.code === "string" ? data.code : res.status === 422 && data && Array.isArray(data.detail) ? "invalid" : null;
-    const key = "err_" + code;
-    const err = new Error(code && t(key) !== key ? t(key, res.headers.get("Retry-After") || detail) : detail);
+    const key = "err_" + code, arg = res.headers.get("Retry-After") || detail;
+    const say = () => (code && t(key) !== key ? t(key, arg) : detail);
+    const err = new Error(say());
     err.code = code;
+    err.say = say;  // the words again, in the page's language of the moment (tell)
     throw err;
   }
   return data;

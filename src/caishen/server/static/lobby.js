@@ -221,7 +221,7 @@ async function main() {
       ME = await api("/api/me", { method: "POST", body: { name: document.getElementById("name").value } });
       document.getElementById("nameerr").textContent = "";
       await loadMe();
-    } catch (err) { document.getElementById("nameerr").textContent = err.message; }
+    } catch (err) { tell(document.getElementById("nameerr"), err); }
   });
   document.getElementById("logoutall").addEventListener("click", async () => {
     if (!confirm(t("confirmLogoutAll"))) return;
@@ -229,14 +229,14 @@ async function main() {
       await api("/api/logout-everywhere", { method: "POST" });
       await loadMe();
       loadMatches();
-    } catch (err) { document.getElementById("nameerr").textContent = err.message; }
+    } catch (err) { tell(document.getElementById("nameerr"), err); }
   });
   document.getElementById("practice").addEventListener("click", async () => {
     try {
       if (!(await ensureName())) return;
       const room = await api("/api/practice", { method: "POST" });
       location.href = "/r/" + room.code;
-    } catch (err) { document.getElementById("practiceerr").textContent = err.message; }
+    } catch (err) { tell(document.getElementById("practiceerr"), err); }
   });
   document.getElementById("joinform").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -254,7 +254,7 @@ async function main() {
       if (!(await ensureName())) return;
       const room = await api("/api/rooms", { method: "POST", body: roomOptions() });
       location.href = "/r/" + room.code;
-    } catch (err) { document.getElementById("roomerr").classList.remove("ok"); document.getElementById("roomerr").textContent = err.message; }
+    } catch (err) { document.getElementById("roomerr").classList.remove("ok"); tell(document.getElementById("roomerr"), err); }
   });
   document.getElementById("savetemplate").addEventListener("click", async () => {
     const err = document.getElementById("roomerr");
@@ -264,7 +264,7 @@ async function main() {
         body: { name: document.getElementById("templatename").value, options: roomOptions() } });
       err.textContent = t("templateSaved", document.getElementById("templatename").value, club.selectedOptions[0].textContent);
       err.classList.add("ok");
-    } catch (ex) { err.textContent = ex.message; err.classList.remove("ok"); }
+    } catch (ex) { tell(err, ex); err.classList.remove("ok"); }
   });
   document.body.dataset.ready = "1";  // every form has its handler (tests wait for this)
 }

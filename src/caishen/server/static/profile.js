@@ -67,7 +67,7 @@ async function invite(p, err) {
       help_allowed: last.help_allowed, pace: last.pace, switches: Object.fromEntries(last.rules.map((r) => [r.name, r.value])),
     } });
     location.href = "/r/" + room.code;
-  } catch (ex) { err.textContent = ex.message; }
+  } catch (ex) { tell(err, ex); }
 }
 
 async function recentEl() {

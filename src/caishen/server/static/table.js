@@ -358,7 +358,7 @@ async function showLobby() {
         if (!me.name || name.value !== me.name) await api("/api/me", { method: "POST", body: { name: name.value } });
         await api(`/api/rooms/${CODE}/join`, { method: "POST" });
         showLobby();
-      } catch (e2) { err.textContent = e2.message; }
+      } catch (e2) { tell(err, e2); }
     } })), err);
   } else if (removed) {  // the table is no longer this page's: its board goes, the reason stays
     // (and no move still queued to be played draws it again: anim.js and render() need a

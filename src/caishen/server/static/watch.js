@@ -47,7 +47,7 @@ const WATCH = (() => {
     return h("div", {}, h("div", { class: "row" }, name, h("button", { class: "primary", type: "button", "data-testid": "watch", text: t("watch"),
       onclick: async () => {
         if (name) {
-          try { await api("/api/me", { method: "POST", body: { name: name.value } }); } catch (e) { err.textContent = e.message; return; }
+          try { await api("/api/me", { method: "POST", body: { name: name.value } }); } catch (e) { tell(err, e); return; }
         }
         start();
         document.getElementById("lobbybox").replaceChildren(h("p", { class: "muted", style: "margin:.8rem", text: t("spectatingNote") }));
