@@ -68,14 +68,17 @@ const FairCheck = (() => {
     return tiles;
   }
 
-  async function shuffledWall(seed, tiles) {
-    const next = stream(await hmacKey(seed), "wall");
-    const wall = tiles.slice();
-    for (let i = wall.length - 1; i > 0; i--) {
+  // Fisher-Yates over a copy of items, from the stream next (caishen.fair's walls and seat draw).
+  async function shuffled(next, items) {
+    const out = items.slice();
+    for (let i = out.length - 1; i > 0; i--) {
       const j = await below(next, i + 1);
-      const t = wall[i]; wall[i] = wall[j]; wall[j] = t;
+      const t = out[i]; out[i] = out[j]; out[j] = t;
     }
-    return wall.map(tileName);
+    return out;
+  }
+  async function shuffledWall(seed, tiles) {
+    return (await shuffled(stream(await hmacKey(seed), "wall"), tiles)).map(tileName);
   }
   async function dice(seed) {
     const next = stream(await hmacKey(seed), "dice");
@@ -90,11 +93,7 @@ const FairCheck = (() => {
   const SEAT_TILES = ["E", "S", "W", "N", "中", "发"];
   async function seatDraw(seed, players) {
     const next = stream(await hmacKey(seed), "seats");
-    const tiles = Array.from({ length: players }, (_, i) => i);
-    for (let i = players - 1; i > 0; i--) {
-      const j = await below(next, i + 1);
-      const t = tiles[i]; tiles[i] = tiles[j]; tiles[j] = t;
-    }
+    const tiles = await shuffled(next, Array.from({ length: players }, (_, i) => i));
     const d = [(await below(next, 6)) + 1, (await below(next, 6)) + 1];
     const holder = [];
     tiles.forEach((t, p) => { holder[t] = p; });
@@ -102,7 +101,8 @@ const FairCheck = (() => {
     return { tiles: tiles.map((t) => SEAT_TILES[t]), dice: d, seats: [0, 1, 2, 3].map((i) => holder[(east + i) % 4]),
       waiting: holder.slice(4) };
   }
-  async function handSeed(matchSeed, index) { return hex(await hmac(await hmacKey(matchSeed), concat(enc.encode("hand"), u32(index)))); }
+  // Hand index's seed, hex, from the match seed's HMAC key (imported once per record).
+  async function handSeed(matchKey, index) { return hex(await hmac(matchKey, concat(enc.encode("hand"), u32(index)))); }
   function mixMessage(contributions, index) {
     const parts = contributions.map((c) => (c === null ? new Uint8Array(33) : concat(new Uint8Array([1]), c)));
     return concat(...parts, u32(index));
@@ -185,25 +185,25 @@ const FairCheck = (() => {
     const contributions = [];
     const counts = { signed: 0, server: 0, unsigned: 0 }, keys = {};
     let matchSeed = null;
+    // where, as caishen verify says it: hand i counted from 1 as the pages count it, and its
+    // place in the file (part: "draws[70]")
+    const failAt = (i, problem, expected, recorded, part = "") => {
+      throw new Error(`hand ${i + 1} (hands[${i}]${part && "." + part}): ${problem}: expected ${expected}, recorded ${recorded}`);
+    };
     try {
       if (rec.format !== "caishen-record" || ![1, 2, 3].includes(rec.version)) throw new Error("not a caishen record of version 1-3");
       const tiles = tileSet(rec);
       const signed = rec.hands.map((h) => (rec.version >= 3 && h.signatures ? checkSignatures(rec.room, h, counts, keys) : null));
       // a match played from one revealed master seed: its seat draw and every hand's seed come from it
       matchSeed = typeof rec.seed === "string" ? unhex(rec.seed) : null;
+      const matchKey = matchSeed && await hmacKey(matchSeed);
       if (matchSeed && rec.seat_draw) {
         const expected = canonical(await seatDraw(matchSeed, rec.players.length));
-        if (expected !== canonical(rec.seat_draw)) {
-          throw new Error(`hand 1 (hands[0]): the seat draw is not the one the match seed gives (L2): expected ${expected}, recorded ${canonical(rec.seat_draw)}`);
-        }
+        if (expected !== canonical(rec.seat_draw)) failAt(0, "the seat draw is not the one the match seed gives (L2)", expected, canonical(rec.seat_draw));
       }
       let prev = new Uint8Array(32);
       for (const [i, h] of rec.hands.entries()) {
-        // where, as caishen verify says it: the hand counted from 1 as the pages count it, and its
-        // place in the file (part: "draws[70]")
-        const fail = (problem, expected, recorded, part = "") => {
-          throw new Error(`hand ${i + 1} (hands[${i}]${part && "." + part}): ${problem}: expected ${expected}, recorded ${recorded}`);
-        };
+        const fail = (...args) => failAt(i, ...args);
         if (h.index !== i) fail("hand number", i, h.index);
         if (h.seed === null) fail("seed not revealed", "the hand's seed", "null");
         const seed = unhex(h.seed);
@@ -232,7 +232,7 @@ const FairCheck = (() => {
         const d = await dice(dealSeed);
         if (d.join() !== h.dice.join()) fail("dice", `[${d}]`, `[${h.dice}]`);
         if (matchSeed) {
-          const want = await handSeed(matchSeed, i);
+          const want = await handSeed(matchKey, i);
           if (want !== h.seed) fail("the hand's seed is not the one the match seed gives (L4)", want, h.seed);
         }
         const taken = new Set();
