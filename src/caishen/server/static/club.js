@@ -229,7 +229,7 @@ async function loadClub() {
     showErr(VIEW ? new Error(t("removedNote")) : null);
     VIEW = null;
     // declined: when they may ask again, and no button before then (it could only be refused)
-    const waiting = club.role === "declined" && club.ask_again_at && new Date(club.ask_again_at + "Z") > new Date();
+    const waiting = club.role === "declined" && club.ask_again_at && serverDate(club.ask_again_at) > new Date();
     $("joinnote").textContent = club.role === "pending" ? t("pendingNote")
       : club.role === "declined" ? t("declinedNote", club.name, localStamp(club.ask_again_at || ""))
       : club.role === "blacklisted" ? t("blacklistedNote") : t(club.members === 1 ? "invitedTo1" : "invitedTo", club.name, club.members);

@@ -227,9 +227,12 @@ async function api(path, opts = {}) {
   return data;
 }
 
+// A time from the server as a Date (UTC; naive ISO text is UTC too).
+function serverDate(iso) { return new Date(/(Z|[+-]\d\d:\d\d)$/.test(iso) ? iso : iso + "Z"); }
+
 // A time from the server (UTC; naive ISO text is UTC too) in this browser's time zone: "MM-DD HH:MM".
 function localStamp(iso) {
-  const d = new Date(/(Z|[+-]\d\d:\d\d)$/.test(iso) ? iso : iso + "Z");
+  const d = serverDate(iso);
   if (Number.isNaN(d.getTime())) return String(iso).slice(5, 16).replace("T", " ");
   const two = (n) => String(n).padStart(2, "0");
   return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
