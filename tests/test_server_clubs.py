@@ -180,6 +180,7 @@ def test_a_declined_person_may_ask_again_a_day_after(url: str) -> None:
         with Session(app.state.store.engine) as db, db.begin():
             db.execute(update(ClubMember).where(ClubMember.user == cy_id).values(joined_at=now() - ASK_AGAIN_AFTER))
         assert cy.get("/api/clubs").json() == [] and cy.get(f"/api/clubs/{code}").json()["role"] == "declined"
+        assert ann.get(f"/api/clubs/{code}/view").json()["declined"] == []  # and the admins' list of noes
         # an admin may blacklist a declined person
         assert [r["name"] for r in ann.post(f"/api/clubs/{code}/members/{cy_id}/blacklist").json()["blacklist"]] == ["Cy"]
         _refused(cy.post(f"/api/clubs/{code}/join"), 403, "blacklisted")

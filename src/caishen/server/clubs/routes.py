@@ -158,7 +158,6 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
         live = clubs.rooms(code, ("waiting", "playing"), 50)
         playing = {s.user: r.code for r in live if r.status == "playing" for s in r.seats if s.user}
         people = clubs.people(code)
-        recent = clubs.declined_lately(code) if role in ADMINS else set()
 
         def person(p: tuple[str, str, Role, object]) -> MemberOut:
             seen = p[3]
@@ -171,7 +170,7 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
             club=club_out(request, club, role),
             members=[person(p) for p in people if p[2] in MEMBERS],
             requests=[person(p) for p in people if admin and p[2] == "pending"],
-            declined=[person(p) for p in people if admin and p[2] == "declined" and p[0] in recent],
+            declined=[person(p) for p in people if admin and p[2] == "declined"],
             blacklist=[person(p) for p in people if admin and p[2] == "blacklisted"],
             templates=[TemplateOut(name=n, options=template_body(o)) for n, o in clubs.templates(code)],
             tables=[TableOut(code=r.code, template=r.template, variant=r.variant, status=r.status, hands=r.hands,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import cast
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import ColumnElement, Engine, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -26,6 +26,17 @@ ADMINS = ("owner", "admin")
 # the club's page; asking sooner is refused with ``declined``): no admin is asked by the same
 # person more than once a day.
 ASK_AGAIN_AFTER = timedelta(hours=24)
+
+
+def ask_again_from(declined_at: datetime) -> datetime:
+    """When a person declined at ``declined_at`` may ask to join again."""
+    return declined_at + ASK_AGAIN_AFTER
+
+
+def _no_stale_decline() -> ColumnElement[bool]:
+    """Rows other than a no older than ``ASK_AGAIN_AFTER`` (such a person may ask again, and
+    is no longer shown as declined, to them or to the admins)."""
+    return (ClubMember.role != "declined") | (ClubMember.joined_at > now() - ASK_AGAIN_AFTER)
 # The days a season may name: a club's games are of this century and the next (a last day of
 # 9999-12-31 was accepted, and the leaderboard's day after it did not exist).
 SEASON_FIRST = date(2000, 1, 1)
@@ -115,22 +126,23 @@ class ClubStore:
                 ClubMember.club == code, ClubMember.role.in_(MEMBERS))) or 0)
 
     def people(self, code: str) -> list[tuple[str, str, Role, datetime | None]]:
-        """Everyone with a row in the club: id, name, role, last seen; by role, then joining."""
+        """Everyone with a row in the club (the declined only within the day, while the no
+        holds): id, name, role, last seen; by role, then joining."""
         order = {r: i for i, r in enumerate(("owner", "admin", "member", "pending", "declined", "blacklisted"))}
         with Session(self.engine) as db:
             rows = db.execute(select(ClubMember.user, User.name, ClubMember.role, ClubMember.seen_at, ClubMember.joined_at)
-                              .join(User, User.id == ClubMember.user).where(ClubMember.club == code))
+                              .join(User, User.id == ClubMember.user).where(ClubMember.club == code)
+                              .where(_no_stale_decline()))
             out = sorted(rows, key=lambda r: (order.get(r[2], 9), r[4], r[0]))
             return [(r[0], r[1], cast(Role, r[2]), r[3]) for r in out]
 
     def mine(self, uid: str) -> list[tuple[str, str, Role, int]]:
         """The clubs ``uid`` is in (or asked to join, or was declined by in the last day): code,
         name, role, members."""
-        since = now() - ASK_AGAIN_AFTER
         with Session(self.engine) as db:
             rows = list(db.execute(select(Club.code, Club.name, ClubMember.role).join(ClubMember, ClubMember.club == Club.code)
                                    .where(ClubMember.user == uid, ClubMember.role.in_((*MEMBERS, "pending", "declined")))
-                                   .where((ClubMember.role != "declined") | (ClubMember.joined_at > since))
+                                   .where(_no_stale_decline())
                                    .order_by(Club.created_at)))
         return [(r[0], r[1], cast(Role, r[2]), self.member_count(r[0])) for r in rows]
 
@@ -147,7 +159,7 @@ class ClubStore:
             role: Role = "pending" if club.approval else "member"
             if row is not None and row.role == "declined":
                 t = now()
-                if t < row.joined_at + ASK_AGAIN_AFTER:
+                if t < ask_again_from(row.joined_at):
                     raise ClubError("an admin declined your request: you may ask again 24 hours after",
                                     code="declined", status=409)
                 row.role, row.joined_at = role, t  # asks again (or, approval now off, joins)
@@ -157,19 +169,11 @@ class ClubStore:
             db.add(ClubMember(club=code, user=uid, role=role, joined_at=now()))
             return role
 
-    def declined_lately(self, code: str) -> set[str]:
-        """The people the club declined in the last ``ASK_AGAIN_AFTER`` (its admins may take
-        the no back; after it, the person may ask again anyway)."""
-        since = now() - ASK_AGAIN_AFTER
-        with Session(self.engine) as db:
-            return set(db.scalars(select(ClubMember.user).where(ClubMember.club == code, ClubMember.role == "declined",
-                                                                ClubMember.joined_at > since)))
-
     def ask_again_at(self, code: str, uid: str) -> datetime | None:
         """When ``uid``, declined by the club, may ask again (None: not declined)."""
         with Session(self.engine) as db:
             row = db.get(ClubMember, (code, uid))
-            return row.joined_at + ASK_AGAIN_AFTER if row is not None and row.role == "declined" else None
+            return ask_again_from(row.joined_at) if row is not None and row.role == "declined" else None
 
     def set_role(self, code: str, uid: str, role: Role | None, allowed_from: tuple[str, ...]) -> None:
         """Give ``uid`` ``role`` (None: no row, as removed) if their role now is one of
