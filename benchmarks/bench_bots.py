@@ -18,8 +18,11 @@ microseconds from one bot's mean to another's between two commits that do the sa
 
 Usage::
 
-    python benchmarks/bench_bots.py [--runs R] [--json]
-    python benchmarks/bench_bots.py --compare OLD_SRC [--rounds R]
+    python benchmarks/bench_bots.py [--runs R] [--json] [--cache-share F]
+    python benchmarks/bench_bots.py --compare OLD_SRC [--rounds R] [--cache-share F]
+
+``--cache-share F`` keeps every cache the bots fill to that share of its limits first, as the
+game centre does (``caishen serve --bot-cache-share``, 0.1 there by default; 1 here).
 
 Without ``--json`` it runs ``--runs`` (3) fresh processes and prints each figure's median and
 the spread (lowest-highest) of the runs, with the build and the time of a plain Python loop.
@@ -225,15 +228,22 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--compare", metavar="OLD_SRC", help="also measure another checkout's src, alternating")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cache-share", type=float, default=1.0, metavar="F",
+                    help="keep the bots' caches to this share of their limits, as the game centre does "
+                         "(caishen serve --bot-cache-share, default there 0.1; here 1)")
     a = ap.parse_args()
     passed = ["--hands", str(a.hands), "--cold-hands", str(a.cold_hands), "--warm-hands", str(a.warm_hands),
-              "--min-seconds", str(a.min_seconds), "--random-repeat", str(a.random_repeat)]
+              "--min-seconds", str(a.min_seconds), "--random-repeat", str(a.random_repeat),
+              "--cache-share", str(a.cache_share)]
     if a.compare:
         compare(a.compare, a.rounds, passed)
         return
     if not a.json:
         repeated(a.runs, passed)
         return
+    if a.cache_share != 1.0:
+        from caishen.bots import caches
+        caches.set_cache_share(a.cache_share)
     figures: dict[str, object] = dict(run(a.hands, a.cold_hands, a.warm_hands, a.min_seconds, a.random_repeat))
     figures["build"] = build()
     print(json.dumps(figures, sort_keys=True))

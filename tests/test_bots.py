@@ -440,6 +440,21 @@ def test_recorded_decisions_are_unchanged() -> None:
     assert 0 < len(shape._rests) <= shape.REST_CACHE == 64
     assert all(len(m) <= shape.HALF_CACHE for m in shape._halves)
     assert all(len(m) <= shape.SUIT_CACHE for m in shape._suits)
+    _check_small_suits()
+
+
+def _check_small_suits() -> None:
+    """The suits kept for good are those of at most SMALL_SUIT tiles (a bounded table: 1,993
+    of nine kinds, 785 of seven), each exactly once; the cleared caches hold only the others."""
+    def tiles(key: int, kinds: int) -> int:
+        return sum(key // 5**i % 5 for i in range(kinds))
+
+    assert shape.SMALL_SUIT == 5
+    for honours, kinds, most in ((0, 9, 1993), (1, 7, 785)):
+        kept = shape._small_suits[honours]
+        assert 0 < len(kept) <= most
+        assert all(tiles(k, kinds) <= 5 and e.key == k for k, e in kept.items())
+        assert all(tiles(k, kinds) > 5 for k in shape._suits[honours])
 
 
 def test_a_smaller_cache_share_makes_the_same_choices_within_its_limits() -> None:
@@ -458,6 +473,7 @@ def test_a_smaller_cache_share_makes_the_same_choices_within_its_limits() -> Non
             assert action_text(got) == chosen, f"decision {i} ({name}): {action_text(got)}, recorded {chosen}"
             assert all(len(m) <= 100 for m in (*shape._suits, *shape._halves)), i
             assert len(shape._best_splits) <= 200 and shape._hands_size[0] <= 400, i
+        _check_small_suits()
     finally:
         shape.set_cache_share(1.0)
     assert shape._limits == [shape.SUIT_CACHE, shape.HALF_CACHE, shape.HAND_CACHE, shape.COMBINED_CACHE,
