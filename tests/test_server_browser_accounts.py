@@ -98,3 +98,38 @@ def test_sign_up_log_out_and_log_in_on_a_second_browser_to_see_the_history(
     other.wait_for_selector(f"#matches a[href='/r/{code}']", timeout=WAIT_MS)  # the history, on this browser
     assert other.locator("#meline").inner_text().endswith(name)
     other.context.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "zh"), ("desktop", "en")])
+def test_deleting_the_account_says_so_on_the_page_in_its_language(
+    server: ServerProcess, browser: object, size: str, lang: str,
+) -> None:
+    """The account page used to go to the lobby without a word once the account was deleted:
+    it now stays and says what happened, also after a switch of language."""
+    login = f"del-{size}-{lang}"
+    page = lobby_page(browser, server.base, size, lang)  # type: ignore[arg-type]
+    page.fill("#name", "Dee")
+    page.click("#nameform button")
+    page.wait_for_function("() => document.getElementById('meline').textContent.includes('Dee')")
+    _account_page(page, server.base)
+    page.wait_for_selector("body[data-account=guest]", state="attached", timeout=WAIT_MS)
+    page.fill("#claimlogin", login)
+    page.fill("#claimpassword", PASSWORD)
+    page.click("[data-testid=claim]")
+    page.wait_for_selector("body[data-account='1']", state="attached", timeout=WAIT_MS)
+    page.on("dialog", lambda d: d.accept())
+    page.fill("#deletepassword", PASSWORD)
+    page.click("[data-testid=delete]")
+    page.wait_for_selector("body[data-account=none]", state="attached", timeout=WAIT_MS)
+    assert page.url.endswith("/account")
+    zh = "账户已删除：登录名和密码已不存在，每台设备都已退出。对局仍保留，名字显示为“已删除玩家”。"
+    en = ("Your account is deleted: its login and password are gone, and every device is signed out. "
+          "Your matches stay, under \u201cdeleted player\u201d.")
+    note = page.locator("#whonote")
+    assert note.inner_text() == (zh if lang == "zh" else en)
+    assert note.is_visible() and page.locator("#logincard").is_visible()
+    _shot(page, f"account-deleted-{size}-{lang}.png")
+    page.click("#langslot button")  # the other language: said again in it
+    page.wait_for_function("want => document.getElementById('whonote').textContent === want",
+                           arg=en if lang == "zh" else zh, timeout=WAIT_MS)
+    page.context.close()

@@ -10,6 +10,7 @@ Object.assign(I18N.zh, {
   oldPassword: "旧密码", newPassword: "新密码（至少 8 个字符）", change: "修改",
   deleteAccount: "删除账户", deleteDoc: "登录名和密码会被删除；对局仍保留，你的名字显示为“已删除玩家”。",
   confirmDelete: "确定删除账户？此操作无法撤销。",
+  accountDeleted: "账户已删除：登录名和密码已不存在，每台设备都已退出。对局仍保留，名字显示为“已删除玩家”。",
   whoAccount: "已登录：{0}（登录名 {1}）", whoGuest: "游客：{0}", whoNobody: "未登录",
   noteGuest: "游客的对局只保存在这个浏览器里；注册账户后可在其他设备登录。",
   noteNobody: "登录已有账户，或注册一个新账户（无需先取昵称）。",
@@ -28,6 +29,7 @@ Object.assign(I18N.en, {
   oldPassword: "Old password", newPassword: "New password (8 characters or more)", change: "Change",
   deleteAccount: "Delete account", deleteDoc: "Your login and password are deleted; your matches stay, under \u201cdeleted player\u201d.",
   confirmDelete: "Delete your account? This cannot be undone.",
+  accountDeleted: "Your account is deleted: its login and password are gone, and every device is signed out. Your matches stay, under \u201cdeleted player\u201d.",
   whoAccount: "Signed in as {0} (login {1})", whoGuest: "Guest: {0}", whoNobody: "Not signed in",
   noteGuest: "A guest's matches live in this browser only; claim an account to log in on other devices.",
   noteNobody: "Log in to your account, or claim a new one (no name needed first).",
@@ -70,7 +72,7 @@ async function load() {
   if (isAccount) who.textContent = t("whoAccount", ACCOUNT.name, ACCOUNT.login);
   else if (ACCOUNT.name) who.textContent = t("whoGuest", ACCOUNT.name);
   else who.textContent = t("whoNobody");
-  document.getElementById("whonote").textContent = isAccount ? "" : t(ACCOUNT.name ? "noteGuest" : "noteNobody");
+  document.getElementById("whonote").textContent = isAccount ? "" : t(DELETED ? "accountDeleted" : ACCOUNT.name ? "noteGuest" : "noteNobody");
   document.getElementById("loginnote").textContent = ACCOUNT.name && !isAccount ? t("loginLeavesGuest", ACCOUNT.name) : "";
   document.getElementById("claimnamerow").hidden = !!ACCOUNT.id;
   for (const id of ["claimcard", "logincard"]) document.getElementById(id).hidden = isAccount;
@@ -97,6 +99,7 @@ function onSubmit(formId, errId, run) {
 }
 
 const val = (id) => document.getElementById(id).value;
+let DELETED = false;  // this page deleted the account: its note says so
 
 async function main() {
   setLang(LANG);
@@ -113,7 +116,9 @@ async function main() {
     if (!confirm(t("confirmDelete"))) return;
     try {
       await call("/api/account/delete", "POST", { password: val("deletepassword") });
-      location.href = "/";
+      DELETED = true;  // said here, in the page's language, until the page is left
+      e.target.reset();
+      await load();
     } catch (ex) { tell(document.getElementById("deleteerr"), ex); }
   });
   document.getElementById("logout").addEventListener("click", async () => {
