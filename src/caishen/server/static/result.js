@@ -19,8 +19,10 @@ async function runBrowserCheck(out, keyline) {
   out.textContent = t("browserChecking");
   try {
     const text = await (await fetch(`/api/matches/${CODE}/record`)).text();
-    showCentreKey(text, keyline);
-    const r = await FairCheck.verifyRecord(text);
+    let rec = null;  // parsed once, for the key line and the checker
+    try { rec = JSON.parse(text); } catch (e) { rec = null; }
+    showCentreKey(rec, keyline);
+    const r = await FairCheck.verifyRecord(rec ?? text);  // text that does not parse: the checker says so
     // the checker's message is English: a Chinese page says what was checked in its own words
     // and keeps the message as the tooltip (a failure's message is shown: it says where)
     const m = r.moves || {};
@@ -35,11 +37,10 @@ async function runBrowserCheck(out, keyline) {
 
 // The key the centre publishes, and whether the record names it (the record's own key proves
 // nothing: anyone can sign a record with a key of their own and put it there).
-async function showCentreKey(text, line) {
+async function showCentreKey(rec, line) {
   try {
     const published = (await api("/api/signing-key")).key;
-    let named = null;
-    try { named = JSON.parse(text).signature.key; } catch (e) { named = null; }
+    const named = rec?.signature?.key ?? null;
     line.replaceChildren(h("span", { class: "fair", text: t("centreKey", published) }), " ",
       named === published ? h("span", { class: "pos", "data-testid": "key-match", text: t("recordSignedByIt") })
         : h("span", { class: "neg", "data-testid": "key-match", text: t("recordOtherKey", named || "—") }));
