@@ -180,7 +180,7 @@ def test_a_damaged_room_never_stops_the_centre(kind: str, tmp_path: Path, capsys
         with TestClient(create_app(url), cookies=kept_cookies) as c:  # the restart: the centre starts
             room = c.get(f"/api/rooms/{bad}").json()
             assert room["status"] == "damaged", room
-            assert room["damage"].startswith(f"hand {hand} move {k} ('declare_draw'") and "IllegalActionError" in room["damage"]
+            assert room["damage"].startswith(f"hand {hand + 1} (moves.hand {hand}, seq {k}: 'declare_draw'") and "IllegalActionError" in room["damage"]
             mine = {m["code"]: m["status"] for m in c.get("/api/my/matches").json()}
             assert mine[bad] == "damaged"
             assert c.get(f"/api/matches/{bad}").json()["status"] == "damaged"

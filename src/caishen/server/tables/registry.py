@@ -251,7 +251,8 @@ class Tables:
             for i, h in enumerate(hands):
                 if 0 <= good < len(h):
                     at, action = h[good][:2]
-                    reason = f"hand {i} move {good} ({action!r} by player {at}): {reason}"
+                    # counted as the pages count hands, and where it is in the table ``moves``
+                    reason = f"hand {i + 1} (moves.hand {i}, seq {good}: {action!r} by player {at}): {reason}"
                     break
                 good -= len(h)
         log.error("stored moves do not replay: room marked damaged",
