@@ -110,10 +110,11 @@ def test_verify_bad_file_is_a_user_error(tmp_path: Path, capsys: pytest.CaptureF
 def test_replay_prints_move_by_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     p = _selfplay(tmp_path, "r.json", "--hands", "2", "--seed", "r")
     rec = load(p)
-    assert main(["replay", str(p), "--hand", "1", "--draws"]) == 0
+    assert main(["replay", str(p), "--hand", "2", "--draws"]) == 0  # counted from 1, as the pages count
     out = capsys.readouterr().out
     hand = rec.hands[1]
-    assert f"hand 1  commitment {hand.commitment[:16]}" in out
+    assert f"hand 2 (hands[1])  commitment {hand.commitment[:16]}" in out
+    assert "hands[0]" not in out  # that hand only
     seat, action = hand.actions[0]
     assert f"   0  {'ESWN'[seat]}(random-{hand.seats[seat]})" in out
     n = len(hand.actions) - 1
@@ -130,4 +131,6 @@ def test_replay_refuses_an_illegal_move(tmp_path: Path, capsys: pytest.CaptureFi
     err = capsys.readouterr().err.strip()
     assert err.startswith("caishen replay: error: hand 1 (hands[0].actions[0]): seat 2 win is illegal: seat 2 has nothing to decide now")
     assert main(["replay", str(p), "--hand", "5"]) == 2
-    assert "--hand 5: the record has hands 0-0" in capsys.readouterr().err
+    assert "--hand 5: the record has hands 1-1 (counted from 1)" in capsys.readouterr().err
+    assert main(["replay", str(p), "--hand", "0"]) == 2
+    assert "--hand 0: the record has hands 1-1 (counted from 1)" in capsys.readouterr().err

@@ -94,7 +94,7 @@ def test_cli_selfplay_verify_replay_simulate_with_the_variant(tmp_path: Path, ca
     assert json.loads(out.read_text())["variant"] == "luoyang-gangci"
     assert main(["verify", str(out), "--variant", "luoyang-gangci"]) == 0
     assert "OK: 8 hands" in capsys.readouterr().out
-    assert main(["replay", str(out), "--variant", "luoyang-gangci", "--hand", "0"]) == 0
+    assert main(["replay", str(out), "--variant", "luoyang-gangci", "--hand", "1"]) == 0
     assert "replay reproduces all 8 hands" in capsys.readouterr().out
     # the record is of one variant: asking for another is a usage error (one line, exit 2)
     assert main(["verify", str(out), "--variant", "longgang"]) == 2

@@ -16,7 +16,8 @@ from caishen.tiles import SEAT_LETTERS, tile_name
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="print a recorded match move by move and check it reproduces")
     add_record_arguments(p)
-    p.add_argument("--hand", type=int, default=None, help="print only this hand (0-based)")
+    p.add_argument("--hand", type=int, default=None, metavar="N",
+                   help="print only hand N, counted from 1 as the pages and verify's messages count (hands[N-1])")
     p.add_argument("--draws", action="store_true", help="also print every tile drawn")
     p.set_defaults(func=run)
 
@@ -26,8 +27,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     name, text, record = read_record(args)
-    if args.hand is not None and not 0 <= args.hand < len(record.hands):
-        raise CommandError(f"--hand {args.hand}: the record has hands 0-{len(record.hands) - 1}")
+    if args.hand is not None and not 1 <= args.hand <= len(record.hands):
+        raise CommandError(f"--hand {args.hand}: the record has hands 1-{len(record.hands)} (counted from 1)")
     # Check everything before printing anything: a forged record prints nothing but the error.
     summary = replay(record)
     if record.signature is not None:
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     console.print(f"[bold]{escape(name)}[/]: ruleset {escape(safe_text(record.ruleset.name))}, "
                   f"players {escape(safe_text(', '.join(record.players)))}, {len(record.hands)} hands")
-    hands = record.hands if args.hand is None else (record.hands[args.hand],)
+    hands = record.hands if args.hand is None else (record.hands[args.hand - 1],)
     for hand in hands:
         _print_hand(console, record, hand, args.draws)
     r = summary.result
@@ -55,7 +56,7 @@ def _who(record: MatchRecord, hand: HandRecord, seat: int) -> str:
 def _print_hand(console: Any, record: MatchRecord, hand: HandRecord, draws: bool) -> None:
     from rich.markup import escape
 
-    console.rule(f"hand {hand.index}  commitment {hand.commitment[:16]}…  dice {list(hand.dice)}")
+    console.rule(f"hand {hand.index + 1} (hands[{hand.index}])  commitment {hand.commitment[:16]}…  dice {list(hand.dice)}")
     for game, step in iter_hand(hand, record.ruleset):
         if step is None:
             console.print(f"indicator {tile_name(game.indicator) if game.indicator is not None else '-'}; dealt:")
