@@ -47,6 +47,7 @@ def test_a_dropped_page_is_told_what_it_missed_and_catches_up(tmp_path: Path,
         # the phone's connection goes down, and stays down while the desktop plays on
         phone.evaluate("WS.onclose = null; WS.close()")
         heard = phone.evaluate("PLAY.arrived.length")
+        hurried = phone.evaluate("PLAY.hurried")
         old = _state(desk)
         desk.locator(MINE).last.click()
         desk.wait_for_function("old => document.body.dataset.state !== old", arg=old, timeout=WAIT_MS)
@@ -60,6 +61,11 @@ def test_a_dropped_page_is_told_what_it_missed_and_catches_up(tmp_path: Path,
         hand, step = old.split(":")[:2]
         assert sockets[1].endswith(f"&since={hand}:{step}")  # the last state the phone had
         assert phone.evaluate("PLAY.arrived.length") > heard  # at least the desktop's discard, as an event
+        # ... each played at once, without its animation (one by one they took 5-10 s of a
+        # turn on a phone), and the page is no longer catching up
+        assert phone.evaluate("PLAY.hurried") - hurried == phone.evaluate("PLAY.arrived.length") - heard
+        assert phone.evaluate("PLAY.catchingUp") is False
+        assert not phone.evaluate("document.body.dataset.toast || ''")  # not away: no word of a stand-in
         assert phone.locator(MINE).count() > 0  # and the phone may move
     finally:
         if phone_ctx is not None:

@@ -106,3 +106,41 @@ def test_a_friend_who_drops_is_played_for_draws_and_discards_only_until_back(
     assert all(m.startswith("discard") or m == "pass" for m in moves), moves
     for ctx in (a.context, phone):
         ctx.close()
+
+
+def test_a_page_back_after_its_connection_dropped_says_what_the_stand_in_did(
+        centre: tuple[ServerProcess, Path], browser: object) -> None:
+    """The same page, its connection lost a while (not reloaded): the moves missed are played
+    at once, and the page says the stand-in played for the seat (how many moves, when the hand
+    is the one the page had), in its language."""
+    server, db = centre
+    a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
+    take_name(a, "Host2")
+    a.select_option("#friends", "1")
+    a.fill("#timer", str(TURN_SECONDS))
+    a.click("#roomform button[type=submit]")
+    a.wait_for_url("**/r/*")
+    link, code = a.url, a.url.rsplit("/", 1)[1]
+    b = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
+    b.goto(link)
+    b.fill("#joinname", "Friend2")
+    b.click("[data-testid=take-seat]")
+    b.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    seat = int(a.evaluate("VIEW.seats.find((s) => s.name === 'Friend2').seat"))
+    b.evaluate("WS.onclose = null; WS.close()")  # the signal goes; the page stays open
+    hurried = b.evaluate("PLAY.hurried")
+    away = f".seat[data-seat='{seat}'] .pill.away"
+    _host_plays_until(a, lambda: a.locator(away).count() > 0 and len(_stand_in_moves(db, code, seat)) >= 2,
+                      "the stand-in's first moves")
+    b.evaluate("connect()")  # the signal is back
+    b.wait_for_function("() => (document.body.dataset.toast || '').includes('托管')", timeout=WAIT_MS)
+    said = b.evaluate("document.body.dataset.toast")
+    assert said.startswith(("你不在时托管替你走了 ", "你不在时由托管代打；")), said
+    assert said.endswith("点“我回来了”或自己出牌即结束托管"), said
+    if said.startswith("你不在时托管替你走了 "):
+        assert int(said.split(" ")[1]) >= 1
+    assert b.evaluate("PLAY.hurried") > hurried and b.evaluate("PLAY.catchingUp") is False
+    b.wait_for_selector(".actions button:has-text('我回来了')", timeout=WAIT_MS)
+    for ctx in (a.context, b.context):
+        ctx.close()

@@ -6,7 +6,14 @@
 // come on its own.
 "use strict";
 
-const PLAY = { queue: [], busy: false, played: 0, arrived: [] };
+const PLAY = { queue: [], busy: false, played: 0, arrived: [], catchingUp: false, mine: 0, hurried: 0, onCaughtUp: null };
+
+// A connection again after a drop (?since=): the moves missed come first, each its own event,
+// then the state. They are played without the animations (one at a time they took 5-10 s of
+// a 20 s turn on a phone, over a table half out of date), and those of this page's own seat
+// are counted (in the hand the page had): the first state says whether the stand-in (托管) made
+// them, and onCaughtUp(n) may say so (n null: the hand changed meanwhile, not counted).
+function catchUp() { PLAY.catchingUp = true; PLAY.mine = 0; }
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 
@@ -27,12 +34,21 @@ async function pump() {
     while (PLAY.queue.length) {
       const [msg, onState] = PLAY.queue.shift();
       // far behind (a tab in the background): catch up without the animations
-      const hurry = PLAY.queue.length > 12 || document.hidden;
+      const hurry = PLAY.catchingUp || PLAY.queue.length > 12 || document.hidden;
       // one message that throws (a drawing bug) must not stall the ones queued behind it:
       // with nobody else to move, the page would wait for ever for a state it already has
       try {
-        if (msg.type === "event") await playEvent(msg, hurry);
-        else onState(msg);
+        if (msg.type === "event") {
+          if (PLAY.catchingUp && VIEW && msg.seat === VIEW.me && msg.hand === VIEW.hand) PLAY.mine += 1;
+          if (hurry) PLAY.hurried += 1;
+          await playEvent(msg, hurry);
+        } else {
+          const caught = PLAY.catchingUp && msg.type === "state";
+          const n = caught && VIEW && VIEW.hand === msg.hand ? PLAY.mine : null;
+          if (caught) PLAY.catchingUp = false;
+          onState(msg);
+          if (caught && msg.away && PLAY.onCaughtUp) PLAY.onCaughtUp(n);
+        }
       } catch (e) {
         console.error(e);
       }

@@ -80,7 +80,8 @@ function centerEl(view, opts) {
 // Draw ``view`` into ``root`` as a square table seen from your seat: you at the bottom, the
 // others right, top and left; each seat's river in front of it around the centre.
 // opts: onDiscard(action) makes hand tiles clickable; lastDiscardSeat marks that seat's
-// newest discard; drawn: the tile just drawn, set apart; picked: the tile the keyboard points at.
+// newest discard; drawn: the tile just drawn, set apart; picked: the tile the keyboard points at;
+// onPick(i): a tap on a tile not picked picks it (a touch screen: TAP_TWICE), a second discards.
 function renderBoard(root, view, opts = {}) {
   const base = view.me === null ? 0 : view.me;
   const board = h("div", { class: "board" });
@@ -107,7 +108,10 @@ function renderBoard(root, view, opts = {}) {
       if (opts.picked === i) el.classList.add("picked");
       if (opts.onDiscard && discards.has(x)) {
         el.classList.add("can");
-        el.addEventListener("click", () => opts.onDiscard(discards.get(x)));
+        el.addEventListener("click", () => {
+          if (opts.onPick && opts.picked !== i) opts.onPick(i);
+          else opts.onDiscard(discards.get(x));
+        });
       }
       return el;
     }));

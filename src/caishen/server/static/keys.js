@@ -4,6 +4,9 @@
 "use strict";
 
 const KEY = { picked: null, digit: "" };
+// A touch screen: a tap picks a tile (raised), a second tap on it discards it. Phone tiles are
+// some 20 px wide, edge to edge: one tap that discarded at once threw a neighbour away.
+const TAP_TWICE = window.matchMedia("(pointer: coarse)").matches;
 const CLAIM_KEYS = { w: ["win"], p: ["pong"], c: ["chow"], k: ["exposed_kong", "added_kong", "concealed_kong"], d: ["declare_draw"], x: ["pass"], " ": ["pass"] };
 
 function keysHelp() { return t("keysHelp"); }

@@ -49,10 +49,11 @@ function registerKey(ws) {
   });
 }
 
-function toast(text) {
+function toast(text, ms = 2500) {
   const el = h("div", { class: "toast", text });
+  document.body.dataset.toast = text;  // the last one said (a test reads it after it is gone)
   document.body.append(el);
-  setTimeout(() => el.remove(), 2500);
+  setTimeout(() => el.remove(), ms);
 }
 
 function renderActions() {
@@ -84,7 +85,7 @@ function renderActions() {
   // asked about someone's discard (or added kong) the centre still names whose turn it is: the
   // prompt says what is asked
   const asked = v.phase === "claim" ? t("claimOn", windName(v.current)) : v.phase === "rob" ? t("robOn", windName(v.current))
-    : t("yourTurn") + (canDiscard ? " · " + t("discardHint") : "");
+    : t("yourTurn") + (canDiscard ? " · " + t(TAP_TWICE ? "tapTwiceHint" : "discardHint") : "");
   box.append(h("span", { class: "prompt", "data-testid": "prompt", text: asked }));
   if (deadline !== null) box.append(h("span", { class: "prompt", id: "claimtimer" }));
   if (v.last_discard && !canDiscard) box.append(tileEl(v.last_discard, { size: "sm", last: true }));
@@ -154,7 +155,7 @@ function render() {
   if (!VIEW) return;
   document.getElementById("lobbybox").replaceChildren();
   renderBoard(document.getElementById("boardbox"), VIEW, { onDiscard: answered === stateKey(VIEW) || VOTES.paused() || WATCH.on ? null : act, drawn, lastDiscardSeat,
-    picked: KEY.picked });
+    picked: KEY.picked, onPick: TAP_TWICE ? pick : null });
   renderActions();
   renderHelp();
   renderOverlay();
@@ -249,6 +250,7 @@ function connect() {
   // ?contribute=1: this page sends its own randomness to every wall (fair.js, docs/fairness.md)
   // ?since=H:S: the last event or state this page had; a reconnect is told the moves it missed
   const since = seen ? `&since=${seen[0]}:${seen[1]}` : "";
+  if (since && !WATCH.on) catchUp();  // the moves missed come at once: played without the animations
   // ?watch=1: a spectator (watch.js): no randomness, no key, no move
   WS = new WebSocket(`${proto}://${location.host}/ws/${CODE}?${WATCH.on ? "watch=1" : "contribute=1" + since}`);
   WS.onopen = () => {
@@ -409,6 +411,8 @@ function main() {
   document.getElementById("soundslot").append(...SOUND.controls());
   document.getElementById("sayslot").append(...SAY.controls(send));
   document.getElementById("voteslot").append(...VOTES.controls(send));
+  // back after a drop with the stand-in on: what it did for this seat meanwhile
+  PLAY.onCaughtUp = (n) => toast(n ? t("standInMoved", n) : t("standInPlaying"), 8000);
   showLobby();
 }
 
