@@ -5,9 +5,13 @@ friend who joins sees before taking a seat), and a replay's last frame with ever
 from __future__ import annotations
 
 import random
+from pathlib import Path
+
+from fastapi.testclient import TestClient
 
 from caishen.engine.actions import ActionKind
 from caishen.server import core
+from caishen.server.app import create_app
 
 
 def _bots_match(variant: str, hands: int, seed: bytes) -> core.MatchSession:
@@ -114,3 +118,18 @@ def test_a_hand_of_pairs_names_its_form_on_the_score_table_l14() -> None:
         forms.append(end.form)
     assert forms.count("pairs") >= 1 and forms.count("standard") >= 5
     assert ends[2].form == "pairs"
+
+
+def test_the_replay_of_the_hand_being_played_says_it_comes_once_the_hand_ends(tmp_path: Path) -> None:
+    """A link to the replay of the hand in play was answered "the match has no hand 3" (a new
+    player's review): it says the hand is being played; a hand past it has none."""
+    app = create_app(f"sqlite:///{tmp_path / 'centre.sqlite3'}")
+    with TestClient(app) as c:
+        c.post("/api/me", json={"name": "Rui"}).raise_for_status()
+        code = c.post("/api/practice").json()["code"]
+        assert c.get(f"/api/rooms/{code}").json()["status"] == "playing"
+        r = c.get(f"/api/matches/{code}/hands/0/replay")
+        assert (r.status_code, r.json()["code"]) == (404, "hand_in_play")
+        assert r.json()["detail"] == "hand 1 is being played: its replay comes once it ends"
+        r = c.get(f"/api/matches/{code}/hands/5/replay")
+        assert (r.status_code, r.json()["code"]) == (404, "no_hand")

@@ -155,7 +155,7 @@ function scoreTableEl(end) {
   if (end.sets && end.sets.length) {  // the winning hand as the sets that were scored
     // a hand of pairs names its form (八对半): its sets are pairs, not the usual sets and a pair
     box.append(h("p", { class: "sets", "data-testid": "sets" }, `${t(end.form === "pairs" ? "scoredPairs" : "scoredSets")}: `,
-      end.sets.map((g) => h("span", { class: "set", title: g }, handEl(g.replace(/\(.*\)$/, ""))))));
+      end.sets.map((g) => h("span", { class: "set", title: g }, scoredSetEl(g)))));
   }
   // who paid whom: each seat's chips are what it got less what it paid (Gangci's payments
   // above are that table already, each with its formula)
@@ -186,7 +186,7 @@ function scoreTableEl(end) {
         h("tr", {}, h("th", { text: t("rule") }), h("th", { text: t("item") }), h("th", { class: "num", text: t("fu") }), h("th", { class: "num", text: t("tai") })),
         // a note is an item worth 0 under the room's rules (e.g. 边张 without edge_single_wait_fu, L20.6): a grey 0
         line.items.map((it) => h("tr", { class: it.note === "note" ? "note" : null }, h("td", { text: it.rule }),
-          h("td", { text: LANG === "zh" ? it.chinese : `${it.english} ${it.chinese}` }),
+          h("td", { text: LANG === "zh" ? it.chinese + wildNoteZh(it.english) : `${it.english} ${it.chinese}` }),
           h("td", { class: "num", text: it.fu || (it.note === "note" ? "0" : "") }),
           h("td", { class: "num", text: it.tai || (it.note === "limit" ? "★" : "") })))) : null,
       line.formula && !payments.length && end.winner !== null
@@ -196,6 +196,43 @@ function scoreTableEl(end) {
         : null));
   }
   return box;
+}
+
+// The wilds of an item, said in Chinese: its English label ends "(wild 5p=7z,f1=7z)" and its
+// Chinese one said nothing of them (the CLI prints both labels side by side).
+function wildNoteZh(english) {
+  const m = / \(wild ([^)]*)\)$/.exec(english || "");
+  if (!m) return "";
+  const said = new Map();
+  for (const sub of m[1].split(",")) {
+    const [held, meant] = sub.split("=");
+    const text = `${tileNameZh(held)}当${tileNameZh(meant)}`;
+    said.set(text, (said.get(text) || 0) + 1);
+  }
+  return `（财神 ${[...said].map(([text, n]) => (n > 1 ? `${text}×${n}` : text)).join("、")}）`;
+}
+
+// A scored set as the scoring wrote it, "123m(f4=1m)": its tiles with each wild drawn where it
+// stands, as the tile held (marked 财), not as the tile it stood for (which only a tooltip said,
+// and a phone has none). A set that does not parse is drawn as the text.
+function scoredSetEl(g) {
+  const m = /^([^(]*)\((.*)\)$/.exec(g);
+  if (!m) return handEl(g);
+  const groups = handGroups(m[1]);
+  if (!groups || groups.length !== 1 || groups[0].meld) return handEl(g);
+  const tiles = groups[0].tiles.map((x) => ({ x, wild: null }));
+  for (const sub of m[2].split(",")) {
+    const [held, meant] = sub.split("=");
+    const at = tiles.findLastIndex((c) => c.x === meant && c.wild === null);  // held tiles first
+    if (at >= 0) tiles[at].wild = held;
+  }
+  return h("span", { class: "handtiles" }, h("span", { class: "run" }, tiles.map((c) => {
+    if (c.wild === null) return tileEl(c.x, { size: "xs" });
+    const el = tileEl(c.wild, { size: "xs", wild: true });
+    el.dataset.stands = c.x;  // what it stood for
+    el.title = `${c.wild} = ${c.x}`;
+    return el;
+  })));
 }
 
 // A payment's rule and how it is made, in the page's language (the settlement's own words).

@@ -18,7 +18,7 @@ const I18N = {
     say_sorry: "不好意思", say_again: "再来一局！", say_bye: "先走了，下次再玩", say_smile: "微笑", say_laugh: "大笑",
     say_cry: "哭", say_angry: "生气", say_tea: "喝茶", say_thumb: "点赞",
     title: "财神麻将", lobby: "大厅", account: "账户", accountLink: "账户（注册 / 登录）", name: "昵称", save: "保存", playingAs: "当前昵称：", logoutAll: "在所有设备上退出", confirmLogoutAll: "在所有设备上退出？每台设备都要重新取昵称，之前的对局不再归你（有账户的话，重新登录即可）。",
-    pickName: "先取一个昵称", practice: "一键练习（对三个机器人）", createRoom: "创建房间",
+    pickName: "先取一个昵称", nameFirst: "请先在上面填写昵称", practice: "一键练习（龙港麻将，对三个机器人）", createRoom: "创建房间",
     variant: "玩法", hands: "局数", toBreak: "打到断筹", friends: "好友座位", botLevel: "机器人水平",
     timer: "出牌时限（秒，0 为不限）", helpAllowed: "允许新手提示", houseRules: "地方规则（房规）",
     create: "创建", joinByCode: "凭房间号加入", join: "加入", myMatches: "我的对局",
@@ -35,7 +35,7 @@ const I18N = {
     nextHand: "下一局", scoreTable: "本局计分", rule: "规则", item: "项目", fu: "胡", tai: "台",
     total: "合计", chipsWon: "输赢", chipsAfter: "现有筹码", winner: "赢家", drawGame: "流局",
     matchOver: "比赛结束", standings: "排名", resultPage: "战绩页（可分享）", help: "新手提示",
-    speech: "语音", shanten: "向听", waits: "听牌", unseen: "未见", ready: "听牌！",
+    speech: "语音", shanten: "向听", shantenHead: "向听数", waits: "听", unseen: "未见", ready: "听牌！",
     away: "托管中", back: "我回来了", takeover: "让机器人替{0}打", disconnected: "掉线", connecting: "连接中……",
     fairness: "公平性", commitment: "承诺（发牌前公布）", seed: "种子（局后公开）", verify: "验证",
     download: "下载牌谱 (JSON)", replay: "回放", fromAbove: "上帝视角", seat: "座位", prev: "上一步",
@@ -55,13 +55,13 @@ const I18N = {
     err_no_room: "没有这个房间（请检查房间号或链接）", err_not_a_club_member: "这张桌子只给本圈成员：请先加入亲友圈", err_empty_name: "名字不能为空",
     err_invalid: "有一项填得不对，请检查后再试", err_no_club: "没有这个亲友圈", err_not_an_admin: "只有本圈管理员可以这样做", err_not_a_member: "只有本圈成员可以这样做", err_not_started: "这场比赛还没有开始",
     err_too_many_requests: "操作太频繁，请 {0} 秒后再试", err_too_many_rooms: "你开着的房间太多了：先打完一个，或等最早的那个满一天",
-    err_bad_room: "这样设定的房间开不了：{0}", err_no_seat: "这个房间已经没有空座位", err_not_room_owner: "只有房主可以开始", noReplay: "没有这一局的回放（{0}）", handMissing: "这场比赛没有第{0}局", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
+    err_bad_room: "这样设定的房间开不了：{0}", err_no_seat: "这个房间已经没有空座位", err_not_room_owner: "只有房主可以开始", noReplay: "没有这一局的回放（{0}）", handMissing: "这场比赛没有第{0}局", handInPlay: "第{0}局还在进行中：打完后才有回放", openElsewhere: "这个座位已在别的窗口打开", useHere: "在这里继续",
     codeOrLink: "房间号或链接", turnTimer: "出牌时限{0}秒",
     yes: "是", no: "否", choice_turn_order: "按出牌顺序", choice_clockwise: "顺时针",
     keysHelp: "键盘：← → 选牌，或打出牌名（5p、7z、f2）；回车打出；W 胡，P 碰，C 吃，K 杠，D 叫和局，X 或空格 过",
     sound: "声音",
     goodDiscards: "建议打：", waitsUnseen: "能和的牌还剩{0}张", improvingUnseen: "有效进张还剩{0}张",
-    turnOf: "轮到{0}", concealedCount: "手牌张数", scoredSets: "计分的组", baseNote: "（20是和牌的底胡，L23；每台翻一番）", scoredPairs: "八对半（L14）计分的组", how: "怎么算",
+    turnOf: "轮到{0}", concealedCount: "手牌张数", scoredSets: "计分的组", baseNote: "（20是和牌的底胡，L23；每台翻一番）", scoredPairs: "八对半（L14）· 计分的组", how: "怎么算",
     pay_L24_2: "付赢家", pay_L24_4: "输家之间的差额", pay_L24_6: "腊子", pay_L24_8: "包三家", pay_L25_3: "断筹：付完所剩",
     presets: "规则方案", customRules: "自定", customRulesDoc: "自己选的房规（见下面的地方规则）。", ruleDetails: "显示规则编号和开关名",
     endedHands: "{0}局打完，比赛结束", endedBroke: "{0}断筹，比赛在第{1}局后结束",
@@ -94,7 +94,7 @@ const I18N = {
     say_laugh: "laugh", say_cry: "cry", say_angry: "angry", say_tea: "tea", say_thumb: "thumbs up",
     presets: "Rules preset", customRules: "Custom", customRulesDoc: "Your own mix of house rules (see House rules below).", ruleDetails: "Show rule IDs and switch names",
     title: "caishen mahjong", lobby: "Lobby", account: "Account", accountLink: "Account (sign up, log in)", name: "Name", save: "Save", playingAs: "Playing as ", logoutAll: "Log out everywhere", confirmLogoutAll: "Log out on every device? Each must pick a name again, and your matches so far stay with the old name (unless you have an account: then log in again).",
-    pickName: "Pick a display name first", practice: "Practice now (against 3 bots)", createRoom: "Create a room",
+    pickName: "Pick a display name first", nameFirst: "Type a display name above first", practice: "Practice now (Longgang, against 3 bots)", createRoom: "Create a room",
     variant: "Variant", hands: "Hands", toBreak: "until 断筹", friends: "Seats for friends", botLevel: "Bot level",
     timer: "Turn timer (seconds, 0 = none)", helpAllowed: "Allow learner help", houseRules: "House rules",
     create: "Create", joinByCode: "Join by code", join: "Join", myMatches: "My matches",
@@ -110,9 +110,9 @@ const I18N = {
     drawWhy: "Draw (流局): {0}", comma: ", ", draw_wall: "the wall ran out", draw_four_winds: "four winds 四风连打",
     draw_four_kongs: "four kongs 四杠", draw_three_wins: "three wins on one discard 一炮三响", draw_declared: "declared 叫和局",
     nextHand: "Next hand", scoreTable: "Score of the hand", rule: "Rule", item: "Item", fu: "胡", tai: "台",
-    total: "Total", chipsWon: "Chips", chipsAfter: "Chips now", winner: "Winner", drawGame: "Draw (流局)",
+    total: "Total", chipsWon: "This hand", chipsAfter: "Chips now", winner: "Winner", drawGame: "Draw (流局)",
     matchOver: "Match over", standings: "Standings", resultPage: "Result page (share it)", help: "Learner help",
-    speech: "Speak calls", shanten: "Shanten", waits: "Waits", unseen: "unseen", ready: "Ready!",
+    speech: "Speak calls", shanten: "Shanten", shantenHead: "Shanten (steps from ready)", waits: "waiting on", unseen: "unseen", ready: "Ready!",
     away: "bot playing", back: "I'm back", takeover: "Let a bot play for {0}", disconnected: "offline", connecting: "Connecting…",
     fairness: "Fair play", commitment: "Commitment (published before the hand)", seed: "Seed (revealed after)",
     verify: "Verify", download: "Download record (JSON)", replay: "Replay", fromAbove: "From above",
@@ -136,13 +136,13 @@ const I18N = {
     err_no_room: "No such room (check the code or link)", err_not_a_club_member: "This table is for the club's members: join the club first", err_empty_name: "The name is empty",
     err_invalid: "Something entered is not valid: check it and try again", err_no_club: "No such club", err_not_an_admin: "Only the club's admins may do this", err_not_a_member: "Only the club's members may do this", err_not_started: "This match has not started",
     err_too_many_requests: "Too many requests: try again in {0} s", err_too_many_rooms: "You have too many open rooms: finish one, or wait until the oldest is a day old",
-    err_bad_room: "A room set up so cannot be played: {0}", err_no_seat: "This room has no open seat", err_not_room_owner: "Only the room's owner can start it", noReplay: "No replay of this hand ({0})", handMissing: "this match has no hand {0}", openElsewhere: "This seat is open in another window", useHere: "Continue here",
+    err_bad_room: "A room set up so cannot be played: {0}", err_no_seat: "This room has no open seat", err_not_room_owner: "Only the room's owner can start it", noReplay: "No replay of this hand ({0})", handMissing: "this match has no hand {0}", handInPlay: "Hand {0} is being played: its replay comes once it ends", openElsewhere: "This seat is open in another window", useHere: "Continue here",
     codeOrLink: "code or link", turnTimer: "turn timer {0} s",
     yes: "yes", no: "no", choice_turn_order: "turn order", choice_clockwise: "clockwise",
     keysHelp: "Keys: ← → pick a tile, or type its name (5p, 7z, f2); Enter discards it; W win, P pong, C chow, K kong, D declare a draw, X or Space pass",
     sound: "Sound",
     goodDiscards: "Good discards:", waitsUnseen: "{0} unseen winning tiles", improvingUnseen: "{0} unseen tiles improve it",
-    turnOf: "{0} to play", concealedCount: "tiles in hand", scoredSets: "Scored sets", baseNote: " (20: the base every win adds, L23; each 台 doubles the sum)", scoredPairs: "Eight and a half pairs 八对半 (L14), scored sets", how: "How",
+    turnOf: "{0} to play", concealedCount: "tiles in hand", scoredSets: "Scored sets", baseNote: " (20: the base every win adds, L23; each 台 doubles the sum)", scoredPairs: "Eight and a half pairs 八对半 (L14) · scored sets", how: "How",
     pay_L24_2: "to the winner", pay_L24_4: "difference between losers", pay_L24_6: "limit 腊子", pay_L24_8: "pays for all 包三家",
     pay_L25_3: "broke: paid what was left",
     endedHands: "The match is over: all {0} hands played", endedBroke: "The match ended after hand {1}: {0} went broke (断筹)",
@@ -257,6 +257,15 @@ function tileFace(name) {
   const suit = name[1];
   if (suit === "z") return { top: HONOURS[n - 1], bottom: "", cls: "honour z" + n };
   return { top: suit === "m" ? CN_NUM[n - 1] : String(n), bottom: SUIT_CHAR[suit], cls: "suit-" + suit };
+}
+
+// A tile's Chinese name as the scoring's Chinese labels write it (caishen.tiles.chinese_name):
+// 一万, 五筒, 红中, 春.
+function tileNameZh(name) {
+  if (name[0] === "f") return FLOWER_CHARS[Number(name[1]) - 1];
+  const k = Number(name[0]);
+  if (name[1] === "z") return ["东风", "南风", "西风", "北风", "白板", "发财", "红中"][k - 1];
+  return CN_NUM[k - 1] + SUIT_CHAR[name[1]];
 }
 
 // A tile as a small drawn block: the character on top, the suit below (e.g. 五 / 万).

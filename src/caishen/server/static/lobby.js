@@ -15,7 +15,7 @@ async function loadMe() {
 async function ensureName() {
   if (ME && ME.name) return true;
   const input = document.getElementById("name");
-  if (!input.value.trim()) { document.getElementById("nameerr").textContent = t("pickName"); input.focus(); return false; }
+  if (!input.value.trim()) { document.getElementById("nameerr").textContent = t("nameFirst"); input.focus(); return false; }
   ME = await api("/api/me", { method: "POST", body: { name: input.value } });
   return true;
 }

@@ -39,6 +39,7 @@ async function load() {
     document.getElementById("stepline").replaceChildren();
     document.getElementById("boardbox").replaceChildren(h("section", { class: "card", style: "color:#000;margin:.5rem" },
       h("p", { class: "err", "data-testid": "replay-error", text: err.code === "no_room" ? t("err_no_room")
+        : err.code === "hand_in_play" ? t("handInPlay", HAND + 1)
         : t("noReplay", err.code === "no_hand" ? t("handMissing", HAND + 1) : err.message) }),
       h("p", {}, h("a", { href: `/m/${CODE}`, text: t("result") }))));
     return;

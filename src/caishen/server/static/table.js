@@ -103,7 +103,7 @@ function renderHelp() {
   // goes until the next state brings the new hand's
   if (!help || answered === stateKey(VIEW)) return;
   const row = h("div", { class: "help", "data-testid": "help" },
-    h("span", { text: help.shanten === 0 ? t("ready") : `${t("shanten")}: ${help.shanten}` }),
+    h("span", { text: help.shanten === 0 ? t("ready") : `${t("shantenHead")}: ${help.shanten}` }),
     help.waits.length ? h("span", {}, t("waits"), " ", help.waits.map((w) => h("span", {}, tileEl(w.tile, { size: "sm" }), `×${w.unseen} `))) : null);
   box.append(row);
   if (help.discards && help.discards.length) {

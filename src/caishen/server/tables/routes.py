@@ -5,6 +5,7 @@ rows are the shared store's (:mod:`caishen.server.store`)."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable
@@ -219,9 +220,14 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
     def replay(code: str, hand: int, seat: Annotated[int | None, Query(ge=0, le=3)] = None) -> ReplayOut:
         """A finished hand move by move, from one seat or from above (no seat)."""
         room = room_or_404(code)
+        text = record_json(room)
         try:
-            frames = core.replay_frames(record_json(room), hand, seat, code)
+            frames = core.replay_frames(text, hand, seat, code)
         except core.RoomError as exc:
+            # the hand being played has no replay yet: said so, not "the match has no such hand"
+            if room.status == "playing" and hand == len(json.loads(text).get("hands", [])):
+                raise ApiError(f"hand {hand + 1} is being played: its replay comes once it ends",
+                               code="hand_in_play", status=404) from None
             raise ApiError(str(exc), code="no_hand", status=404) from None
         return ReplayOut(code=code, hand=hand, seat=seat, frames=frames)
 

@@ -1,0 +1,81 @@
+"""The score table of a hand won with wilds, as a player on a phone reads it (a new player's
+review, 2026-12-06): each scored set draws a wild where it stood as the tile held, marked 财
+(the tile it stood for was only in a tooltip, which a touch screen never shows), and a Chinese
+item says what its wilds stood for, as the English one did ("暗刻 北风（财神 八万当北风、秋当北风）").
+
+The hand: seed ``w0`` of ``caishen selfplay``, its second hand (won with wilds in two sets, and
+a loser's items with wilds too), its score table built by the server's own code
+(``core.result_hands``) and drawn by the pages' ``scoreTableEl``."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from caishen.cli import main
+from caishen.server.core import result_hands
+from caishen.tiles import NUM_KINDS, chinese_name, tile_name
+from helpers_server import ServerProcess
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from helpers_browser import SIZES, watch_errors  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    s = ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('scores') / 'centre.sqlite3'}").start()
+    yield s
+    s.stop()
+
+
+KIND = {tile_name(k): k for k in range(NUM_KINDS)}
+
+
+def _zh(held: str, meant: str) -> str:
+    return f"{chinese_name(KIND[held])}当{chinese_name(KIND[meant])}"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_score_table_shows_each_wild_where_it_stood_and_says_it_in_chinese(
+        server: ServerProcess, browser: object, tmp_path: Path, lang: str) -> None:
+    record = tmp_path / "w0.json"
+    assert main(["selfplay", "--hands", "8", "--seed", "w0", "--record", str(record), "--quiet"]) == 0
+    end = result_hands(record.read_text(encoding="utf-8"))[1][1]
+    assert end.sets == ["{6m4m5m}", "<4444p>", "{3m1m2m}", "[6666z]", "99m(8m=9m)", "567p(f4=6p)"]
+    ctx = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    watch_errors(page)
+    page.goto(server.base + "/")
+    page.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
+    page.goto(server.base + "/replay/none/1")  # a page with the score table's code (common.js, board.js)
+    page.evaluate("""end => { const box = scoreTableEl(end); box.id = 'probe';
+        document.body.replaceChildren(box); }""", json.loads(end.model_dump_json()))
+    sets = page.locator("#probe [data-testid=sets] .set")
+    assert sets.count() == 6
+    # 99m(8m=9m): a 9m and the wild 8m standing for the other; 567p(f4=6p): 5p, the wild f4, 7p
+    assert sets.nth(4).locator(".tile").evaluate_all("els => els.map((e) => [e.dataset.tile, e.dataset.stands || null])") \
+        == [["9m", None], ["8m", "9m"]]
+    assert sets.nth(5).locator(".tile").evaluate_all("els => els.map((e) => [e.dataset.tile, e.dataset.stands || null])") \
+        == [["5p", None], ["f4", "6p"], ["7p", None]]
+    assert sets.nth(5).locator(".tile.wild .badge").inner_text() == "财"
+    # every item whose English names its wilds: the Chinese row says them too (zh), or both (en)
+    rows = page.locator("#probe .scoreseat table tr td:nth-child(2)").all_inner_texts()
+    wild_items = [it for line in end.lines for it in line.items if "(wild " in it.english]
+    assert len(wild_items) >= 2
+    for it in wild_items:
+        subs = re.search(r"\(wild ([^)]*)\)$", it.english)
+        assert subs is not None
+        said: dict[str, int] = {}
+        for sub in subs.group(1).split(","):
+            text = _zh(*sub.split("="))
+            said[text] = said.get(text, 0) + 1
+        note = "（财神 " + "、".join(t if n == 1 else f"{t}×{n}" for t, n in said.items()) + "）"
+        want = it.chinese + note if lang == "zh" else f"{it.english} {it.chinese}"
+        assert want in rows, (want, rows)
+    ctx.close()
