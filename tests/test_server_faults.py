@@ -11,6 +11,7 @@ state, and every record verifies."""
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,10 +21,12 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
 
 from caishen.cli import main as cli_main
 from caishen.server.app import create_app
+from caishen.server.db import database_url, make_engine
 from helpers_faults import BOUND, Proxy, Seat, SqliteLock, cookie, stored_moves, wait_for
 from helpers_server import PG_BASE, ServerProcess, act_json, asked, choose, database
 
@@ -221,12 +224,14 @@ def test_db_takes_an_sqlite_files_path_as_well_as_a_url(tmp_path: Path, capsys: 
     """``--db centre.sqlite3`` (a path, relative or not) is an SQLite file there: it was refused
     as "Could not parse SQLAlchemy URL", where an operator expects a path to work."""
     monkeypatch.chdir(tmp_path)
+    with TestClient(create_app(database_url("centre.sqlite3"))):  # a centre's database, made by serving
+        pass
+    assert (tmp_path / "centre.sqlite3").stat().st_size > 0  # the schema is there
     assert cli_main(["serve", "--check", "--db", "centre.sqlite3"]) == 0
     assert capsys.readouterr().out.strip().endswith("0 damaged rooms")
-    assert (tmp_path / "centre.sqlite3").stat().st_size > 0  # the schema is there
     assert cli_main(["serve", "--check", "--db", f"sqlite:///{tmp_path / 'centre.sqlite3'}"]) == 0  # the same file
     assert cli_main(["serve", "--check", "--db", "nosuch://x"]) == 2  # a URL still must be one
-    assert "cannot open the database" in capsys.readouterr().err
+    assert "cannot check the database" in capsys.readouterr().err
 
 
 def test_serve_sets_the_bots_cache_share_it_is_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -250,3 +255,93 @@ def test_serve_sets_the_bots_cache_share_it_is_given(tmp_path: Path, capsys: pyt
             cli_main(["serve", "--bot-cache-share", bad, "--check", "--db", url])
         assert stop.value.code == 2
         assert f"a share is a number over 0 and at most 1, not '{bad}'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--port", "70000"], "argument --port: a port from 1 to 65535, not '70000'"),
+    (["--port", "0"], "argument --port: a port from 1 to 65535, not '0'"),
+    (["--header-timeout", "0"], "argument --header-timeout: over 0 seconds, not '0'"),
+    (["--keep-alive", "-1"], "argument --keep-alive: whole seconds, 0 or more, not '-1'"),
+    (["--max-connections", "5"], "argument --max-connections: at least 16 connections, not '5'"),
+    (["--evict-after", "-1"], "argument --evict-after: over 0 seconds, not '-1'"),
+    (["--unopened-hours", "0"], "argument --unopened-hours: over 0 hours, not '0'"),
+    (["--unopened-hours", "nan"], "argument --unopened-hours: over 0 hours, not 'nan'"),
+    (["--frobnicate"], "caishen serve: error: unrecognized arguments: --frobnicate (see caishen serve --help)"),
+])
+def test_serve_refuses_an_option_out_of_its_range_in_one_line(
+        args: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An operator's review (2026-12-06): --port 70000 listened on another port, --header-timeout 0
+    failed requests at random, --unopened-hours 0 expired every new room at once, and each was
+    taken without a word."""
+    with pytest.raises(SystemExit) as stop:
+        cli_main(["serve", *args, "--check", "--db", f"sqlite:///{tmp_path / 'c.sqlite3'}"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
+
+
+def test_serve_check_and_serve_refuse_what_would_make_a_centre_that_cannot_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """--check on a mistyped path made a new database and said "0 damaged rooms"; an empty --db
+    took the default database; a Redis nobody answers at made a node that said it was ready and
+    could play nothing; a port in use was told after the banner, exit 3. Each is one line, exit 2."""
+    missing = tmp_path / "mistyped.sqlite3"
+    assert cli_main(["serve", "--check", "--db", str(missing)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"caishen serve: error: no database at {missing}: --check reads an existing centre's database")
+    assert not missing.exists()
+    assert cli_main(["serve", "--check", "--db", ""]) == 2
+    assert "--db is empty" in capsys.readouterr().err
+    db = f"sqlite:///{tmp_path / 'c.sqlite3'}"
+    assert cli_main(["serve", "--db", db, "--port", "8879", "--redis", "redis://127.0.0.1:1/9"]) == 2
+    err = capsys.readouterr()
+    assert err.err.startswith("caishen serve: error: cannot reach Redis at redis://127.0.0.1:1/9: ")
+    assert "caishen game centre on" not in err.out  # no banner for a centre that does not start
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        monkeypatch.setattr("caishen.server.workers.BIND_SECONDS", 0.0)  # no wait for a restart's old process
+        assert cli_main(["serve", "--db", db, "--port", str(port)]) == 2
+    err = capsys.readouterr()
+    assert err.err.strip() == f"caishen serve: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    assert "caishen game centre on" not in err.out
+
+
+def test_ready_means_the_database_can_be_written(tmp_path: Path) -> None:
+    """A file SQLite can only read (made read-only by its owner, a full disk's remount): the
+    write lock is taken all the same, and /readyz said "ready" while every write failed. The
+    probe now makes a write that changes nothing."""
+    from caishen.server.store import Store
+
+    path = tmp_path / "c.sqlite3"
+    with TestClient(create_app(f"sqlite:///{path}")) as c:
+        assert c.get("/readyz").status_code == 200
+    engine = make_engine(f"sqlite:///file:{path}?mode=ro&uri=true")
+    try:
+        with pytest.raises(OperationalError, match="readonly"):
+            Store(engine).probe()
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.redis
+def test_a_node_is_not_ready_while_its_redis_does_not_answer(tmp_path: Path) -> None:
+    """A node whose Redis went away (or was mistyped) said "ready" and refused every table
+    (1013): a balancer's readiness check now sees 503, and 200 again once it answers."""
+    from helpers_nodes import REDIS_URL, require_services
+
+    require_services()
+    target = httpx.URL(REDIS_URL.replace("redis://", "http://"))
+    proxy = Proxy(target.host, target.port or 6379)
+    try:
+        app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}", redis=f"redis://127.0.0.1:{proxy.port}/9")
+        with TestClient(app) as c:
+            assert c.get("/readyz").json() == {"status": "ready"}
+            proxy.cut()
+            r = c.get("/readyz")
+            assert r.status_code == 503 and r.json()["status"] == "redis_unavailable"
+            proxy.heal()
+            wait_for(lambda: c.get("/readyz").status_code == 200, "/readyz once Redis answers again")
+    finally:
+        proxy.close()

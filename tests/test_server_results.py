@@ -133,3 +133,11 @@ def test_the_replay_of_the_hand_being_played_says_it_comes_once_the_hand_ends(tm
         assert r.json()["detail"] == "hand 1 is being played: its replay comes once it ends"
         r = c.get(f"/api/matches/{code}/hands/5/replay")
         assert (r.status_code, r.json()["code"]) == (404, "no_hand")
+
+
+def test_a_request_that_needs_a_name_is_refused_with_its_code(tmp_path: Path) -> None:
+    """Practice before taking a name: 401 with the code the pages turn into their words (it was
+    a bare detail, with no code)."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'centre.sqlite3'}")) as c:
+        r = c.post("/api/practice")
+        assert (r.status_code, r.json()) == (401, {"detail": "pick a name first (POST /api/me)", "code": "not_signed_in"})

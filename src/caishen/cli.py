@@ -188,7 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     _INPUTS[:] = args_in
     parser = build_parser()
-    args = parser.parse_args(args_in)
+    args, extra = parser.parse_known_args(args_in)
+    if extra:  # said by the command's own parser: "caishen serve: error: ... (see caishen serve --help)"
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         code: int = args.func(args)
         sys.stdout.flush()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from collections.abc import Callable
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,7 +18,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ),
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=_number(int, 1, 65535, "a port from 1 to 65535"), default=8000, help="port (default 8000)")
     p.add_argument("--db", default=None, help="SQLAlchemy database URL, or an SQLite file's path (default: SQLite file, see above)")
     p.add_argument("--redis", default=None, metavar="URL",
                    help="make this process a game-centre node: tables are leased through this Redis "
@@ -27,17 +28,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="N game-centre nodes on this machine sharing the port, each running its share of the "
                         "tables; needs --redis (default 1; docs/server.md, \"Several processes\")")
     g = p.add_argument_group("connections and memory (docs/server.md, \"Faults\")")
-    g.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+    g.add_argument("--header-timeout", type=_number(float, 0, None, "over 0 seconds"), default=10.0, metavar="S",
                    help="seconds a connection has to send a request's headers (default 10)")
-    g.add_argument("--keep-alive", type=int, default=5, metavar="S",
-                   help="seconds an idle connection is kept between requests (default 5)")
-    g.add_argument("--max-connections", type=int, default=1000, metavar="N",
+    g.add_argument("--keep-alive", type=_number(int, 0, None, "whole seconds, 0 or more"), default=5, metavar="S",
+                   help="whole seconds an idle connection is kept between requests (default 5)")
+    g.add_argument("--max-connections", type=_number(int, 16, None, "at least 16 connections"), default=1000, metavar="N",
                    help="open connections per process; beyond, the oldest idle ones are closed and new "
-                        "requests answered 503 (default 1000, fewer if the open-files limit is lower)")
-    g.add_argument("--evict-after", type=float, default=180.0, metavar="S",
+                        "requests answered 503 (at least 16; default 1000, fewer if the open-files limit is lower)")
+    g.add_argument("--evict-after", type=_number(float, 0, None, "over 0 seconds"), default=180.0, metavar="S",
                    help="seconds an unfinished table nobody is connected to stays in memory (default 180; "
                         "a finished one leaves as soon as nobody is connected)")
-    g.add_argument("--unopened-hours", type=float, default=24.0, metavar="H",
+    g.add_argument("--unopened-hours", type=_number(float, 0, None, "over 0 hours"), default=24.0, metavar="H",
                    help="hours after which a room whose table nobody opened expires (default 24)")
     g.add_argument("--bot-cache-share", type=_share, default=0.1, metavar="F",
                    help="share (over 0, at most 1) of their limits that the caches the bots fill may hold: "
@@ -52,6 +53,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="replay every unfinished match, list the damaged rooms (stored moves that do not "
                         "replay) and exit: 0 if there are none, 1 if there are (docs/server.md, \"Faults\")")
     p.set_defaults(func=run)
+
+
+def _number(kind: type[float] | type[int], low: float, high: float | None, what: str) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` from ``low`` (over it when ``what`` says "over")
+    to ``high``; else one line naming the range."""
+    def parse(text: str) -> float:
+        value: float | None
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        strict = what.startswith("over")
+        if value is None or value != value or (value <= low if strict else value < low) or (
+                high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{what}, not {text!r}")
+        return value
+    return parse
 
 
 def _share(text: str) -> float:

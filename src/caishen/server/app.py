@@ -17,7 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -176,7 +176,7 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
     def need_user(request: Request) -> str:
         uid = uid_of(request)
         if uid is None:
-            raise HTTPException(401, "pick a name first (POST /api/me)")
+            raise ApiError("pick a name first (POST /api/me)", code="not_signed_in", status=401)
         return uid
 
     # ------------------------------------------------------------ pages
@@ -269,8 +269,9 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
 
     @app.get("/readyz", include_in_schema=False)
     async def readyz() -> Response:
-        """The database answers (a write lock on SQLite, a query elsewhere) within
-        ``READY_SECONDS``: 200, else 503; 503 too for a node that drains (it is stopping).
+        """The database answers (a write lock and a write on SQLite, a query elsewhere), and a
+        node's Redis, within ``READY_SECONDS``: 200, else 503; 503 too for a node that drains
+        (it is stopping).
         For a load balancer's readiness check."""
         if node is not None and node.draining:
             return Response('{"status":"draining"}', status_code=503, media_type="application/json")
@@ -281,6 +282,13 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             return Response(f'{{"status":"storage_unavailable","reason":{json.dumps(reason)}}}', status_code=503,
                             media_type="application/json")
+        if node is not None:  # a node plays no table without its Redis (the leases)
+            try:
+                await asyncio.wait_for(node.leases.redis.ping(), READY_SECONDS)
+            except Exception as exc:  # noqa: BLE001 - any failure, a timeout too, is "not ready"
+                reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                return Response(f'{{"status":"redis_unavailable","reason":{json.dumps(reason)}}}', status_code=503,
+                                media_type="application/json")
         return Response('{"status":"ready"}', media_type="application/json")
 
     @app.get("/metrics", include_in_schema=False)
@@ -318,6 +326,7 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
         uid = await asyncio.to_thread(person_of, ws.session) if "session" in ws.scope else None
         room = await asyncio.to_thread(store.room, code) if _CODE.match(code) else None
         if room is not None and room.status == "damaged":
+            await ws.accept()  # the close's code and reason reach the client (before it, HTTP 403)
             await ws.close(code=1008, reason="room damaged")
             return
         player = room.player_of(uid) if room is not None and isinstance(uid, str) else None

@@ -27,8 +27,11 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
+    make_url,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from caishen.table.signing import data_dir
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 PG_TIMEOUTS: dict[str, object] = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5,
@@ -227,11 +230,12 @@ class Setting(Base):
 
 def default_url() -> str:
     """``$CAISHEN_DB`` if set, else an SQLite file in the user's data directory
-    (``$XDG_DATA_HOME/caishen/caishen.sqlite3``, by default ``~/.local/share/caishen/``)."""
+    (:func:`caishen.table.signing.data_dir`, where the signing key lies: on Linux
+    ``$XDG_DATA_HOME/caishen/caishen.sqlite3``, by default ``~/.local/share/caishen/``)."""
     env = os.environ.get("CAISHEN_DB")
     if env:
         return env
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "caishen"
+    base = data_dir()  # the signing key's directory too (a relative $XDG_DATA_HOME is not used)
     base.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{base / 'caishen.sqlite3'}"
 
@@ -240,8 +244,21 @@ def database_url(given: str | None) -> str:
     """The database ``--db`` names: a URL as it is; a file's path (no ``://`` in it: ``--db
     centre.sqlite3``) an SQLite file there; none, :func:`default_url` (whose ``$CAISHEN_DB``
     may be a path as well)."""
+    if given is not None and not given.strip():
+        raise ValueError("--db is empty: give a database URL or an SQLite file's path, or leave --db out")
     url = given or default_url()
     return url if "://" in url else f"sqlite:///{Path(url).expanduser().resolve()}"
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file an SQLite URL names (None: another database, or SQLite in memory)."""
+    parsed = make_url(url)
+    path = parsed.database
+    if not parsed.drivername.startswith("sqlite") or path in (None, "", ":memory:"):
+        return None
+    if parsed.query.get("uri") == "true" and path.startswith("file:"):  # sqlite:///file:PATH?mode=ro&uri=true
+        path = path[len("file:"):]
+    return path
 
 
 def make_engine(url: str) -> Engine:

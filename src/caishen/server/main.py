@@ -4,26 +4,39 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
+
+import redis as redis_sync
+from sqlalchemy import inspect
 
 from caishen.server.app import create_app
-from caishen.server.db import database_url, make_engine, upgrade
+from caishen.server.db import database_url, make_engine, sqlite_path, upgrade
 from caishen.server.hygiene import ServeOptions
 from caishen.server.logs import setup as setup_logs
 from caishen.server.nodes import REDIS_ENV
 from caishen.server.store import Store
 from caishen.server.tables import Tables
-from caishen.server.workers import DrainingServer, prepare, supervise, uvicorn_config
+from caishen.server.workers import DrainingServer, listen, prepare, supervise, uvicorn_config
+
+REDIS_START_SECONDS = 5.0  # a node's Redis must answer within this at start-up
 
 
 def check(db: str | None) -> int:
     """``caishen serve --check``: replay every unfinished match of the database (nothing is
     written but the damaged marks), print each damaged room with its reason; 1 if any."""
     url = database_url(db)
+    where = url.split("@")[-1]
+    path = sqlite_path(url)
+    if path is not None and not Path(path).is_file():  # a mistyped path: no database made, no all-clear
+        raise ValueError(f"no database at {path}: --check reads an existing centre's database")
     try:
         engine = make_engine(url)
+        if not inspect(engine).has_table("rooms"):
+            engine.dispose()
+            raise ValueError("no game centre's tables in it (--check makes none)")
         upgrade(engine)
     except Exception as exc:  # noqa: BLE001 - one line, exit 2
-        raise ValueError(f"cannot open the database {url.split('@')[-1]}: {str(exc).splitlines()[0]}") from None
+        raise ValueError(f"cannot check the database {where}: {str(exc).splitlines()[0]}") from None
     store = Store(engine)
     try:
         damaged = Tables(store).check()
@@ -52,17 +65,36 @@ def serve(host: str, port: int, db: str | None, workers: int = 1, options: Serve
         raise ValueError(f"--redis wants a redis://, rediss:// or unix:// URL, not {redis.split('@')[-1]}")
     if workers > 1 and sys.platform == "win32":
         raise ValueError("--workers shares a listening socket between processes: one process on Windows")
+    if redis:
+        reach_redis(redis)
     try:
         app = create_app(url, options=options, redis=redis) if workers == 1 else None
+        if app is not None:
+            app.state.store.probe()  # a file that cannot be written (read-only) stops here
         if workers > 1:
             prepare(url)
     except Exception as exc:  # noqa: BLE001 - a bad URL or unreachable database: one line, exit 2
         raise ValueError(f"cannot open the database {url.split('@')[-1]}: {str(exc).splitlines()[0]}") from None
     where = f"database: {url.split('@')[-1]}" + (f", {workers} nodes" if workers > 1 else ", node" if redis else "") + (
         f" on Redis {redis.split('@')[-1]}" if redis else "")
-    print(f"caishen game centre on http://{host}:{port}/  ({where})", flush=True)
     if app is None:
         assert redis is not None
+        print(f"caishen game centre on http://{host}:{port}/  ({where})", flush=True)
         return supervise(host, port, url, workers, redis, options)
-    DrainingServer(uvicorn_config(app, host, port, options), app.state.drain).run()
+    sock = listen(host, port)  # a port in use, a bad address: one line, exit 2, before the banner
+    print(f"caishen game centre on http://{host}:{port}/  ({where})", flush=True)
+    DrainingServer(uvicorn_config(app, host, port, options), app.state.drain).run(sockets=[sock])
     return 0
+
+
+def reach_redis(url: str) -> None:
+    """Raise (one line) unless the Redis at ``url`` answers within ``REDIS_START_SECONDS``: a
+    node on a mistyped URL started, said it was ready, and could play no table."""
+    client = redis_sync.Redis.from_url(url, socket_connect_timeout=REDIS_START_SECONDS,
+                                       socket_timeout=REDIS_START_SECONDS)
+    try:
+        client.ping()
+    except Exception as exc:  # noqa: BLE001 - any failure: one line, exit 2
+        raise ValueError(f"cannot reach Redis at {url.split('@')[-1]}: {str(exc).splitlines()[0]}") from None
+    finally:
+        client.close()

@@ -37,6 +37,7 @@ from caishen.server.db import (
     Setting,
     User,
     now,
+    sqlite_path,
 )
 from caishen.table.record import Mix
 
@@ -254,7 +255,7 @@ class Store:
         # and tries again (1, 2, 5, 10 ms... up to the busy timeout), which made the tail of
         # the latency with two worker processes. Their writers take turns on a lock file
         # instead: the next one wakes as soon as the lock is let go.
-        path = engine.url.database if engine.dialect.name == "sqlite" else None
+        path = sqlite_path(engine.url.render_as_string(hide_password=False))
         # Where commits run. A thread that lets go of the GIL (the driver does, for every
         # statement, and so does the writers' lock) gets it back only after the event loop's
         # 5 ms switch interval when the loop is busy: at 100 tables a move then waited 31 ms
@@ -273,14 +274,19 @@ class Store:
                        if path and path != ":memory:" and sys.platform != "win32" else None)
 
     def probe(self) -> None:
-        """Raise unless the database answers now: on SQLite, the write lock is taken and let go
-        (a file locked by another writer past ``PROBE_BUSY_MS`` fails); elsewhere a query."""
+        """Raise unless the database answers now: on SQLite, the write lock is taken, a write
+        that changes nothing is made and all is let go (a file locked by another writer past
+        ``PROBE_BUSY_MS`` fails, and so does a file that cannot be written: SQLite opens it
+        read-only and takes the lock all the same); elsewhere a query."""
         with self.engine.connect() as conn:
             if self.engine.dialect.name == "sqlite":
                 conn.exec_driver_sql(f"PRAGMA busy_timeout = {PROBE_BUSY_MS}")
                 try:
                     conn.exec_driver_sql("BEGIN IMMEDIATE")
-                    conn.exec_driver_sql("ROLLBACK")
+                    try:
+                        conn.exec_driver_sql("UPDATE rooms SET epoch = epoch WHERE 0")
+                    finally:
+                        conn.exec_driver_sql("ROLLBACK")
                 finally:
                     conn.exec_driver_sql(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
             else:

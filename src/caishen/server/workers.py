@@ -28,7 +28,7 @@ import uvicorn
 from caishen.server.app import create_app
 from caishen.server.db import make_engine, upgrade
 from caishen.server.hygiene import OPTIONS_ENV, GuardedHttpProtocol, ServeOptions, TableSocketProtocol
-from caishen.server.logs import log
+from caishen.server.logs import fields, log
 from caishen.server.logs import setup as setup_logs
 from caishen.server.nodes import REDIS_ENV
 from caishen.server.store import Store
@@ -89,7 +89,7 @@ def listen(host: str, port: int) -> socket.socket:
             sock.bind((host, port))
         except OSError as exc:
             sock.close()
-            if time.monotonic() > deadline:
+            if isinstance(exc, socket.gaierror) or time.monotonic() > deadline:  # a bad address waits for nothing
                 raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
             time.sleep(0.2)
             continue
@@ -125,7 +125,8 @@ def supervise(host: str, port: int, db_url: str, count: int, redis: str,
         while not stopping:
             for i, p in enumerate(procs):
                 if p.poll() is not None and not stopping:
-                    print(f"caishen: worker {i} ended ({p.returncode}); starting it again", file=sys.stderr, flush=True)
+                    log.error("a worker ended: starting it again", extra=fields(  # one JSON line, as every log line
+                        event="worker_restarted", worker=i, returncode=p.returncode))
                     time.sleep(RESTART_SECONDS)
                     procs[i] = start()
             time.sleep(0.2)
