@@ -287,8 +287,9 @@ def test_serve_check_and_serve_refuse_what_would_make_a_centre_that_cannot_work(
     could play nothing; a port in use was told after the banner, exit 3. Each is one line, exit 2."""
     missing = tmp_path / "mistyped.sqlite3"
     assert cli_main(["serve", "--check", "--db", str(missing)]) == 2
-    assert capsys.readouterr().err.strip() == (
-        f"caishen serve: error: no database at {missing}: --check reads an existing centre's database")
+    err = capsys.readouterr().err  # (a long path is shortened in the line)
+    assert err.startswith("caishen serve: error: no database at /") and err.count("\n") == 1
+    assert err.endswith(" --check reads an existing centre's database\n")
     assert not missing.exists()
     assert cli_main(["serve", "--check", "--db", ""]) == 2
     assert "--db is empty" in capsys.readouterr().err
