@@ -44,6 +44,16 @@ PRACTICE_INSTANT = """() => { fetch('/api/practice?pace=instant', {method: 'POST
     .then((r) => { location.href = '/r/' + r.code; }); }"""
 
 
+def seat_friend(host: Page, friend: Page, link: str, name: str) -> None:
+    """The friend's page opens the room's ``link`` and takes a seat as ``name``; both pages
+    then show their hands (the room's first hand is dealt)."""
+    friend.goto(link)
+    friend.fill("#joinname", name)
+    friend.click("[data-testid=take-seat]")
+    friend.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    host.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+
+
 def take_name(page: Page, name: str) -> None:
     """On the lobby: take the name ``name``, and wait until the page says it is ours."""
     page.fill("#name", name)

@@ -17,7 +17,7 @@ from helpers_server import ServerProcess
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from helpers_browser import WAIT_MS, lobby_page, take_name  # noqa: E402 - needs playwright
+from helpers_browser import WAIT_MS, lobby_page, seat_friend, take_name  # noqa: E402 - needs playwright
 
 Page = playwright_api.Page
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
@@ -132,11 +132,7 @@ def test_free_text_chat_where_the_room_allows_it_shows_as_text_and_survives_a_re
     a.wait_for_url("**/r/*")
     link = a.url
     b = lobby_page(browser, server.base, "desktop", "zh")  # type: ignore[arg-type]
-    b.goto(link)
-    b.fill("#joinname", "朋友")
-    b.click("[data-testid=take-seat]")
-    b.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
-    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    seat_friend(a, b, link, "朋友")
 
     b.click("[data-testid=say]")
     assert b.get_attribute("[data-testid=chat-input]", "placeholder") == "说点什么…"

@@ -18,7 +18,16 @@ from helpers_server import ServerProcess
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from helpers_browser import WAIT_MS, lobby_page, next_hand, play_one, score_shown, state, take_name  # noqa: E402
+from helpers_browser import (  # noqa: E402
+    WAIT_MS,
+    lobby_page,
+    next_hand,
+    play_one,
+    score_shown,
+    seat_friend,
+    state,
+    take_name,
+)
 
 Page = playwright_api.Page
 TURN_SECONDS = 15  # the friend's time to run out; the host clicks well within it
@@ -122,11 +131,7 @@ def test_a_page_back_after_its_connection_dropped_says_what_the_stand_in_did(
     a.wait_for_url("**/r/*")
     link, code = a.url, a.url.rsplit("/", 1)[1]
     b = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
-    b.goto(link)
-    b.fill("#joinname", "Friend2")
-    b.click("[data-testid=take-seat]")
-    b.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
-    a.wait_for_selector("[data-testid=myhand] .tile", timeout=WAIT_MS)
+    seat_friend(a, b, link, "Friend2")
     seat = int(a.evaluate("VIEW.seats.find((s) => s.name === 'Friend2').seat"))
     b.evaluate("WS.onclose = null; WS.close()")  # the signal goes; the page stays open
     hurried = b.evaluate("PLAY.hurried")
