@@ -27,7 +27,16 @@ from caishen.server.db import MoveRow
 from caishen.server.protocol import MAX_MESSAGE_BYTES
 from caishen.server.switch_zh import SWITCH_DOC_ZH
 from caishen.tiles import tile_name
-from helpers_server import NINE_TERMINALS_SEED, act_json, app_fixture, asked, choose, next_state, tiles_in
+from helpers_server import (
+    NINE_TERMINALS_SEED,
+    MatchOver,
+    act_json,
+    app_fixture,
+    asked,
+    choose,
+    next_state,
+    tiles_in,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -494,30 +503,41 @@ def test_a_pass_sent_twice_is_stale_when_the_person_is_asked_again_at_the_same_s
     person's discard is then taken. (Seen in CI: a club table's scripted person answered a
     state told twice.)"""
     with _client(app, "Ann") as ann:
-        room = ann.post("/api/rooms", json={"pace": "instant", "friends": 0, "turn_seconds": 0, "hands": 16}).json()
-        code = room["code"]
-        with ann.websocket_connect(f"/ws/{code}") as ws:
-            v = asked(ws)
-            for _ in range(5000):
-                acts = [c["action"] for c in v["choices"]]
-                if "pass" not in acts:
-                    ws.send_text(act_json(v, choose(v)))
-                    v = asked(ws)
-                    continue
-                ws.send_text(act_json(v, "pass"))
-                again = asked(ws)
-                if (again["hand"], again["step"]) != (v["hand"], v["step"]) or \
-                        "pass" in [c["action"] for c in again["choices"]]:  # (or the claim's state told again)
-                    v = again
-                    continue
-                _quiet(app, code)
-                before = _state_of(app, code)
-                ws.send_text(act_json(v, "pass"))
-                err = _expect_error(ws, "stale")
-                assert "passed" in err["message"]
-                assert _state_of(app, code) == before
-                discard = next(c["action"] for c in again["choices"] if c["kind"] == "discard")
-                ws.send_text(act_json(again, discard))
-                _until(lambda moved=before[1]: _state_of(app, code)[1] > moved)
-                return
-            raise AssertionError("not asked again at the step of a pass within 5,000 states")
+        for _ in range(5):  # another match if one ends first (a deal may break a player: a CI run's did)
+            try:
+                if _pass_twice(app, ann):
+                    return
+            except MatchOver:
+                continue
+        raise AssertionError("not asked again at the step of a pass in 5 matches")
+
+
+def _pass_twice(app: FastAPI, ann: Any) -> bool:
+    """In one new room: pass, be asked again at that step, pass again (stale); True once done."""
+    room = ann.post("/api/rooms", json={"pace": "instant", "friends": 0, "turn_seconds": 0, "hands": 16}).json()
+    code = room["code"]
+    with ann.websocket_connect(f"/ws/{code}") as ws:
+        v = asked(ws)
+        for _ in range(5000):
+            acts = [c["action"] for c in v["choices"]]
+            if "pass" not in acts:
+                ws.send_text(act_json(v, choose(v)))
+                v = asked(ws)
+                continue
+            ws.send_text(act_json(v, "pass"))
+            again = asked(ws)
+            if (again["hand"], again["step"]) != (v["hand"], v["step"]) or \
+                    "pass" in [c["action"] for c in again["choices"]]:  # (or the claim's state told again)
+                v = again
+                continue
+            _quiet(app, code)
+            before = _state_of(app, code)
+            ws.send_text(act_json(v, "pass"))
+            err = _expect_error(ws, "stale")
+            assert "passed" in err["message"]
+            assert _state_of(app, code) == before
+            discard = next(c["action"] for c in again["choices"] if c["kind"] == "discard")
+            ws.send_text(act_json(again, discard))
+            _until(lambda moved=before[1]: _state_of(app, code)[1] > moved)
+            return True
+    return False
