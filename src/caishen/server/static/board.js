@@ -148,7 +148,7 @@ function scoreTableEl(end) {
       h("tr", {}, h("th", { text: t("rule") }), h("th", { text: t("item") }), h("th", { text: t("from") }),
         h("th", { text: t("to") }), h("th", { class: "num", text: t("amount") })),
       payments.map((p) => h("tr", {}, h("td", { text: p.rule }),
-        h("td", { text: LANG === "zh" ? p.chinese : `${p.english} ${p.chinese}` }),
+        h("td", { text: LANG === "zh" ? p.chinese : `${itemEn(p.english)} ${p.chinese}` }),
         h("td", { text: seatName(end, p.payer) }), h("td", { text: seatName(end, p.payee) }),
         h("td", { class: "num", text: String(p.formula) === String(p.amount) ? String(p.amount) : `${p.amount} (${p.formula})` })))));
   }
@@ -186,7 +186,7 @@ function scoreTableEl(end) {
         h("tr", {}, h("th", { text: t("rule") }), h("th", { text: t("item") }), h("th", { class: "num", text: t("fu") }), h("th", { class: "num", text: t("tai") })),
         // a note is an item worth 0 under the room's rules (e.g. 边张 without edge_single_wait_fu, L20.6): a grey 0
         line.items.map((it) => h("tr", { class: it.note === "note" ? "note" : null }, h("td", { text: it.rule }),
-          h("td", { text: LANG === "zh" ? it.chinese + wildNoteZh(it.english) : `${it.english} ${it.chinese}` }),
+          h("td", { text: LANG === "zh" ? it.chinese + wildNoteZh(it.english) : `${itemEn(it.english)} ${it.chinese}` }),
           h("td", { class: "num", text: it.fu || (it.note === "note" ? "0" : "") }),
           h("td", { class: "num", text: it.tai || (it.note === "limit" ? "★" : "") })))) : null,
       line.formula && !payments.length && end.winner !== null

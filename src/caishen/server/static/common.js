@@ -268,6 +268,29 @@ function tileNameZh(name) {
   return CN_NUM[k - 1] + SUIT_CHAR[name[1]];
 }
 
+// A tile's English name for a reader who does not know the engine's notation: "9 of
+// Characters", "East Wind", "Red Dragon", "Autumn" (docs/notation.md gives the notation).
+const EN_SUIT = { m: "Characters", p: "Dots", s: "Bamboo" };
+function tileNameEn(name) {
+  if (name[0] === "f") return ["Spring", "Summer", "Autumn", "Winter"][Number(name[1]) - 1];
+  const k = Number(name[0]);
+  if (name[1] === "z") return ["East Wind", "South Wind", "West Wind", "North Wind", "White Dragon", "Green Dragon", "Red Dragon"][k - 1];
+  return `${k} of ${EN_SUIT[name[1]]}`;
+}
+
+// A scoring item's English as the engine writes it ("exposed pong 9m", "triplet of 7z Red",
+// "pair of 5p (wild f3=5p)") with its tiles named in words: "exposed pong 9 of Characters",
+// "triplet of Red Dragon", "pair of 5 of Dots (wild: Autumn as 5 of Dots)".
+function itemEn(text) {
+  return (text || "")
+    .replace(/ \(wild ([^)]*)\)/g, (_, list) => ` (wild: ${list.split(",").map((sub) => {
+      const [held, meant] = sub.split("=");
+      return `${tileNameEn(held)} as ${tileNameEn(meant)}`;
+    }).join(", ")})`)
+    .replace(/\b([1-7])z(?: (?:East|South|West|North|White|Green|Red))?\b/g, (x) => tileNameEn(x.slice(0, 2)))
+    .replace(/\b([1-9][mps]|f[1-4])\b/g, (x) => tileNameEn(x));
+}
+
 // A tile as a small drawn block: the character on top, the suit below (e.g. 五 / 万).
 function tileEl(name, opts = {}) {
   const f = tileFace(name);
