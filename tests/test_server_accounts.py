@@ -62,6 +62,8 @@ def test_a_guest_claims_an_account_keeps_the_history_and_logs_in_elsewhere(url: 
         assert phone.get("/api/account").json() == {"id": uid, "name": "Ann", "login": None}
         assert _claim(phone, " Ann_Li ") == {"id": uid, "name": "Ann", "login": "ann_li"}  # the same person
         assert [m["code"] for m in phone.get("/api/my/matches").json()] == [code]
+        mine = phone.get("/api/my/matches").json()[0]
+        assert mine["players"][mine["me"]] == "Ann" and len(mine["chips"]) == len(mine["players"])
         assert desktop.get("/api/my/matches").json() == []
         r = _login(desktop, "ANN_LI")  # login names compare case-folded
         assert r.status_code == 200 and r.json() == {"id": uid, "name": "Ann", "login": "ann_li"}

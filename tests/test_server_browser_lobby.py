@@ -251,7 +251,8 @@ def test_a_link_to_no_room_says_so_in_the_pages_language(server: ServerProcess, 
 
 def test_on_a_phone_my_matches_shows_the_way_back_into_a_match(server: ServerProcess, browser: object) -> None:
     """The lobby's "My matches" is wider than a phone: its "Open" and "Result" links come first,
-    in sight (they were past the chips column, off the screen, with no hint to scroll)."""
+    in sight (they were past the chips column, off the screen, with no hint to scroll). My name
+    and my chips are in bold: a list of four numbers said nothing of whose they were."""
     page = _lobby(browser, server.base, "phone", "zh")
     take_name(page, "Mo")
     made = page.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
@@ -263,6 +264,15 @@ def test_on_a_phone_my_matches_shows_the_way_back_into_a_match(server: ServerPro
     box = link.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES["phone"]["width"]
     assert page.locator(f"#matches a[href='/m/{made['code']}']").count() == 1
+    # which name and which chips are mine: bold, at my place in the room (the API's "me")
+    me = page.evaluate("() => fetch('/api/my/matches').then((r) => r.json())")[0]["me"]
+    assert me is not None
+    row = page.locator("#matches tr", has=page.locator(f"a[href='/r/{made['code']}']"))
+    assert row.locator("[data-testid=my-name]").inner_text() == "Mo"
+    assert row.locator("td:nth-child(4) > *").evaluate_all("els => els.map((e) => e.tagName)") \
+        == ["B" if i == me else "SPAN" for i in range(4)]
+    assert row.locator("td:nth-child(6) > *").evaluate_all("els => els.map((e) => e.tagName)") \
+        == ["B" if i == me else "SPAN" for i in range(4)]
     page.context.close()
 
 

@@ -706,7 +706,8 @@ class MatchSummaryOut(BaseModel):
     created: str
     hands_played: int
     players: list[str | None]  # None: a seat still open (a waiting room; the pages say "open seat")
-    chips: list[int]
+    chips: list[int]  # by player, as players
+    me: int | None = None  # the asker's place in players and chips (the page marks it)
 
 
 class FairHandOut(BaseModel):

@@ -180,9 +180,18 @@ async function loadMatches() {
         h("a", { href: "/m/" + m.code, text: t("result") })),
       h("td", { class: "nowrap", text: localStamp(m.created) }), h("td", { class: "nowrap", text: t(m.status) }),
       // bots as "bot 2" in the page's language (their level is the room's, shown at the table)
-      h("td", { text: m.players.map((n) => (n === null ? t("seatOpen") : botLevel(n) ? botName(n) : n)).join(LANG === "zh" ? "、" : ", ") }),
+      // mine in bold, in the names and in the chips (one list of four numbers says nothing of whose)
+      h("td", {}, joined(m.players.map((n, i) => h(i === m.me ? "b" : "span", i === m.me ? { "data-testid": "my-name" } : {},
+        n === null ? t("seatOpen") : botLevel(n) ? botName(n) : n)), LANG === "zh" ? "、" : ", ")),
       // (each "/" may break the line: four chip counts fit a phone's column)
-      h("td", { class: "num", text: m.hands_played }), h("td", { text: m.chips.join("/\u200b") })))));
+      h("td", { class: "num", text: m.hands_played }),
+      h("td", {}, joined(m.chips.map((c, i) => h(i === m.me ? "b" : "span",
+        i === m.me ? { "data-testid": "my-chips" } : {}, String(c))), "/\u200b"))))));
+}
+
+// items with a separator between them, for h's children
+function joined(items, sep) {
+  return items.flatMap((x, i) => (i ? [sep, x] : [x]));
 }
 
 async function main() {

@@ -173,7 +173,8 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
                 players, ends, _, final = core.result_hands(r.record)
                 hands, chips = len(ends), final
             out.append(MatchSummaryOut(code=r.code, variant=r.variant, status=r.status, created=r.created,
-                                       hands_played=hands, players=[p.name or None for p in r.players], chips=chips))
+                                       hands_played=hands, players=[p.name or None for p in r.players], chips=chips,
+                                       me=r.player_of(uid)))
         return out
 
     @app.get("/api/matches/{code}")
