@@ -21,6 +21,7 @@ import pytest
 from caishen.cli import main
 from caishen.server.core import result_hands
 from caishen.tiles import NUM_KINDS, chinese_name, tile_name
+from caishen.variants.luoyang_gangci.wins import GangciWin
 from helpers_server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -86,4 +87,59 @@ def test_a_score_table_shows_each_wild_where_it_stood_and_says_it_in_chinese(
                      "exposed pong 4 of Bamboo 明刻 四条", "exposed kong Green Dragon 明杠 发财", "guest flower Summer 客花 夏"):
             assert want in rows, (want, rows)
         assert not [row for row in rows if re.search(r"\b([1-9][mpsz]|f[1-4])\b", row)], rows
+    ctx.close()
+
+
+def _rows_as_blocks(page: object, table: str) -> list[dict[str, float]]:
+    """Each row of the table as the phone lays it out: the payer's and the payee's cells (their
+    top, height and line height) and the row's right edge."""
+    return page.locator(f"#probe [data-testid={table}] tr").evaluate_all(  # type: ignore[attr-defined]
+        """rows => rows.slice(1).map((r) => {
+            const cell = (sel) => r.querySelector(sel).getBoundingClientRect();
+            const names = [...r.cells].filter((c) => /^[ESWN] /.test(c.textContent));
+            const line = parseFloat(getComputedStyle(names[0]).lineHeight) || 20;
+            return { from: names[0].getBoundingClientRect().top, to: names[1].getBoundingClientRect().top,
+                     tallest: Math.max(...names.map((c) => c.getBoundingClientRect().height)) / line,
+                     right: r.getBoundingClientRect().right, amount: cell("td.num").top - names[0].getBoundingClientRect().top };
+        })""")
+
+
+@pytest.mark.parametrize(("variant", "seed", "hand", "table"),
+                         [("longgang", "w0", 1, "transfers"), ("luoyang-gangci", "g0", 3, "payments")])
+def test_on_a_phone_each_payment_is_one_line_of_who_pays_whom_how_much(
+        server: ServerProcess, browser: object, tmp_path: Path, variant: str, seed: str, hand: int, table: str) -> None:
+    """On a phone (390 px) a payment is a block: payer → payee, its rule and its chips on one
+    line, how it is reached under it. As five columns, every name was three lines tall (a new
+    player's review, 2026-12-06); Gangci's payments table was left so and is a block now too."""
+    record = tmp_path / "m.json"
+    assert main(["selfplay", "--variant", variant, "--hands", "8", "--seed", seed, "--bots", "greedy,greedy,greedy,greedy",
+                 "--record", str(record), "--quiet"]) == 0
+    end = result_hands(record.read_text(encoding="utf-8"))[1][hand]
+    assert len(end.payments if table == "payments" else end.transfers) >= 4
+    ctx = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    watch_errors(page)
+    page.goto(server.base + "/")
+    page.evaluate("lang => localStorage.setItem('caishen.lang', lang)", "en")
+    page.goto(server.base + "/replay/none/1")
+    page.evaluate("""end => { const box = scoreTableEl(end); box.id = 'probe';
+        document.body.replaceChildren(box); }""", json.loads(end.model_dump_json()))
+    rows = _rows_as_blocks(page, table)
+    assert len(rows) == len(end.payments if table == "payments" else end.transfers)
+    for row in rows:
+        assert row["from"] == row["to"] and abs(row["amount"]) < 2, row  # payer, payee and chips on one line
+        assert row["tallest"] < 1.5, row  # each name on one line
+        assert row["right"] <= SIZES["phone"]["width"], row
+    # Gangci's win types are the source's words: the table says what the one won is (炸弹 is a
+    # plain self-drawn win), and every type has its words in both languages
+    explain = page.locator("#probe [data-testid=win-explain]")
+    if table == "payments":
+        assert end.win_type == "zha_dan"
+        assert explain.inner_text() == ("Bomb: a plain self-drawn win on a tile the hand waited for; "
+                                        "each other player pays the bomb base.")
+        said = page.evaluate("""types => ["zh", "en"].flatMap((lang) => types.map((w) => I18N[lang]["explain_" + w]))""",
+                             [w.value for w in GangciWin])
+        assert all(said) and len(set(said)) == 2 * len(GangciWin), said
+    else:
+        assert explain.count() == 0
     ctx.close()

@@ -70,7 +70,7 @@ function centerEl(view, opts) {
       ownWilds(view) ? h("span", { class: "muted small", "data-testid": "own-wilds", text: (view.wilds.length ? " + " : "") + t("ownFlowerWild") }) : null) : null,
     h("div", { class: "row-c" }, h("span", { class: "lbl", text: t("wall") }), h("span", { class: "big", "data-testid": "wall", text: view.live_tiles }),
       view.sea_floor_tiles ? h("span", { class: "muted", "data-testid": "sea-floor", title: t("seaFloorLeft", view.sea_floor_tiles),
-        text: ` +${view.sea_floor_tiles}` }) : null),
+        text: ` +${view.sea_floor_tiles} ${t("seaFloorShort")}` }) : null),  // (a phone shows no title)
     h("div", { class: "row-c small" }, dealer ? `${t("dealer")} ${windName(dealer.seat)}` : "",
       turnSeat === null ? "" : h("span", { class: "turnmark", "data-testid": "turn", text: ` · ${t("turnOf", windName(turnSeat))}` })),
     h("div", { class: "timer", id: "timer" }),
@@ -141,13 +141,15 @@ function scoreTableEl(end) {
     box.append(h("p", {}, `${t("winner")}: `, h("b", { text: playerName(end.lines[end.winner].name) }),
       ` · ${end.win_type ? t(end.win_type) : howText(end.how)} `, end.tile ? tileEl(end.tile, { size: "sm" }) : null,
       gave ? h("span", { "data-testid": "discarder", text: " " + t("fromSeat", `${windName(gave.seat)} ${playerName(gave.name)}`) }) : null));
+    // Gangci's win types are named in the source's words: what each one is, under it
+    if (end.win_type) box.append(h("p", { class: "muted", "data-testid": "win-explain", text: t("explain_" + end.win_type) }));
   }
   const payments = end.payments || [];
   if (payments.length) {  // Gangci: every payment of the hand, kongs first (G2)
-    box.append(h("table", { "data-testid": "payments" },
+    box.append(h("table", { class: "payments", "data-testid": "payments" },
       h("tr", {}, h("th", { text: t("rule") }), h("th", { text: t("item") }), h("th", { text: t("from") }),
         h("th", { text: t("to") }), h("th", { class: "num", text: t("amount") })),
-      payments.map((p) => h("tr", {}, h("td", { text: p.rule }),
+      payments.map((p) => h("tr", {}, h("td", { class: "rid", text: p.rule }),
         h("td", { text: LANG === "zh" ? p.chinese : `${itemEn(p.english)} ${p.chinese}` }),
         h("td", { text: seatName(end, p.payer) }), h("td", { text: seatName(end, p.payee) }),
         h("td", { class: "num", text: String(p.formula) === String(p.amount) ? String(p.amount) : `${p.amount} (${p.formula})` })))));
