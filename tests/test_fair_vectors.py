@@ -227,6 +227,8 @@ def test_a_finished_match_in_the_centre_verifies_in_the_result_page(tmp_path: Pa
         assert published["key"] in (page.text_content("[data-testid=centre-key]") or "")
         assert page.get_attribute("[data-testid=key-match]", "class") == "pos"
         assert "second opinion" in (page.text_content("[data-testid=browser-scope]") or "")
+        # and, first, what it all shows, in plain words (the words were an expert's: a review)
+        assert (page.text_content("[data-testid=fair-plain]") or "").startswith("What this shows: before each hand the centre")
         # each hand's randomness named by seat, in the page's words (it read "none bot bot bot")
         cells = page.eval_on_selector_all("#fairness td:nth-child(4)", "tds => tds.map(t => t.textContent)")
         assert cells and all(c.split(" · ")[0].split(" ")[0] == "E" and len(c.split(" · ")) == 4 for c in cells), cells

@@ -274,6 +274,7 @@ if (typeof I18N !== "undefined") {
     contrib_bot: "机器人", contrib_none: "无",
     centreKey: "本站签名公钥（也在 /api/signing-key 公布）：{0}", recordSignedByIt: "✔ 这份记录由这把钥匙签名",
     recordOtherKey: "✘ 这份记录写的签名钥匙不是本站公布的这一把：{0}",
+    fairPlain: "这说明什么：每局发牌前，本站先公布“承诺”（它那份种子的指纹），再混入各家页面发来的随机数洗牌；局后公开种子。你的浏览器重算一遍：种子与承诺相符，加上各家的随机数正好洗出这局的牌墙、骰子和每一次摸牌。本站在知道你的随机数之前就定下了自己那一份，所以既不能挑牌，也不能在局中换牌。",
     browserScope: "浏览器验证的是牌墙、骰子、摸牌、各局链条、签名的走牌，以及（公布了整场种子时）校位和各局种子；分数、筹码和本站签名由“第二意见”或离线的 caishen verify --key 验证。",
   });
   Object.assign(I18N.en, {
@@ -288,6 +289,7 @@ if (typeof I18N !== "undefined") {
     contrib_bot: "bot", contrib_none: "none",
     centreKey: "This centre's signing key (also published at /api/signing-key): {0}", recordSignedByIt: "✔ this record is signed with it",
     recordOtherKey: "✘ this record names another signing key than the one this centre publishes: {0}",
+    fairPlain: "What this shows: before each hand the centre publishes a commitment (a fingerprint of its seed), then shuffles with the randomness of each player's page mixed in; after the hand it reveals the seed. Your browser works it all out again: the seed matches the commitment, and with everyone's randomness it makes exactly the wall, the dice and the draws that were played. The centre fixed its part before it knew yours, so it could neither pick the tiles nor change them during the hand.",
     browserScope: "The browser checks the walls, dice, draws, the chain of hands, the signed moves and, where the match seed is revealed, the seat draw and every hand's seed; the scores, the chips and the centre's signature are checked by the second opinion, or offline by caishen verify --key.",
   });
 }

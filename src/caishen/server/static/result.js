@@ -67,6 +67,7 @@ async function render() {
   const mixed = (f) => (f.contributions || []).map((c, i) => `${windName(i)} ${/^[0-9a-f]{64}$/.test(c) ? c.slice(0, 8) + "…"
     : t("contrib_" + c) === "contrib_" + c ? c : t("contrib_" + c)}`).join(" · ");
   parts.push(h("section", { class: "card", id: "fairness" }, h("h2", { text: t("fairness") }),
+    h("p", { "data-testid": "fair-plain", text: t("fairPlain") }),  // what it shows, for one who is not an expert
     h("p", { class: "row" }, local),
     h("p", { class: "muted small", "data-testid": "browser-scope", text: t("browserScope") }),
     keyline,
