@@ -206,8 +206,7 @@ function wildNoteZh(english) {
   const m = / \(wild ([^)]*)\)$/.exec(english || "");
   if (!m) return "";
   const said = new Map();
-  for (const sub of m[1].split(",")) {
-    const [held, meant] = sub.split("=");
+  for (const [held, meant] of wildPairs(m[1])) {
     const text = `${tileNameZh(held)}当${tileNameZh(meant)}`;
     said.set(text, (said.get(text) || 0) + 1);
   }
@@ -223,8 +222,7 @@ function scoredSetEl(g) {
   const groups = handGroups(m[1]);
   if (!groups || groups.length !== 1 || groups[0].meld) return handEl(g);
   const tiles = groups[0].tiles.map((x) => ({ x, wild: null }));
-  for (const sub of m[2].split(",")) {
-    const [held, meant] = sub.split("=");
+  for (const [held, meant] of wildPairs(m[2])) {
     const at = tiles.findLastIndex((c) => c.x === meant && c.wild === null);  // held tiles first
     if (at >= 0) tiles[at].wild = held;
   }

@@ -293,15 +293,19 @@ function tileNameEn(name) {
   return `${k} of ${EN_SUIT[name[1]]}`;
 }
 
+// The scoring's list of wilds, "f4=1m,8m=7z": [held, meant] pairs, each wild as the tile held
+// and the tile it stood for.
+function wildPairs(list) {
+  return list.split(",").map((sub) => sub.split("="));
+}
+
 // A scoring item's English as the engine writes it ("exposed pong 9m", "triplet of 7z Red",
 // "pair of 5p (wild f3=5p)") with its tiles named in words: "exposed pong 9 of Characters",
 // "triplet of Red Dragon", "pair of 5 of Dots (wild: Autumn as 5 of Dots)".
 function itemEn(text) {
   return (text || "")
-    .replace(/ \(wild ([^)]*)\)/g, (_, list) => ` (wild: ${list.split(",").map((sub) => {
-      const [held, meant] = sub.split("=");
-      return `${tileNameEn(held)} as ${tileNameEn(meant)}`;
-    }).join(", ")})`)
+    .replace(/ \(wild ([^)]*)\)/g, (_, list) => ` (wild: ${wildPairs(list).map(([held, meant]) =>
+      `${tileNameEn(held)} as ${tileNameEn(meant)}`).join(", ")})`)
     .replace(/\b([1-7])z(?: (?:East|South|West|North|White|Green|Red))?\b/g, (x) => tileNameEn(x.slice(0, 2)))
     .replace(/\b([1-9][mps]|f[1-4])\b/g, (x) => tileNameEn(x));
 }
