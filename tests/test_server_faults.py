@@ -309,6 +309,36 @@ def test_serve_check_and_serve_refuse_what_would_make_a_centre_that_cannot_work(
     assert "caishen game centre on" not in err.out
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_log_says_when_the_database_goes_and_comes_back_with_no_table_playing(kind: str, tmp_path: Path) -> None:
+    """A centre with no table writing said nothing in its log while its database was away (an
+    operator's review): it probes the database every few seconds and logs one line when it
+    stops answering and one when it answers again, with how long it was away."""
+    import json
+
+    def events() -> list[dict[str, object]]:
+        lines = [json.loads(x) for x in server.log().splitlines() if x.startswith("{")]
+        return [x for x in lines if str(x.get("event", "")).startswith("database_")]
+
+    with _faulty(kind, tmp_path) as (_db, url, fault):
+        server = ServerProcess(url).start()
+        try:
+            assert httpx.get(server.base + "/readyz", timeout=BOUND).status_code == 200
+            fault.cut()
+            wait_for(lambda: len(events()) == 1, "the log's database_unavailable")
+            fault.heal()
+            wait_for(lambda: len(events()) == 2, "the log's database_available")
+            lost, back = events()
+            assert lost["event"] == "database_unavailable" and lost["level"] == "warning" and lost["error"]
+            assert back["event"] == "database_available" and isinstance(back["seconds"], float) and back["seconds"] > 0
+            assert httpx.get(server.base + "/readyz", timeout=BOUND).status_code == 200
+        except BaseException as exc:
+            exc.add_note("the server's log:\n" + server.log()[-6000:])
+            raise
+        finally:
+            server.stop()
+
+
 def test_ready_means_the_database_can_be_written(tmp_path: Path) -> None:
     """A file SQLite can only read (made read-only by its owner, a full disk's remount): the
     write lock is taken all the same, and /readyz said "ready" while every write failed. The

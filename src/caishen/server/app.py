@@ -94,7 +94,9 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
         collecting = asyncio.ensure_future(collector.keep_collecting())
         sweeping = asyncio.ensure_future(tables.keep_sweeping(also=gate.sweep))
         checkpointing = asyncio.ensure_future(store.keep_checkpointing())
+        watching = asyncio.ensure_future(store.keep_watching())
         yield
+        watching.cancel()
         if node is not None:  # drained already on SIGTERM under `caishen serve` (main.py), else now
             await node.stop()  # the leases let go of: other nodes may take the tables at once
         sweeping.cancel()

@@ -39,6 +39,7 @@ from caishen.server.db import (
     now,
     sqlite_path,
 )
+from caishen.server.logs import fields, log
 from caishen.table.record import Mix
 
 if sys.platform != "win32":  # the writers' lock file (one process per database on Windows)
@@ -48,6 +49,7 @@ PROBE_BUSY_MS = 500  # Store.probe: an SQLite file still locked after this is "n
 SQLITE_BUSY_MS = SQLITE_BUSY_SECONDS * 1000  # every other SQLite transaction (db.make_engine)
 LOOP_BUSY_MS = 50  # the event loop's commit on SQLite waits this long for a lock, then the writer thread takes it
 WRITE_BUSY_MS = 2_000  # the writer thread's commit on SQLite: past this, the tables pause (storage_unavailable)
+WATCH_SECONDS = 5.0  # Store.keep_watching: the database is probed this often, tables or none
 CHECKPOINT_SECONDS = 1.0  # SQLite: the write-ahead log is copied into the database this often, off the event loop
 RETRY_SECONDS = 0.25  # a paused table's first probe of the database; then twice as long each time...
 RETRY_MAX_SECONDS = 4.0  # ... up to this
@@ -312,6 +314,31 @@ class Store:
                 await asyncio.to_thread(self.checkpoint)
             except Exception:  # noqa: BLE001 - away or locked: the next one copies what this did not
                 continue
+
+    async def keep_watching(self, seconds: float = WATCH_SECONDS) -> None:
+        """:meth:`probe` every ``seconds``, in a thread, until cancelled, and log when the
+        database stops answering (``database_unavailable``, with the reason) and when it answers
+        again (``database_available``, with the seconds it was away): the tables log only when
+        one of them writes, and a centre with no table playing said nothing (an operator's
+        review). A probe still running (a database that hangs) is not started again."""
+        lost: float | None = None
+        probe: asyncio.Future[None] | None = None
+        while True:
+            await asyncio.sleep(seconds)  # the probes' pace, not a wait for a state
+            if probe is None or probe.done():
+                probe = asyncio.ensure_future(asyncio.to_thread(self.probe))
+            done, _ = await asyncio.wait({probe}, timeout=seconds)
+            failed = probe.exception() if done else TimeoutError(f"no answer in {seconds:g} s")
+            if failed is not None and lost is None:
+                lost = time.monotonic()
+                metrics.storage_ok.set(0)
+                log.warning("the database does not answer", extra=fields(
+                    event="database_unavailable", error=str(failed).splitlines()[0] if str(failed) else type(failed).__name__))
+            elif failed is None and lost is not None:
+                metrics.storage_ok.set(1)
+                log.warning("the database answers again", extra=fields(
+                    event="database_available", seconds=round(time.monotonic() - lost, 1)))
+                lost = None
 
     def close(self) -> None:
         """Let go of the writers' lock file (the engine is the caller's)."""
