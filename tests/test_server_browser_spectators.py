@@ -157,3 +157,31 @@ def test_someone_with_no_name_picks_one_beside_watch_and_watches(server: ServerP
     assert w.locator(".toast").count() == 0  # nothing refused, nothing to say
     w.context.close()
     a.context.close()
+
+
+def test_a_friend_who_opened_the_link_before_the_start_is_offered_watch_once_it_starts(
+        server: ServerProcess, browser: object) -> None:
+    """A friend opens the room's link while it waits (an open seat, "take a seat"), and the host
+    starts with bots: the friend's card changes by itself, with no reload, to the match under
+    way with "Watch" (it kept the open seat and its button for good, and a tap said "no open
+    seat left": a phone review, 2026-12-06). The name typed for the seat is kept for "Watch"."""
+    a = lobby_page(browser, server.base, "desktop", "en")  # type: ignore[arg-type]
+    take_name(a, "Ann")
+    made = a.evaluate("""() => fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({friends: 1, turn_seconds: 0, spectators: true})}).then((r) => r.json())""")
+    code = str(made["code"])
+    a.goto(f"{server.base}/r/{code}")
+    w = lobby_page(browser, server.base, "phone", "zh")  # type: ignore[arg-type]
+    w.goto(f"{server.base}/r/{code}")
+    w.wait_for_selector("[data-testid=take-seat]", timeout=WAIT_MS)
+    w.fill("#joinname", "小陈")  # typed for the seat, not sent: kept for "Watch"
+    a.click("[data-testid=start-now]", timeout=WAIT_MS)
+    w.wait_for_selector("[data-testid=watch]", timeout=WAIT_MS)
+    assert w.locator("[data-testid=take-seat]").count() == 0
+    assert w.input_value("#watchname") == "小陈"
+    w.click("[data-testid=watch]")
+    w.wait_for_selector("[data-testid=spectating]", timeout=WAIT_MS)
+    listed = a.wait_for_selector("[data-testid=watchers]:not([hidden])", timeout=WAIT_MS)
+    assert listed is not None and listed.text_content() == "Watching: 小陈"
+    w.context.close()
+    a.context.close()

@@ -317,6 +317,7 @@ function connect() {
 
 // Before the match: the seats, the link to share, joining, starting.
 async function showLobby() {
+  lobbyCheck++;  // a recheck still pending (below) ends: this draw is newer
   let room;
   try { room = await api(`/api/rooms/${CODE}`); } catch (err) {
     document.getElementById("copy").hidden = true;  // nothing to share
@@ -353,7 +354,9 @@ async function showLobby() {
     : `${s.name}${s.mine ? " · " + t("you") : ""}${s.removed ? " · " + t("removedTag") : ""}` }))));
   if (room.status === "over") card.append(h("p", {}, h("a", { href: "/m/" + room.code, text: t("resultPage") })));
   else if (!seated && room.seats.some((s) => !s.name && !s.bot)) {
-    const name = h("input", { id: "joinname", maxlength: 24, value: me.name || "", placeholder: t("name") });
+    // (a name typed and not yet sent stays across the redraws below)
+    const typed = document.getElementById("joinname");
+    const name = h("input", { id: "joinname", maxlength: 24, value: typed ? typed.value : me.name || "", placeholder: t("name") });
     const err = h("div", { class: "err" });
     card.append(h("div", { class: "row" }, name, h("button", { class: "primary", type: "button", "data-testid": "take-seat", text: t("joinTable"), onclick: async () => {
       try {
@@ -396,6 +399,28 @@ async function showLobby() {
     setTimeout(showLobby, 2000);
   }
   document.getElementById("lobbybox").replaceChildren(card);
+  // a visitor with no seat in a waiting room: the room is read again every 2 s and the card
+  // drawn again once its seats or its status change (the match started: the open seat is gone
+  // and, where friends may watch, "Watch" is offered; a review found the card stale for good)
+  if (!seated && !removed && room.status === "waiting") recheckLobby(roomShape(room));
+}
+
+function roomShape(room) {
+  return JSON.stringify([room.status, room.seats.map((s) => [s.name, s.bot, s.mine])]);
+}
+
+let lobbyCheck = 0;  // the latest recheck's number: an older one ends when a newer one starts
+function recheckLobby(shape) {
+  const mine = ++lobbyCheck;
+  const again = async () => {
+    if (mine !== lobbyCheck || VIEW) return;  // drawn again meanwhile, or at the table now
+    let room = null;
+    try { room = await api(`/api/rooms/${CODE}`); } catch (err) { room = null; }
+    if (mine !== lobbyCheck || VIEW) return;
+    if (room && roomShape(room) !== shape) showLobby();
+    else setTimeout(again, 2000);
+  };
+  setTimeout(again, 2000);
 }
 
 function main() {

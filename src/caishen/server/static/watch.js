@@ -42,7 +42,10 @@ const WATCH = (() => {
   // The "Watch" button of the room's card (a playing room with spectators on, for a non-player);
   // someone with no name yet (me: /api/me) picks one beside it: spectators are named to the table.
   function button(connect, me) {
-    const name = me && me.name ? null : h("input", { id: "watchname", maxlength: 24, placeholder: t("name"), "aria-label": t("name") });
+    // (a name typed for the open seat before the match started is kept: the card changed under it)
+    const typed = document.getElementById("joinname");
+    const name = me && me.name ? null : h("input", { id: "watchname", maxlength: 24, placeholder: t("name"), "aria-label": t("name"),
+      value: typed ? typed.value : "" });
     const err = h("div", { class: "err", "data-testid": "watch-error" });
     return h("div", {}, h("div", { class: "row" }, name, h("button", { class: "primary", type: "button", "data-testid": "watch", text: t("watch"),
       onclick: async () => {
