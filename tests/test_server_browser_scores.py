@@ -143,3 +143,28 @@ def test_on_a_phone_each_payment_is_one_line_of_who_pays_whom_how_much(
     else:
         assert explain.count() == 0
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_hand_a_player_went_broke_in_says_so_and_who_lent_him_chips_l25_4(
+        server: ServerProcess, browser: object, tmp_path: Path, lang: str) -> None:
+    """Seed ``b1`` of ``caishen selfplay`` with greedy bots, its fourth hand: greedy-2 loses his
+    last chips, greedy-0 (the richest) lends him 50 (L25.4) and his line says "Chips now 50".
+    The table says who went broke and who lent whom how much (it said nothing: a phone review)."""
+    record = tmp_path / "b1.json"
+    assert main(["selfplay", "--hands", "16", "--seed", "b1", "--bots", "greedy,greedy,greedy,greedy",
+                 "--record", str(record), "--quiet"]) == 0
+    end = result_hands(record.read_text(encoding="utf-8"))[1][3]
+    assert end.broke == ["greedy-2"] and [(r.name, r.chips) for r in end.rebuys] == [("greedy-0", -50), ("greedy-2", 50)]
+    ctx = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    watch_errors(page)
+    page.goto(server.base + "/")
+    page.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
+    page.goto(server.base + "/replay/none/1")
+    page.evaluate("""end => { const box = scoreTableEl(end); box.id = 'probe';
+        document.body.replaceChildren(box); }""", json.loads(end.model_dump_json()))
+    said = (page.locator("#probe [data-testid=went-broke]").inner_text(), page.locator("#probe [data-testid=rebuys]").inner_text())
+    assert said == (("断筹（L25）：greedy-2", "加筹（L25.4）：greedy-0 借给 greedy-2 共 50 筹，已算入“现有筹码”") if lang == "zh"
+                    else ("Went broke 断筹 (L25): greedy-2", "Top-up 加筹 (L25.4): greedy-0 lent greedy-2 50 chips, counted in “Chips now”"))
+    ctx.close()

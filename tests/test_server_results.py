@@ -53,6 +53,37 @@ def test_the_first_hands_score_table_tells_the_table_fee_so_the_chips_add_up_l25
     assert all((e.start_chips, e.fee) == (0, 0) for e in ends[1:])
 
 
+def test_the_hand_someone_went_broke_in_says_who_and_the_chips_lent_to_them_l25_4() -> None:
+    # L25.4 (rules.py: "The first player to go broke is topped up (4 players: 50, 5-6: 100)"):
+    # lent by the players with most chips, richest first; the score table said "Chips now 50"
+    # for a player who had just lost his last chips, and nothing of why (a phone review)
+    names = ("a", "b", "c", "d")
+    topped = 0
+    for seed in (b"broke 1", b"broke 34", b"broke 2", b"broke 3"):
+        session = _bots_match("longgang", 16, seed)
+        ends = core.result_hands(core.record_text(session))[1]
+        chips = [100 - 5] * 4
+        before = 0  # players gone broke in the hands before
+        for hand, end in zip(session.record().hands, ends, strict=True):
+            for s, p in enumerate(hand.seats):
+                chips[p] += end.lines[s].chips
+            assert end.broke == [names[p] for p in hand.result["broke"]]
+            lent = {r.name: r.chips for r in end.rebuys}
+            if end.broke and before == 0 and end is not ends[-1]:  # the first, and play goes on: topped up
+                assert lent[end.broke[0]] == 50 and sum(lent.values()) == 0
+                assert min(lent, key=lambda n: lent[n]) == max(names, key=lambda n: chips[names.index(n)])  # the richest
+                topped += 1
+            else:  # nobody broke, or the match ends: nothing lent
+                assert lent == {}
+            before += len(end.broke)
+            for n, c in lent.items():
+                chips[names.index(n)] += c
+            assert [end.lines[s].chips_after for s in range(4)] == [chips[p] for p in hand.seats]
+        if topped:
+            break
+    assert topped == 1
+
+
 def test_a_room_tells_the_house_rules_changed_from_its_variants_defaults() -> None:
     ruleset = core.build_ruleset("longgang", {"allow_chow": False, "bulldozer_wilds": 4}, 16)
     got = core.changed_rules("longgang", core.ruleset_json(ruleset))

@@ -42,6 +42,7 @@ from caishen.server.protocol import (
     MeldView,
     PaymentView,
     PresetOut,
+    RebuyView,
     ReplayFrameOut,
     RuleOut,
     ScoreItemView,
@@ -773,7 +774,7 @@ def _ends(session: MatchSession, people: SeatPeople, v: TableView) -> None:
         # the hand was scored once when it was settled: every view of it reuses that score
         score = session.match.results[-1].score
         v.hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names,
-                                   session.ruleset, _after_broke(session.match.hands[:-1], len(people.names)))
+                                   session.ruleset, session.match.hands[:-1])
     v.match_over = session.over
     v.match_end = match_end_view(session, people.names)
     v.newest_discard = newest_discard(session)
@@ -860,8 +861,7 @@ def table_view_json(
     if session.hand_over and session.last_hand is not None:
         score = session.match.results[-1].score  # scored once, when the hand was settled
         hand_end = hand_end_view(session.last_hand, score if isinstance(score, HandScore) else None, people.names,
-                                 session.ruleset, _after_broke(session.match.hands[:-1], len(people.names))
-                                 ).model_dump_json()
+                                 session.ruleset, session.match.hands[:-1]).model_dump_json()
     ranks = _standings_json(tuple(people.names), tuple(session.match.table.ledger.chips))
     hands_total = "null" if extras.hands_total is None else extras.hands_total
     deadline = "null" if extras.deadline_ms is None else extras.deadline_ms
@@ -982,15 +982,33 @@ def _after_broke(before: Sequence[HandRecord], players: int) -> bool:
     return players == MAX_PLAYERS or any(h.result.get("broke") for h in before)
 
 
+def _rebuys(hand: HandRecord, before: Sequence[HandRecord], names: Sequence[str],
+            ruleset: VariantRules | None) -> list[RebuyView]:
+    """The chips lent after ``hand`` (L25.4): each player's chips after it less those before it
+    and what the hand paid them, where that is not 0. Only where a player went broke in it."""
+    res = hand.result
+    if not res.get("broke") or not isinstance(ruleset, Ruleset):
+        return []
+    was = ([int(c) for c in before[-1].result["chips_after"]] if before
+           else [ruleset.start_chips - ruleset.table_fee] * len(names))
+    won = [0] * len(names)
+    for s, p in enumerate(hand.seats):
+        won[p] = int(res["chips"][s])
+    return [RebuyView(name=names[p], chips=lent) for p in range(len(names))
+            if (lent := int(res["chips_after"][p]) - was[p] - won[p])]
+
+
 def hand_end_view(
     hand: HandRecord, scores: HandScore | None, names: Sequence[str], ruleset: VariantRules | None = None,
-    broke_before: bool = False,
+    before: Sequence[HandRecord] = (),
 ) -> HandEndView:
     """The itemised score table of a finished hand: each seat's items (rule, item, 胡, 台), how
     its total is reached (as the CLI prints it), its chips won or lost and its chips after the
-    hand; who paid whom (``broke_before``: a player went broke in an earlier hand, so the
-    after-broke figures applied, :func:`_after_broke`); the winning hand split into its scored sets."""
+    hand; who paid whom (``before``: the match's hands before it; once a player went broke in
+    one, the after-broke figures applied, :func:`_after_broke`); the winning hand split into its
+    scored sets; who went broke in it and the chips lent to them (L25.4)."""
     res = hand.result
+    broke_before = _after_broke(before, len(names))
     hs = scores
     lines: list[ScoreLineView] = []
     for s in range(4):
@@ -1027,6 +1045,7 @@ def hand_end_view(
         form=str(hs.winner.arrangement.form) if hs is not None and hs.winner.arrangement is not None else None,
         **({"start_chips": ruleset.start_chips, "fee": ruleset.table_fee}
            if hand.index == 0 and isinstance(ruleset, Ruleset) and ruleset.table_fee else {}),
+        broke=[names[int(p)] for p in res.get("broke", [])], rebuys=_rebuys(hand, before, names, ruleset),
     )
 
 
@@ -1109,8 +1128,7 @@ def result_hands(record_json: str) -> tuple[list[str], list[HandEndView], list[F
         for g, _ in iter_hand(h, rec.ruleset):
             game = g
         assert game is not None
-        ends.append(hand_end_view(h, _scores(game, rec.ruleset), rec.players, rec.ruleset,
-                                  _after_broke(rec.hands[:i], len(rec.players))))
+        ends.append(hand_end_view(h, _scores(game, rec.ruleset), rec.players, rec.ruleset, rec.hands[:i]))
     fair_rows = [_fair_row(h) for h in rec.hands]
     return list(rec.players), ends, fair_rows, [int(c) for c in rec.result.get("chips", [])]
 
@@ -1140,7 +1158,7 @@ def replay_frames(record_json: str, index: int, seat: int | None, code: str) -> 
         ))
     if frames and game.outcome is not None:
         frames[-1].view.hand_end = hand_end_view(hand, _scores(game, rec.ruleset), rec.players, rec.ruleset,
-                                                 _after_broke(rec.hands[:index], len(rec.players)))
+                                                 rec.hands[:index])
         # the hand is over: every hand is shown, as in the score table
         frames[-1].view.all_tiles = [_names(_held(game.observation(s))) for s in range(4)]
         frames[-1].view.all_wilds = [_names(sorted(game.observation(s).wilds)) for s in range(4)]

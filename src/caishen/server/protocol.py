@@ -482,6 +482,14 @@ class MatchEndView(BaseModel):
     broke: list[str]
 
 
+class RebuyView(BaseModel):
+    """Chips lent after the hand to a player who went broke (加筹, L25.4): ``chips`` the player
+    ``name`` borrowed (above 0) or lent (below 0); a player who sits out lends too."""
+
+    name: str
+    chips: int
+
+
 class HandEndView(BaseModel):
     index: int
     winner: int | None
@@ -503,6 +511,8 @@ class HandEndView(BaseModel):
     # paid at the start (L25), so that the chips after the hand add up (0 on later hands)
     start_chips: int = 0
     fee: int = 0
+    broke: list[str] = []                # the players who went broke (断筹) in this hand, in order (L25)
+    rebuys: list[RebuyView] = []         # ... and the chips lent to them after it (L25.4): in chips_after already
 
 
 class StandingView(BaseModel):

@@ -170,6 +170,18 @@ function scoreTableEl(end) {
         h("td", { class: "num", "data-testid": "transfer-chips", text: x.chips }),
         h("td", { class: "rid", text: x.rule }), h("td", { text: transferText(x) })))));
   }
+  if (end.broke && end.broke.length) {  // who went broke in this hand, and the chips lent to them (L25.4)
+    const sep = LANG === "zh" ? "、" : ", ";
+    const lent = (end.rebuys || []).filter((r) => r.chips < 0), got = (end.rebuys || []).filter((r) => r.chips > 0);
+    const said = (rs) => rs.map((r) => `${playerName(r.name)} ${Math.abs(r.chips)}`).join(sep);
+    box.append(h("p", { class: "broke", "data-testid": "went-broke", text: t("wentBroke", end.broke.map(playerName).join(sep)) }));
+    if (got.length === 1) {
+      box.append(h("p", { class: "muted", "data-testid": "rebuys", text: t("rebuyOne", lent.map((r) => playerName(r.name)).join(sep),
+        playerName(got[0].name), got[0].chips) + (lent.length > 1 ? ` (${said(lent)})` : "") }));
+    } else if (got.length) {
+      box.append(h("p", { class: "muted", "data-testid": "rebuys", text: t("rebuyMany", said(lent), said(got)) }));
+    }
+  }
   if (end.fee) {  // the first hand: the chips after it count from what each brought less the fee (L25)
     box.append(h("p", { class: "muted", "data-testid": "table-fee", text: t("tableFee", end.start_chips, end.fee, end.start_chips - end.fee) }));
   }
