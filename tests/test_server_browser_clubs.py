@@ -88,6 +88,16 @@ def test_create_a_club_invite_by_link_open_tables_and_see_the_leaderboard(
     bob.click("[data-testid=open-table]")
     bob.wait_for_url("**/r/*", timeout=WAIT_MS)
     table = bob.url.rsplit("/", 1)[1]
+    # someone outside the club who has the table's link: its card says whose table it is and
+    # links to the club's page (the refusal said "join the club" and not which one)
+    eve = browser.new_context(viewport=ann.viewport_size).new_page()  # type: ignore[attr-defined]
+    _ready(eve, server.base + "/")
+    eve.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
+    eve.goto(f"{server.base}/r/{table}")
+    said = eve.wait_for_selector("[data-testid=room-club]", timeout=WAIT_MS)
+    assert said is not None and club_name in said.inner_text() and eve.locator("[data-testid=room-club] i").count() == 0
+    assert eve.get_attribute("[data-testid=room-club] a", "href") == f"/club/{code}"
+    eve.context.close()
     _ready(ann, link)
     ann.wait_for_selector(f"[data-testid=tables] a[href='/r/{table}']", timeout=WAIT_MS)
     assert "Bob" in (ann.text_content("[data-testid=members]") or "")

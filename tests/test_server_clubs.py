@@ -270,9 +270,13 @@ def test_templates_are_checked_and_open_tables_for_members_only(url: str) -> Non
         view = ann.get(f"/api/clubs/{code}/view").json()
         assert [(t["code"], t["template"], t["players"][:2]) for t in view["tables"]] == [
             (room["code"], TEMPLATE["name"], ["Bob", None])]
-        # the room's code does not let an outsider in
+        # the room's code does not let an outsider in; the room says whose table it is (the
+        # page names the club and links to its page: "join the club" said not which one)
         _refused(eve.post(f"/api/rooms/{room['code']}/join"), 403, "not_a_club_member")
-        assert eve.get(f"/api/rooms/{room['code']}").json()["seats"][1]["name"] is None  # the seat stays open
+        seen = eve.get(f"/api/rooms/{room['code']}").json()
+        assert seen["seats"][1]["name"] is None  # the seat stays open
+        assert seen["club"] == {"code": code, "name": ann.get(f"/api/clubs/{code}/view").json()["club"]["name"]}
+        assert eve.post("/api/rooms", json={"friends": 1}).json()["club"] is None  # not a club's
         joined = ann.post(f"/api/rooms/{room['code']}/join").json()
         assert joined["status"] == "playing" and [s["name"] for s in joined["seats"]][:2] == ["Bob", "Ann"]
         view = ann.get(f"/api/clubs/{code}/view").json()

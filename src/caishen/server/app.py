@@ -47,6 +47,7 @@ from caishen.server.protocol import (
     LoggedOutOut,
     MeOut,
     NameBody,
+    RoomClubOut,
     SigningKeyOut,
     VariantOut,
     clean_name,
@@ -259,7 +260,11 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
         a member removed meanwhile loses it (clubs.recheck_seat)."""
         (clubs.recheck_seat if written else clubs.check_seat)(club_store, code, uid)
 
-    make_room = rooms.install(app, store, gate, tables, uid_of, need_user, limit, seat_check)  # rooms, matches
+    def club_of(code: str) -> RoomClubOut | None:
+        """The club room ``code`` belongs to, if any (clubs.room_club)."""
+        return clubs.room_club(club_store, code)
+
+    make_room = rooms.install(app, store, gate, tables, uid_of, need_user, limit, seat_check, club_of)  # rooms, matches
     club_store = clubs.install(app, store, gate, uid_of, make_room)  # clubs, their tables (issue 30)
 
     # ------------------------------------------------------------ health

@@ -691,6 +691,13 @@ class RuleOut(BaseModel):
     doc_zh: str
 
 
+class RoomClubOut(BaseModel):
+    """The club a room belongs to (its tables seat only its members): its code and name."""
+
+    code: str
+    name: str
+
+
 class RoomOut(BaseModel):
     code: str
     link: str
@@ -707,6 +714,7 @@ class RoomOut(BaseModel):
     chat: bool = False  # free-text chat at the table
     rules: list[RuleOut] = []  # the house rules changed from the variant's defaults
     damage: str | None = None  # status "damaged": why its stored moves cannot be replayed
+    club: RoomClubOut | None = None  # a club's table: only its members take a seat
 
 
 class MatchSummaryOut(BaseModel):

@@ -10,6 +10,6 @@ members only) and a season's leaderboard. docs/server.md, "Clubs".
 
 from __future__ import annotations
 
-from caishen.server.clubs.routes import check_seat, install, recheck_seat
+from caishen.server.clubs.routes import check_seat, install, recheck_seat, room_club
 
-__all__ = ["check_seat", "install", "recheck_seat"]
+__all__ = ["check_seat", "install", "recheck_seat", "room_club"]

@@ -34,7 +34,7 @@ from caishen.server.clubs.messages import (
 from caishen.server.clubs.store import ADMINS, MEMBERS, ClubStore, season_of
 from caishen.server.db import Club, now
 from caishen.server.limits import Gate
-from caishen.server.protocol import RoomBody, RoomOut, clean_name, signed_in
+from caishen.server.protocol import RoomBody, RoomClubOut, RoomOut, clean_name, signed_in
 from caishen.server.store import Store
 
 STATIC = PathLib(__file__).resolve().parent.parent / "static"
@@ -292,6 +292,13 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
 
     app.state.clubs = clubs
     return clubs
+
+
+def room_club(clubs: ClubStore, room: str) -> RoomClubOut | None:
+    """The club ``room`` belongs to (its code and name), or None."""
+    code = clubs.club_of_room(room)
+    club = clubs.club(code) if code is not None else None
+    return None if club is None else RoomClubOut(code=club.code, name=club.name)
 
 
 def check_seat(clubs: ClubStore, room: str, uid: str) -> None:

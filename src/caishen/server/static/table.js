@@ -343,6 +343,10 @@ async function showLobby() {
     ` · ${t("hands")} ${room.hands ? room.hands : t("toBreak")}` + (room.turn_seconds ? ` · ${t("turnTimer", room.turn_seconds)}` : "")
     + ` · ${t("standIn")}: ${t("standIn_" + room.stand_in)}`
     + (room.spectators ? ` · ${t("spectatorsOn")}` : "") + (room.chat ? ` · ${t("chatOn")}` : "")));
+  if (room.club) {  // a club's table: who may sit, and the way to the club (a review: "join which club?")
+    card.append(h("p", { "data-testid": "room-club" }, t("clubTable", room.club.name), " ",
+      h("a", { href: "/club/" + room.club.code, text: t("clubPageLink") })));
+  }
   if (room.rules.length) {
     card.append(h("p", { text: t("houseRules") }), h("ul", { class: "rules" }, room.rules.map((r) => h("li", {},
       h("span", { class: "rid", text: r.rule }), " ", LANG === "zh" ? r.doc_zh : r.doc, ": ",

@@ -23,6 +23,7 @@ from caishen.server.protocol import (
     ReplayOut,
     ResultOut,
     RoomBody,
+    RoomClubOut,
     RoomOut,
     SeatOut,
     StartBody,
@@ -37,11 +38,12 @@ MAX_RECORD_BYTES = 5_000_000  # an uploaded record to verify
 
 def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Callable[[Request], str | None],
             need_user: Callable[[Request], str], limit: Callable[[Request, str, str | None], None],
-            seat_check: Callable[[str, str, bool], None]) -> Callable[[Request, RoomBody], RoomOut]:
+            seat_check: Callable[[str, str, bool], None],
+            club_of: Callable[[str], RoomClubOut | None]) -> Callable[[Request, RoomBody], RoomOut]:
     """Add the rooms' and matches' routes to ``app``; the app's helpers come as functions
     (``uid_of``: who a request's cookie names; ``need_user``: the same, or 401; ``limit``: the
-    HTTP limits; ``seat_check``: a club's members-only seats). Returns how a room is made, which
-    the clubs' tables use too."""
+    HTTP limits; ``seat_check``: a club's members-only seats; ``club_of``: the club a room
+    belongs to). Returns how a room is made, which the clubs' tables use too."""
 
     def room_or_404(code: str) -> RoomInfo:
         room = store.room(code) if _CODE.match(code) else None
@@ -57,6 +59,7 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
                    for i, p in enumerate(room.players)],
             owner=uid == room.owner, rules=core.changed_rules(room.variant, room.ruleset), damage=room.damage,
             pace=room.pace, stand_in=room.stand_in, spectators=room.spectators, chat=room.chat,
+            club=club_of(room.code),
         )
 
     def start_if_full(room: RoomInfo) -> RoomInfo:
