@@ -139,6 +139,15 @@ def test_three_bots_full_hand_reload_replay_and_verify(server: ServerProcess, br
 
     # The public result page: fairness panel, verify, replay viewer.
     page.goto(server.base + f"/m/{code}")
+    # every hand in a line before the fairness panel, each a jump to its score table
+    page.wait_for_selector("[data-testid=hands-index] li")
+    hands = page.locator("[data-testid=score-table]").count()
+    assert page.locator("[data-testid=hands-index] li").count() == hands >= 1
+    assert page.evaluate("""() => { const idx = document.querySelector('[data-testid=hands-index]');
+        return idx.compareDocumentPosition(document.getElementById('fairness')) & Node.DOCUMENT_POSITION_FOLLOWING; }""")
+    for i in range(hands):
+        assert page.locator(f"[data-testid=hands-index] a[href='#hand-{i}']").count() == 1
+        assert page.locator(f"#hand-{i} [data-testid=score-table]").count() == 1
     page.click("[data-testid=verify]")
     page.wait_for_function("document.querySelector('[data-testid=verify-result]').textContent.includes('OK')")
     assert page.locator("[data-testid=verify-result]").get_attribute("class") == "pos"
@@ -152,6 +161,14 @@ def test_three_bots_full_hand_reload_replay_and_verify(server: ServerProcess, br
     for _ in range(3):
         page.click("#next")
     assert page.locator("[data-testid=stepline]").inner_text().startswith("3/")
+    # the seat list names who sat where (one's own view found at once), as text
+    seats = page.locator("#seat option").all_inner_texts()
+    assert len(seats) == 5 and sum(o.endswith(" Ann <b>&") for o in seats[1:]) == 1, seats
+    # Play turns into Pause while it plays, and back
+    page.click("[data-testid=play]")
+    assert page.locator("[data-testid=play]").inner_text() == "Pause"
+    page.click("[data-testid=play]")
+    assert page.locator("[data-testid=play]").inner_text() == "Play"
     page.select_option("#seat", "0")
     page.wait_for_function("document.querySelectorAll('[data-testid=myhand] .tile').length > 0")
     page.fill("#slider", str(total))

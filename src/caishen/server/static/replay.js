@@ -17,9 +17,18 @@ function moveEls(seat, move) {
   return [`${windName(seat)}: ${t(kind)} `, ...tiles.map((x) => tileEl(x, { size: "xs" }))];
 }
 
+// The seat list names who sat where ("E Ann"), not the winds alone: one's own view is found at once.
+function nameSeats(view) {
+  const opts = document.getElementById("seat").options;
+  for (const s of view.seats) {
+    if (opts[s.seat + 1]) opts[s.seat + 1].textContent = `${windName(s.seat)} ${playerName(s.name)}`;
+  }
+}
+
 function show() {
   const f = FRAMES[at];
   if (!f) return;
+  nameSeats(f.view);
   document.getElementById("slider").value = at;
   const last = f.seat === null ? null : f.seat;
   renderBoard(document.getElementById("boardbox"), f.view, { lastDiscardSeat: f.move && f.move.startsWith("discard") ? last : null, viewpoint: true });
@@ -61,9 +70,14 @@ function main() {
   document.getElementById("prev").addEventListener("click", () => { at = Math.max(0, at - 1); show(); });
   document.getElementById("next").addEventListener("click", () => { at = Math.min(FRAMES.length - 1, at + 1); show(); });
   document.getElementById("slider").addEventListener("input", (e) => { at = Number(e.target.value); show(); });
-  document.getElementById("play").addEventListener("click", () => {
-    if (timer) { clearInterval(timer); timer = null; return; }
-    timer = setInterval(() => { if (at >= FRAMES.length - 1) { clearInterval(timer); timer = null; return; } at += 1; show(); }, 600);
+  // Play turns into Pause while it plays (a review: it still said Play, with no way to stop in sight)
+  const play = document.getElementById("play");
+  const stop = () => { clearInterval(timer); timer = null; play.textContent = t("play"); };
+  play.addEventListener("click", () => {
+    if (timer) { stop(); return; }
+    if (at >= FRAMES.length - 1) at = 0;  // at the end: from the start again
+    play.textContent = t("pause");
+    timer = setInterval(() => { if (at >= FRAMES.length - 1) { stop(); return; } at += 1; show(); }, 600);
   });
   load();
 }

@@ -59,7 +59,7 @@ async function render() {
     res.standings.length ? standingsEl(res.standings) : h("p", { class: "muted", text: t("waiting") }),
     matchEndEl(res.match_end),
     h("p", { class: "row" }, h("a", { href: `/api/matches/${CODE}/record`, download: `caishen-${CODE}.json`, text: t("download") }),
-      res.status !== "over" ? h("a", { href: `/r/${CODE}`, text: t("open") }) : null)));
+      res.status !== "over" ? h("a", { href: `/r/${CODE}`, text: t("backToTable") }) : null)));
   const out = h("span", { "data-testid": "verify-result" });
   const local = h("span", { "data-testid": "browser-verify" });
   const keyline = h("p", { class: "small", "data-testid": "centre-key" });
@@ -78,8 +78,16 @@ async function render() {
         h("td", { class: "fair", "data-label": t("seed"), text: f.seed || "—" }),
         h("td", { class: "fair", "data-label": t("contributions"), text: mixed(f) })))),
     h("p", { class: "row" }, h("button", { type: "button", "data-testid": "verify", text: t("serverOpinion"), onclick: () => runVerify(out) }), out)));
+  if (res.hands.length) {  // every hand in a line, before the fairness panel: who won and how, a jump to its score
+    parts.splice(1, 0, h("section", { class: "card", "data-testid": "hands-index" }, h("h2", { text: t("handsHead") }),
+      h("ul", { class: "handsindex" }, res.hands.map((end) => h("li", {},
+        h("a", { href: `#hand-${end.index}`, text: t("hand", end.index + 1) }), " ",
+        end.winner === null ? t("drawGame")
+          : `${playerName(end.lines[end.winner].name)} · ${end.win_type ? t(end.win_type) : howText(end.how)}`,
+        " · ", h("a", { href: `/replay/${CODE}/${end.index}`, text: t("replay") }))))));
+  }
   for (const end of res.hands) {
-    parts.push(h("section", { class: "card" }, scoreTableEl(end),
+    parts.push(h("section", { class: "card", id: `hand-${end.index}` }, scoreTableEl(end),
       h("p", {}, h("a", { href: `/replay/${CODE}/${end.index}`, "data-testid": `replay-${end.index}`, text: `${t("replay")} ${t("hand", end.index + 1)}` }))));
   }
   if (res.status === "over") parts.splice(1, 0, shareCardEl(res));
