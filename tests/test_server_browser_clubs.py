@@ -114,6 +114,11 @@ def test_create_a_club_invite_by_link_open_tables_and_see_the_leaderboard(
     assert row.count() == 1
     cells = row.locator("td").all_text_contents()
     assert cells[1] == "Bob" and cells[2:4] == ["1", "1"]  # one match, one hand
+    if size == "phone":  # a block a row: the chips (which rank it) beside the name, in sight
+        name, chips = (row.locator(f"td:nth-child({i})").bounding_box() for i in (2, 7))
+        assert name is not None and chips is not None
+        assert chips["y"] < name["y"] + name["height"] and name["y"] < chips["y"] + chips["height"]  # one line
+        assert chips["x"] + chips["width"] <= ann.viewport_size["width"]
     assert ann.locator("[data-testid=members] b, [data-testid=members] i").count() == 0  # Ann's name with <b> is text too
     assert "<b>Ann</b>" in (ann.text_content("[data-testid=members]") or "")
     if SHOTS:

@@ -202,14 +202,17 @@ function renderView() {
 
 async function loadBoard() {
   const b = await call(`/api/clubs/${CODE}/leaderboard`);
-  const num = (x) => h("td", { class: "num", text: String(x) });
-  $("board").replaceChildren(b.rows.length ? h("table", { class: "list" },
+  // (on a phone each row is a block: rank, name and chips on one line, the rest under it,
+  // each under its label: style.css "table.board")
+  const num = (x, label) => h("td", { class: "num", "data-label": label || null, text: String(x) });
+  $("board").replaceChildren(b.rows.length ? h("table", { class: "list board", "data-testid": "board-table" },
     h("tr", {}, h("th", {}), h("th", { text: t("players") }), h("th", { class: "num", text: t("matchesCol") }),
       h("th", { class: "num", text: t("handsCol") }), h("th", { class: "num", text: t("winsCol") }),
       h("th", { class: "num", text: `${t("winsCol")} ${t("perHand")}` }), h("th", { class: "num", text: t("chipsCol") }),
       h("th", { class: "num", text: `${t("chipsCol")} ${t("perHand")}` })),
-    b.rows.map((r, i) => h("tr", {}, num(i + 1), h("td", { text: r.name }), num(r.matches), num(r.hands), num(r.wins),
-      num(r.wins_per_hand.toFixed(2)), num(r.chips), num(r.chips_per_hand.toFixed(2)))))
+    b.rows.map((r, i) => h("tr", {}, num(i + 1), h("td", { text: r.name }), num(r.matches, t("matchesCol")), num(r.hands, t("handsCol")),
+      num(r.wins, t("winsCol")), num(r.wins_per_hand.toFixed(2), `${t("winsCol")} ${t("perHand")}`), num(r.chips, t("chipsCol")),
+      num(r.chips_per_hand.toFixed(2), `${t("chipsCol")} ${t("perHand")}`))))
     : h("p", { class: "muted", text: t("noBoard") }));
 }
 
