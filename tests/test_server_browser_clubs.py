@@ -84,6 +84,8 @@ def test_create_a_club_invite_by_link_open_tables_and_see_the_leaderboard(
     bob.fill("#name", "Bob")
     bob.click("[data-testid=join-club]")
     bob.wait_for_selector("#memberonly:not([hidden]) [data-testid=open-table]", timeout=WAIT_MS)
+    # the template says what it is in words: "8 hands", not a bare "8"
+    assert ("8 局" if lang == "zh" else "8 hands") in bob.locator("#templates td.muted").first.inner_text()
     # a table from the template, kept for a member: Ann's club page lists it with its open seat
     bob.click("[data-testid=open-table]")
     bob.wait_for_url("**/r/*", timeout=WAIT_MS)
@@ -204,12 +206,15 @@ def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: Ser
     ann.click("#seasonform button[type=submit]")  # the month's dates saved unchanged: still the month
     assert ann.evaluate("VIEW.season_set") is False  # still the calendar month
     assert (ann.text_content("#season") or "").endswith("（自然月）")
-    # the lobby's template row: a name of spaces is refused in words, not in the server's English
+    # the lobby's template row: no name, or a name of spaces, is refused in words that say what
+    # is missing (not the server's English, nor "有一项填得不对", which an empty one said)
     _ready(ann, f"{server.base}/?club={code}")
     ann.wait_for_selector("#templaterow:not([hidden])", timeout=WAIT_MS)
-    ann.fill("[data-testid=template-name]", "   ")
-    ann.click("[data-testid=save-template]")
-    assert _told(ann, "roomerr") == "名字不能为空"
+    for name in ("", "   "):
+        ann.evaluate("() => { document.getElementById('roomerr').textContent = ''; }")
+        ann.fill("[data-testid=template-name]", name)
+        ann.click("[data-testid=save-template]")
+        assert _told(ann, "roomerr") == "先给模板起个名字"
     # a link typed in small letters opens the club
     ann.goto(f"{server.base}/club/{code.lower()}")
     ann.wait_for_function("n => document.getElementById('clubtitle').textContent === n", arg="周五牌局", timeout=WAIT_MS)

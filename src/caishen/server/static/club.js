@@ -17,7 +17,7 @@ Object.assign(I18N.zh, {
   confirmMakeOwner: "把亲友圈转让给{0}？转让后你是管理员。", leaderboard: "赛季排行榜",
   seasonDates: "赛季：{0} 至 {1}", seasonMonth: "（自然月）", seasonFrom: "从", seasonTo: "到", calendarMonth: "按自然月",
   recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？", confirmRemove: "确定把{0}移出亲友圈？",
-  matchesCol: "场次", handsCol: "局数", winsCol: "胡牌", chipsCol: "筹码", perHand: "每局", template: "模板",
+  matchesCol: "场次", handsCol: "局数", nHands: "{0} 局", winsCol: "胡牌", chipsCol: "筹码", perHand: "每局", template: "模板",
   noBoard: "本赛季还没有打完的局。", deleteTemplate: "删除", confirmDeleteTemplate: "删除模板“{0}”？", err_not_the_owner: "只有圈主可以这样做",
   err_owner_stays: "圈主不能被移出", err_blacklisted: "你不能加入这个亲友圈", err_no_template: "没有这个模板", err_bad_template: "模板的房规不对：{0}",
   err_bad_season: "赛季要有开始和结束日期，结束不早于开始", err_cannot_change: "不能这样改", err_not_in_club: "此人不在圈里",
@@ -41,7 +41,7 @@ Object.assign(I18N.en, {
   confirmMakeOwner: "Hand the club to {0}? You will be an admin.", leaderboard: "Season leaderboard", seasonDates: "Season: {0} to {1}", seasonMonth: " (calendar month)",
   seasonFrom: "From", seasonTo: "to", calendarMonth: "Calendar month", recentMatches: "Recent matches", leaveClub: "Leave the club",
   confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}?", confirmRemove: "Remove {0} from the club?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
-  chipsCol: "Chips", perHand: "per hand", template: "Template", noBoard: "No hand finished this season yet.",
+  chipsCol: "Chips", perHand: "per hand", nHands: "{0} hands", template: "Template", noBoard: "No hand finished this season yet.",
   deleteTemplate: "Delete", confirmDeleteTemplate: "Delete the template \u201c{0}\u201d?",
   err_not_the_owner: "Only the club's owner may do this", err_owner_stays: "The owner cannot be removed",
   err_blacklisted: "You cannot join this club",
@@ -132,8 +132,8 @@ function renderView() {
   // templates: one click opens a table
   $("templates").replaceChildren(v.templates.length ? h("table", { class: "list" }, v.templates.map((tp) => h("tr", {},
     h("td", { text: tp.name }),
-    h("td", { class: "muted", text: `${t("variant_" + tp.options.variant)} · ${tp.options.hands || t("toBreak")} · ${t("friends")} ${tp.options.friends}` }),
-    h("td", {}, h("button", { type: "button", class: "primary", text: t("openTable"), "data-testid": "open-table", onclick: async () => {
+    h("td", { class: "muted", text: `${t("variant_" + tp.options.variant)} · ${tp.options.hands ? t("nHands", tp.options.hands) : t("toBreak")} · ${t("friends")} ${tp.options.friends}` }),
+    h("td", { class: "nowrap" }, h("button", { type: "button", class: "primary", text: t("openTable"), "data-testid": "open-table", onclick: async () => {
       try {
         const room = await call(`${base}/tables`, "POST", { template: tp.name, friends: $("withbots").checked ? 0 : null });
         location.href = "/r/" + room.code;

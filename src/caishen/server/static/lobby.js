@@ -138,8 +138,10 @@ function sortedKeys(o) {
 }
 
 Object.assign(I18N.zh, { clubs: "亲友圈", clubsLink: "我的亲友圈：创建、加入", saveTemplate: "存为亲友圈模板",
+  templateNameNeeded: "先给模板起个名字",
   templateName: "模板名", templateSaved: "已存为“{1}”的模板“{0}”" });
 Object.assign(I18N.en, { clubs: "Clubs", clubsLink: "My clubs: create one, join one", saveTemplate: "Save as a club template",
+  templateNameNeeded: "Give the template a name first",
   templateName: "Template name", templateSaved: "Saved as the template “{0}” of “{1}”" });
 
 // The room form's options, as POST /api/rooms takes them (a club's template is the same).
@@ -268,6 +270,10 @@ async function main() {
   document.getElementById("savetemplate").addEventListener("click", async () => {
     const err = document.getElementById("roomerr");
     const club = document.getElementById("templateclub");
+    if (!document.getElementById("templatename").value.trim()) {  // said, not "something is filled in wrong"
+      err.textContent = t("templateNameNeeded"); err.classList.remove("ok"); document.getElementById("templatename").focus();
+      return;
+    }
     try {
       await api(`/api/clubs/${club.value}/templates`, { method: "POST",
         body: { name: document.getElementById("templatename").value, options: roomOptions() } });
