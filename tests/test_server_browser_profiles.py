@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
 SHOTS = os.environ.get("CAISHEN_SCREENSHOTS")
 Page = playwright_api.Page
-from helpers_browser import SIZES  # noqa: E402 - needs playwright
+from helpers_browser import SIZES, take_name  # noqa: E402 - needs playwright
 
 WAIT_MS = 60000  # a bound only (a busy machine)
 BOUND = 60  # s: the same for the test's own WebSocket and HTTP requests
@@ -224,3 +224,28 @@ def test_recent_players_are_invited_again_from_the_profile(
     page.wait_for_selector("[data-testid=deleted]", timeout=WAIT_MS)
     assert page.locator("[data-testid=profile-name]").inner_text() == {"zh": "已删除玩家", "en": "deleted player"}[lang]
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_my_profile_with_no_name_says_where_to_go_and_the_claim_form_says_how_long_a_password(
+        server: ServerProcess, browser: object, lang: str) -> None:
+    """Logged out, "My profile" said only "pick a name in the lobby first", with no way to log
+    in; the claim form's password box said nothing of its 8 characters until the browser's own
+    warning (a phone review)."""
+    ctx = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
+    page.goto(server.base + "/profile/me")
+    page.wait_for_selector("[data-testid=no-profile]", timeout=30000)
+    assert page.locator("[data-testid=no-profile]").inner_text() == {
+        "zh": "先在大厅取一个昵称，或登录你的账户。", "en": "Pick a name in the lobby first, or log in to your account."}[lang]
+    assert page.get_attribute("[data-testid=to-login]", "href") == "/account"
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=30000)
+    take_name(page, "Kai")
+    page.goto(server.base + "/account")
+    page.wait_for_selector("#claimcard:not([hidden])", timeout=30000)
+    assert page.locator("label:has(#claimpassword) span").inner_text() == {
+        "zh": "密码（至少 8 个字符）", "en": "Password (8 characters or more)"}[lang]
+    ctx.close()

@@ -4,7 +4,7 @@
 
 Object.assign(I18N.zh, {
   claimTitle: "注册账户", claimDoc: "为当前昵称设置登录名和密码：对局记录保留，可在其他设备登录。",
-  loginName: "登录名", password: "密码", claim: "注册", logIn: "登录", logOut: "退出登录",
+  loginName: "登录名", password: "密码", claimPassword: "密码（至少 8 个字符）", claim: "注册", logIn: "登录", logOut: "退出登录",
   sessions: "登录设备", signedInAt: "登录时间", lastUsed: "最近使用", thisOne: "本设备", end: "结束",
   changePassword: "修改密码", changePasswordDoc: "需要旧密码；修改后其他设备都会退出登录。",
   oldPassword: "旧密码", newPassword: "新密码（至少 8 个字符）", change: "修改",
@@ -23,7 +23,7 @@ Object.assign(I18N.zh, {
 });
 Object.assign(I18N.en, {
   claimTitle: "Claim an account", claimDoc: "Give this name a login and a password: your matches stay yours, and you can log in on other devices.",
-  loginName: "Login name", password: "Password", claim: "Claim account", logIn: "Log in", logOut: "Log out",
+  loginName: "Login name", password: "Password", claimPassword: "Password (8 characters or more)", claim: "Claim account", logIn: "Log in", logOut: "Log out",
   sessions: "Signed-in devices", signedInAt: "Signed in", lastUsed: "Last used", thisOne: "this device", end: "End",
   changePassword: "Change password", changePasswordDoc: "The old password is needed; every other device is then signed out.",
   oldPassword: "Old password", newPassword: "New password (8 characters or more)", change: "Change",

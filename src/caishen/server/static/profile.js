@@ -12,7 +12,7 @@ Object.assign(I18N.zh, {
   guestNote: "游客的资料只有你自己看得到。注册账户后，资料对有链接的人公开。", toAccount: "注册账户",
   noProfile: "没有这个资料（游客的资料只对本人显示）。", noHands: "还没有打完的局。",
   recentPlayers: "最近的牌友", recentDoc: "邀请：按你们上一场的规则新开一个房间，留一个好友座位；在牌桌页复制链接发给对方。",
-  noRecent: "还没有和别人打过。", lastTogether: "上次一起：{0}", invite: "再约一局", notSignedIn: "先在大厅取一个昵称。",
+  noRecent: "还没有和别人打过。", lastTogether: "上次一起：{0}", invite: "再约一局", notSignedIn: "先在大厅取一个昵称，或登录你的账户。", logInHere: "登录",
 });
 Object.assign(I18N.en, {
   profile: "Profile", matchesCount: "Matches", finishedOf: "{0} finished", handsCount: "Hands", winsCount: "Wins",
@@ -22,7 +22,7 @@ Object.assign(I18N.en, {
   guestNote: "A guest's profile is seen by the guest only. Claim an account to make it public to anyone with the link.", toAccount: "Claim an account",
   noProfile: "No such profile (a guest's profile is shown to the guest only).", noHands: "No finished hand yet.",
   recentPlayers: "Recent players", recentDoc: "Invite: a new room with the rules of your last match together and a seat for a friend; copy its link on the table page and send it.",
-  noRecent: "You have not played with anyone yet.", lastTogether: "Last match: {0}", invite: "Invite again", notSignedIn: "Pick a name in the lobby first.",
+  noRecent: "You have not played with anyone yet.", lastTogether: "Last match: {0}", invite: "Invite again", notSignedIn: "Pick a name in the lobby first, or log in to your account.", logInHere: "Log in",
 });
 
 const PID = decodeURIComponent(location.pathname.split("/").pop() || "me");
@@ -92,7 +92,9 @@ async function render() {
   try {
     prof = await api(`/api/players/${encodeURIComponent(PID)}/profile`);
   } catch (err) {
-    main.replaceChildren(h("section", { class: "card" }, h("p", { "data-testid": "no-profile", text: PID === "me" ? t("notSignedIn") : t("noProfile") })));
+    // (where to go next: the lobby to pick a name, the account page to log in)
+    main.replaceChildren(h("section", { class: "card" }, h("p", { "data-testid": "no-profile", text: PID === "me" ? t("notSignedIn") : t("noProfile") }),
+      PID === "me" ? h("p", { class: "row" }, h("a", { href: "/", text: t("backToLobby") }), h("a", { href: "/account", "data-testid": "to-login", text: t("logInHere") })) : null));
     document.body.dataset.ready = "1";
     return;
   }
