@@ -249,3 +249,36 @@ def test_my_profile_with_no_name_says_where_to_go_and_the_claim_form_says_how_lo
     assert page.locator("label:has(#claimpassword) span").inner_text() == {
         "zh": "密码（至少 8 个字符）", "en": "Password (8 characters or more)"}[lang]
     ctx.close()
+
+
+def test_on_a_phone_my_clubs_my_devices_and_my_profile_fit_the_screen(server: ServerProcess, browser: object) -> None:
+    """A phone review (390 px, English): my clubs' "Members" column, the "End" button of this
+    device's row and the profile's per-variant figures ran past the screen's edge or broke
+    inside a word ("Longga/ng", "0.0/%"). Each table now fits, its numbers on one line."""
+    ctx = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.evaluate("() => localStorage.setItem('caishen.lang', 'en')")
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=30000)
+    take_name(page, "阿丽")
+    for call in ("fetch('/api/clubs', {method: 'POST', headers: {'content-type': 'application/json'}, "
+                 "body: JSON.stringify({name: '周五麻将局', approval: false})})",
+                 "fetch('/api/practice', {method: 'POST'})",
+                 "fetch('/api/account', {method: 'POST', headers: {'content-type': 'application/json'}, "
+                 "body: JSON.stringify({login: 'ali-phone', password: 'correct horse'})})"):
+        assert page.evaluate(f"() => {call}.then((r) => r.status)") == 200
+    width = SIZES["phone"]["width"]
+    for path, table in (("/clubs", "#clublist table"), ("/account", "[data-testid=sessions]"), ("/profile/me", "table")):
+        page.goto(server.base + path)
+        page.wait_for_selector(f"{table} td", timeout=30000)
+        # (the lines a cell's text takes: its text's line boxes, not the row's height)
+        cells = page.locator(f"{table} td").evaluate_all("""tds => tds.map((td) => { const r = td.getBoundingClientRect();
+            const range = document.createRange(); range.selectNodeContents(td);
+            const tops = new Set([...range.getClientRects()].map((x) => Math.round(x.top)));
+            return { right: r.right, num: td.classList.contains('num'), lines: tops.size, text: td.textContent }; })""")
+        assert cells, path
+        for c in cells:
+            assert c["right"] <= width + 0.5, (path, c)
+            assert not c["num"] or c["lines"] == 1, (path, c)  # a number on one line
+    ctx.close()

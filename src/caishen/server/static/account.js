@@ -54,7 +54,8 @@ async function loadSessions() {
     h("tr", {}, h("th", { text: t("signedInAt") }), h("th", { text: t("lastUsed") }), h("th", {})),
     list.map((s) => h("tr", { "data-current": s.current ? "1" : null },
       h("td", { class: "nowrap", text: localStamp(s.created) }), h("td", { class: "nowrap", text: localStamp(s.last_used) }),
-      h("td", { class: "nowrap" }, s.current ? h("strong", { text: t("thisOne") }) : null, " ",
+      // ("this device" above its button: side by side they ran past a phone's edge)
+      h("td", {}, s.current ? h("strong", { style: "display:block", text: t("thisOne") }) : null,
         h("button", { type: "button", "data-testid": "end-session", onclick: () => endSession(s) }, t("end")))))));
 }
 

@@ -48,7 +48,7 @@ function statsEl(st) {
       h("tr", {}, h("th", { text: t("variant") }), h("th", { class: "num", text: t("matchesCount") }),
         h("th", { class: "num", text: t("handsCount") }), h("th", { class: "num", text: t("winRate") }),
         h("th", { class: "num", text: t("chipsPerHand") })),
-      st.variants.map((v) => h("tr", {}, h("td", { text: t("variant_" + v.variant) }), h("td", { class: "num", text: v.matches }),
+      st.variants.map((v) => h("tr", {}, h("td", { class: "words", text: t("variant_" + v.variant) }), h("td", { class: "num", text: v.matches }),
         h("td", { class: "num", text: v.hands }), h("td", { class: "num", text: pct(v.hands ? v.wins / v.hands : null) }),
         h("td", { class: "num", text: perHand(v.hands ? v.chips / v.hands : null) })))));
   }
