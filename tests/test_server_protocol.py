@@ -388,7 +388,10 @@ def test_timeout_hands_the_seat_to_a_bot_until_the_person_is_back(app: FastAPI) 
 def test_origin_room_codes_and_learner_help(app: FastAPI) -> None:
     with _client(app, "Lee") as lee, _client(app, "Mo") as mo:
         codes = {lee.post("/api/practice?pace=instant").json()["code"] for _ in range(3)}
-        assert len(codes) == 3 and all(len(c) == 12 for c in codes)  # 72 random bits each
+        # 64 random bits each, of letters and digits easy to read out (no 0/o, 1/l/i, _ or -)
+        assert len(codes) == 3 and all(len(c) == 13 and set(c) <= set("23456789abcdefghjkmnpqrstuvwxyz") for c in codes)
+        typed = sorted(codes)[0].upper()  # typed in capitals: the same room
+        assert lee.get(f"/api/rooms/{typed}").json()["code"] == typed.lower()
         mine = lee.get("/api/my/matches").json()
         assert {m["code"] for m in mine} == codes and all(m["players"][0] == "Lee" for m in mine)
         assert mo.get("/api/my/matches").json() == []

@@ -54,12 +54,16 @@ CHECKPOINT_SECONDS = 1.0  # SQLite: the write-ahead log is copied into the datab
 RETRY_SECONDS = 0.25  # a paused table's first probe of the database; then twice as long each time...
 RETRY_MAX_SECONDS = 4.0  # ... up to this
 TAKE_OVER_LOCK_MS = 3_000  # Store.take_over waits this long for a room row another writer holds
-CODE_BYTES = 9  # room codes: 72 random bits, 12 URL-safe characters (cannot be enumerated)
+# Room codes: 13 characters of 31 (64 random bits: cannot be enumerated) that are easy to read
+# out and type: small letters and digits with no 0/o, 1/l/i look-alikes, no "_" or "-" (a
+# review: "PO_vksFS2o7B" was hard to say or type). Older codes (URL-safe base64) still open.
+CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+CODE_LENGTH = 13
 
 
 def new_code() -> str:
-    """A new room code: random, unguessable."""
-    return secrets.token_urlsafe(CODE_BYTES)
+    """A new room code: random, unguessable, easy to type."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 @dataclass(frozen=True, slots=True)

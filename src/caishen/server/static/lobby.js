@@ -257,7 +257,8 @@ async function main() {
     err.textContent = "";
     if (!/^[A-Za-z0-9_-]{1,32}$/.test(code)) { err.textContent = t("err_no_room"); return; }
     // an unknown code is told here, in the lobby, not on an empty table page
-    api(`/api/rooms/${code}`).then(() => { location.href = "/r/" + code; }, () => { err.textContent = t("err_no_room"); });
+    // (to the room's own code: one typed in capitals is found, the table's socket needs the code itself)
+    api(`/api/rooms/${code}`).then((room) => { location.href = "/r/" + room.code; }, () => { err.textContent = t("err_no_room"); });
   });
   document.getElementById("roomform").addEventListener("submit", async (e) => {
     e.preventDefault();

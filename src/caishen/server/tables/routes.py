@@ -47,6 +47,8 @@ def install(app: FastAPI, store: Store, gate: Gate, tables: Tables, uid_of: Call
 
     def room_or_404(code: str) -> RoomInfo:
         room = store.room(code) if _CODE.match(code) else None
+        if room is None and _CODE.match(code) and code != code.lower():  # a new code typed in capitals
+            room = store.room(code.lower())
         if room is None:
             raise ApiError("no such room", code="no_room", status=404)  # the page says it in its language
         return room
