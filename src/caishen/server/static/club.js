@@ -16,7 +16,7 @@ Object.assign(I18N.zh, {
   ban: "拉黑", unban: "解除拉黑", makeAdmin: "设为管理员", makeMember: "取消管理员", makeOwner: "转让圈主",
   confirmMakeOwner: "把亲友圈转让给{0}？转让后你是管理员。", leaderboard: "赛季排行榜",
   seasonDates: "赛季：{0} 至 {1}", seasonMonth: "（自然月）", seasonFrom: "从", seasonTo: "到", calendarMonth: "按自然月",
-  recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？", confirmRemove: "确定把{0}移出亲友圈？",
+  recentMatches: "最近对局", leaveClub: "退出亲友圈", confirmLeave: "确定退出这个亲友圈？", confirmBan: "确定拉黑{0}？拉黑后他不能再加入，也不能坐进本圈的桌子（可以解除）。", confirmRemove: "确定把{0}移出亲友圈？",
   matchesCol: "场次", handsCol: "局数", nHands: "{0} 局", winsCol: "胡牌", chipsCol: "筹码", perHand: "每局", template: "模板",
   noBoard: "本赛季还没有打完的局。", deleteTemplate: "删除", confirmDeleteTemplate: "删除模板“{0}”？", err_not_the_owner: "只有圈主可以这样做",
   err_owner_stays: "圈主不能被移出", err_blacklisted: "你不能加入这个亲友圈", err_no_template: "没有这个模板", err_bad_template: "模板的房规不对：{0}",
@@ -40,7 +40,7 @@ Object.assign(I18N.en, {
   makeMember: "Make member", makeOwner: "Hand the club over",
   confirmMakeOwner: "Hand the club to {0}? You will be an admin.", leaderboard: "Season leaderboard", seasonDates: "Season: {0} to {1}", seasonMonth: " (calendar month)",
   seasonFrom: "From", seasonTo: "to", calendarMonth: "Calendar month", recentMatches: "Recent matches", leaveClub: "Leave the club",
-  confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}?", confirmRemove: "Remove {0} from the club?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
+  confirmLeave: "Leave this club?", confirmBan: "Blacklist {0}? They cannot join again, nor sit at this club's tables (until you lift it).", confirmRemove: "Remove {0} from the club?", matchesCol: "Matches", handsCol: "Hands", winsCol: "Wins",
   chipsCol: "Chips", perHand: "per hand", nHands: "{0} hands", template: "Template", noBoard: "No hand finished this season yet.",
   deleteTemplate: "Delete", confirmDeleteTemplate: "Delete the template \u201c{0}\u201d?",
   err_not_the_owner: "Only the club's owner may do this", err_owner_stays: "The owner cannot be removed",
@@ -159,8 +159,8 @@ function renderView() {
   // (what the server knows of them is from before)
   const row = (m, actions, presence = true) => h("div", { class: "member row", "data-member": m.id },
     h("span", { class: "who", text: m.name }), h("span", { class: "nowrap muted", text: t("role_" + m.role) }),
-    presence ? h("span", { class: "nowrap" }, h("span", { class: m.online ? "" : "muted", text: m.online ? "● " + t("online") : "○ " + t("offline") }),
-      m.playing ? h("a", { href: "/r/" + m.playing, text: " · " + t("playingAt") }) : null) : null,
+    presence ? h("span", { class: "nowrap" }, h("span", { class: m.online ? "online" : "muted", text: m.online ? "● " + t("online") : "○ " + t("offline") }),
+      m.playing ? [" · ", h("a", { href: "/r/" + m.playing, text: t("playingAt") })] : null) : null,
     h("span", { class: "row" }, actions));
   const me = ME && ME.id;
   $("members").replaceChildren(...v.members.map((m) => row(m, [
