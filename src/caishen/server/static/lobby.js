@@ -182,18 +182,17 @@ async function loadMatches() {
         h("a", { href: "/m/" + m.code, text: t("result") })),
       h("td", { class: "nowrap", text: localStamp(m.created) }), h("td", { class: "nowrap", text: t(m.status) }),
       // bots as "bot 2" in the page's language (their level is the room's, shown at the table)
-      // mine in bold, in the names and in the chips (one list of four numbers says nothing of whose)
-      h("td", {}, joined(m.players.map((n, i) => h(i === m.me ? "b" : "span", i === m.me ? { "data-testid": "my-name" } : {},
-        n === null ? t("seatOpen") : botLevel(n) ? botName(n) : n)), LANG === "zh" ? "、" : ", ")),
+      h("td", {}, marked(m.players.map((n) => (n === null ? t("seatOpen") : botLevel(n) ? botName(n) : n)), m.me, "my-name",
+        LANG === "zh" ? "、" : ", ")),
       // (each "/" may break the line: four chip counts fit a phone's column)
       h("td", { class: "num", text: m.hands_played }),
-      h("td", {}, joined(m.chips.map((c, i) => h(i === m.me ? "b" : "span",
-        i === m.me ? { "data-testid": "my-chips" } : {}, String(c))), "/\u200b"))))));
+      h("td", {}, marked(m.chips.map(String), m.me, "my-chips", "/\u200b"))))));
 }
 
-// items with a separator between them, for h's children
-function joined(items, sep) {
-  return items.flatMap((x, i) => (i ? [sep, x] : [x]));
+// A match's names or chips by player, ``sep`` between them, mine (player ``me``) in bold as
+// ``testid``: one list of four numbers said nothing of whose they were.
+function marked(items, me, testid, sep) {
+  return items.flatMap((x, i) => [i ? sep : null, i === me ? h("b", { "data-testid": testid }, x) : h("span", {}, x)]);
 }
 
 async function main() {
