@@ -39,7 +39,7 @@ from caishen.server.conns import (
 from caishen.server.db import make_engine, now, upgrade
 from caishen.server.hygiene import ServeOptions
 from caishen.server.limits import Gate, HttpLimits, SharedBuckets
-from caishen.server.logs import fields, log
+from caishen.server.logs import error_line, fields, log
 from caishen.server.nodes import Node, NodeError
 from caishen.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -286,14 +286,14 @@ def create_app(db_url: str, limits: HttpLimits | None = None, options: ServeOpti
             await asyncio.wait_for(asyncio.to_thread(store.probe), READY_SECONDS)
         except Exception as exc:  # noqa: BLE001 - any failure, a timeout too, is "not ready"
             metrics.storage_ok.set(0)
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            reason = error_line(exc)
             return Response(f'{{"status":"storage_unavailable","reason":{json.dumps(reason)}}}', status_code=503,
                             media_type="application/json")
         if node is not None:  # a node plays no table without its Redis (the leases)
             try:
                 await asyncio.wait_for(node.leases.redis.ping(), READY_SECONDS)
             except Exception as exc:  # noqa: BLE001 - any failure, a timeout too, is "not ready"
-                reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                reason = error_line(exc)
                 return Response(f'{{"status":"redis_unavailable","reason":{json.dumps(reason)}}}', status_code=503,
                                 media_type="application/json")
         return Response('{"status":"ready"}', media_type="application/json")

@@ -22,6 +22,12 @@ def fields(**values: object) -> dict[str, object]:
     return {_FIELDS: values}
 
 
+def error_line(exc: BaseException) -> str:
+    """An error as a log line or a refusal gives it: its message's first line, else its type's name."""
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 class JsonLines(logging.Formatter):
     """A log record as one JSON object on one line."""
 

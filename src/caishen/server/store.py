@@ -39,7 +39,7 @@ from caishen.server.db import (
     now,
     sqlite_path,
 )
-from caishen.server.logs import fields, log
+from caishen.server.logs import error_line, fields, log
 from caishen.table.record import Mix
 
 if sys.platform != "win32":  # the writers' lock file (one process per database on Windows)
@@ -337,7 +337,7 @@ class Store:
                 lost = time.monotonic()
                 metrics.storage_ok.set(0)
                 log.warning("the database does not answer", extra=fields(
-                    event="database_unavailable", error=str(failed).splitlines()[0] if str(failed) else type(failed).__name__))
+                    event="database_unavailable", error=error_line(failed)))
             elif failed is None and lost is not None:
                 metrics.storage_ok.set(1)
                 log.warning("the database answers again", extra=fields(

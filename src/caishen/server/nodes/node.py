@@ -52,7 +52,7 @@ from typing import Any
 from caishen.errors import CaishenError
 from caishen.server import metrics
 from caishen.server.conns import CLOSE_MOVED
-from caishen.server.logs import fields, log
+from caishen.server.logs import error_line, fields, log
 from caishen.server.nodes.edge import Owner, edge
 from caishen.server.store import RoomInfo, Store
 from caishen.server.tables import LiveTable, Tables
@@ -356,7 +356,7 @@ class Node:
                 await self.sweep()
             except Exception as exc:  # noqa: BLE001 - the database or Redis away: the next sweep tries again
                 log.warning("sweeping for tables without a node failed", extra=fields(
-                    event="node_sweep_failed", error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+                    event="node_sweep_failed", error=error_line(exc)))
             await asyncio.sleep(random.uniform(ttl / 2, ttl))  # the pace of the sweeps
 
     async def sweep(self) -> int:
@@ -557,7 +557,7 @@ class Node:
         except Exception as exc:  # the database away, or the room's row held past the lock timeout
             await self.leases.release(code)
             log.warning("taking a table over failed", extra=fields(
-                event="takeover_failed", room=code, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+                event="takeover_failed", room=code, error=error_line(exc)))
             raise NodeError(f"room {code}'s table cannot be taken over now: try again",
                             code="takeover_failed") from exc
         except BaseException:

@@ -37,7 +37,7 @@ from caishen.server.conns import (
     allow,
     give_back,
 )
-from caishen.server.logs import fields, log
+from caishen.server.logs import error_line, fields, log
 from caishen.server.protocol import (
     PONG,
     ActMessage,
@@ -1037,7 +1037,7 @@ class LiveTable:
             self._timer.cancel()
             self._timer = None
         log.warning(STORAGE_LOST, extra=fields(event="storage_lost", room=self.room.code,
-                                               error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                                               error=error_line(exc),
                                                unavailable=unavailable(exc)))
         self._recovery = asyncio.get_running_loop().create_task(self._recover())
 
