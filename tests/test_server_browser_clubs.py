@@ -63,6 +63,9 @@ def test_create_a_club_invite_by_link_open_tables_and_see_the_leaderboard(
     ann.wait_for_function("name => document.getElementById('clubtitle').textContent === name", arg=club_name,
                           timeout=WAIT_MS)
     assert ann.locator("header i").count() == 0  # the name is text, not markup
+    if size == "phone":  # the title has a line of its own, the links under it (not a narrow column)
+        title, links = ann.locator("header h1").bounding_box(), ann.locator("header a").first.bounding_box()
+        assert title and links and title["width"] > 340 and links["y"] >= title["y"] + title["height"]
     link = ann.input_value("[data-testid=club-link]")
     code = ann.text_content("[data-testid=club-code]")
     assert code and link.endswith("/club/" + code)
@@ -80,7 +83,10 @@ def test_create_a_club_invite_by_link_open_tables_and_see_the_leaderboard(
     _ready(bob, server.base + "/")
     bob.evaluate("lang => localStorage.setItem('caishen.lang', lang)", lang)
     _ready(bob, link)
-    assert bob.text_content("#joinnote") and club_name in (bob.text_content("#joinnote") or "")
+    # the invite names the club and whose it is (the owner's name is text, not markup)
+    invited = {"zh": f"你被邀请加入亲友圈“{club_name}”（圈主 <b>Ann</b>，1 位成员）。",
+               "en": f"You are invited to the club \u201c{club_name}\u201d, run by <b>Ann</b> (1 member)."}
+    assert bob.text_content("#joinnote") == invited[lang]
     bob.fill("#name", "Bob")
     bob.click("[data-testid=join-club]")
     bob.wait_for_selector("#memberonly:not([hidden]) [data-testid=open-table]", timeout=WAIT_MS)
@@ -139,6 +145,7 @@ def test_the_owner_hands_the_club_to_an_admin_on_its_page(
     no longer sees the owner's settings; on Bob's page the owner's settings appear."""
     words = {"zh": ("管理员", "圈主", "设为管理员", "转让圈主"), "en": ("admin", "owner", "Make admin", "Hand the club over")}
     admin_word, owner_word, make_admin, make_owner = words[lang]
+    my_role = {"zh": "我的身份：{}", "en": "My role: {}"}[lang]  # the role beside the code, under its label
     ann = lobby_page(browser, server.base, size, lang)  # type: ignore[arg-type]
     _named(ann, "Ann")
     ann.click("[data-testid=clubs-link]")
@@ -164,7 +171,7 @@ def test_the_owner_hands_the_club_to_an_admin_on_its_page(
     asked: list[str] = []
     ann.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     bob_row.locator("button", has_text=make_owner).click()
-    ann.wait_for_function("w => document.getElementById('myrole').textContent === w", arg=admin_word, timeout=WAIT_MS)
+    ann.wait_for_function("w => document.getElementById('myrole').textContent === w", arg=my_role.format(admin_word), timeout=WAIT_MS)
     assert asked and "<b>Bob</b>" in asked[0]
     assert ann.is_hidden("#seasonform") and ann.is_visible("#leavecard")
     assert owner_word in (bob_row.text_content() or "")
@@ -172,7 +179,7 @@ def test_the_owner_hands_the_club_to_an_admin_on_its_page(
     assert ann.locator("[data-testid=members] button", has_text=make_owner).count() == 0  # no longer Ann's to give
     _ready(bob, link)
     bob.wait_for_selector("#seasonform:not([hidden])", timeout=WAIT_MS)
-    assert bob.text_content("[data-testid=my-role]") == owner_word and bob.is_hidden("#leavecard")
+    assert bob.text_content("[data-testid=my-role]") == my_role.format(owner_word) and bob.is_hidden("#leavecard")
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         bob.screenshot(path=str(Path(SHOTS) / f"club-owner-{size}-{lang}.png"), full_page=True)
@@ -241,7 +248,7 @@ def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: Ser
     carl.click("[data-testid=withdraw]")  # ...which he withdraws before she answers it
     carl.wait_for_selector("[data-testid=join-club]:not([hidden])", timeout=WAIT_MS)
     assert carl.is_hidden("[data-testid=withdraw]") and carl.text_content("#err") == ""
-    assert carl.text_content("#joinnote") == "你被邀请加入亲友圈“周五牌局”（1 位成员）。"
+    assert carl.text_content("#joinnote") == "你被邀请加入亲友圈“周五牌局”（圈主 Ann，1 位成员）。"
     ann.click("[data-testid=requests] button:has-text('同意')")  # refused: said in view, the lists as they are now
     assert _told(ann, "err") == "此人不在圈里"
     ann.wait_for_selector("#requestsbox", state="hidden", timeout=WAIT_MS)
@@ -264,7 +271,7 @@ def test_a_careless_owner_and_visitor_are_told_in_the_pages_language(server: Ser
     again = carl.evaluate("(c) => fetch('/api/clubs/' + c).then(r => r.json()).then(j => localStamp(j.ask_again_at))", code)
     assert re.fullmatch(r"\d\d-\d\d \d\d:\d\d", again)
     assert carl.text_content("#joinnote") == f"管理员没有同意你加入“周五牌局”的申请，{again} 之后可以再申请。"
-    assert carl.text_content("#myrole") == "未获同意" and carl.is_hidden("[data-testid=withdraw]")
+    assert carl.text_content("#myrole") == "我的身份：未获同意" and carl.is_hidden("[data-testid=withdraw]")
     assert carl.is_hidden("[data-testid=join-club]")
     # his list of clubs says so, under headings; a long Latin club name never widens a phone's page
     _ready(carl, server.base + "/clubs")

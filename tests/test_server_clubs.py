@@ -69,7 +69,8 @@ def test_create_a_club_invite_by_code_and_join(url: str) -> None:
         assert club["role"] == "owner" and club["members"] == 1 and club["link"].endswith(f"/club/{code}")
         assert len(code) == 6 and code.isalnum() and code.isupper()
         # the invite shows the club to anyone; its page is for members
-        assert bob.get(f"/api/clubs/{code}").json()["role"] is None
+        invite = bob.get(f"/api/clubs/{code}").json()
+        assert invite["role"] is None and invite["owner"] == "Ann"  # the invite says whose club it is
         _refused(bob.get(f"/api/clubs/{code}/view"), 403, "not_a_member")
         _refused(nobody.get(f"/api/clubs/{code}/view"), 401, "not_signed_in")
         _refused(nobody.post(f"/api/clubs/{code}/join"), 401, "not_signed_in")
@@ -523,12 +524,13 @@ def test_the_owner_hands_the_club_to_an_admin(both: str) -> None:
         _refused(ann.post(f"/api/clubs/{code}/members/{ids['Ann']}/owner"), 409, "cannot_change")
         assert _roles(ann, code) == {"Ann": "owner", "Bob": "admin", "Cy": "admin", "Di": "member"}
         view = ann.post(to_bob).json()
-        assert view["club"]["role"] == "admin"  # Ann is an admin now
+        assert view["club"]["role"] == "admin" and view["club"]["owner"] == "Bob"  # Ann is an admin now
         assert [(m["name"], m["role"]) for m in view["members"]] == [
             ("Bob", "owner"), ("Ann", "admin"), ("Cy", "admin"), ("Di", "member")]
         with Session(app.state.store.engine) as db:
             assert db.get(Club, code).owner == ids["Bob"]  # type: ignore[union-attr]
-        assert bob.get(f"/api/clubs/{code}").json()["role"] == "owner"
+        club = bob.get(f"/api/clubs/{code}").json()
+        assert club["role"] == "owner" and club["owner"] == "Bob"  # the invite names the new owner
         # the new owner has the owner's rights, the old one an admin's
         _refused(ann.post(f"/api/clubs/{code}/settings", json={"approval": True}), 403, "not_the_owner")
         _refused(ann.post(f"/api/clubs/{code}/members/{ids['Bob']}/owner"), 403, "not_the_owner")

@@ -61,6 +61,7 @@ class ClubOut(BaseModel):
     approval: bool
     members: int
     role: Role | None
+    owner: str = ""  # the owner's name, so an invite says whose club it is
     ask_again_at: str | None = None  # declined: when the person may ask again (UTC, ISO)
 
 

@@ -81,8 +81,10 @@ def install(app: FastAPI, store: Store, gate: Gate, uid_of: Callable[[Request], 
     def club_out(request: Request, club: Club, role: Role | None) -> ClubOut:
         uid = uid_of(request) if role == "declined" else None
         again = clubs.ask_again_at(club.code, uid) if uid is not None else None
+        owner = store.user(club.owner)
         return ClubOut(code=club.code, name=club.name, link=str(request.base_url).rstrip("/") + f"/club/{club.code}",
                        approval=club.approval, members=clubs.member_count(club.code), role=role,
+                       owner="" if owner is None else owner.name,
                        ask_again_at=None if again is None else again.isoformat(timespec="seconds"))
 
     def template_body(options: str) -> RoomBody:

@@ -8,7 +8,7 @@ Object.assign(I18N.zh, {
   myClubs: "我的亲友圈", clubs: "亲友圈", joinClub: "凭圈号或链接加入", newClub: "创建亲友圈", clubName: "圈名",
   approval: "加入需管理员同意", noClubs: "还没有加入亲友圈。", clubCode: "圈号", role_owner: "圈主", role_admin: "管理员",
   role_member: "成员", role_pending: "申请中", role_blacklisted: "黑名单", joinThisClub: "加入亲友圈", requestJoin: "申请加入",
-  invitedTo: "你被邀请加入亲友圈“{0}”（{1} 位成员）。", pendingNote: "已申请加入，等待管理员同意。",
+  invitedTo: "你被邀请加入亲友圈“{0}”（圈主 {2}，{1} 位成员）。", pendingNote: "已申请加入，等待管理员同意。",
   blacklistedNote: "你不能加入这个亲友圈。", templates: "房规模板（一键开桌）", withBots: "空位全部由机器人补上",
   openTable: "开桌", addTemplate: "在大厅的“创建房间”里设定房规，存为本圈模板", noTemplates: "还没有模板。",
   openTables: "开着的桌子", noTables: "现在没有开着的桌子。", members: "成员", requests: "加入申请", blacklist: "黑名单",
@@ -23,14 +23,14 @@ Object.assign(I18N.zh, {
   err_bad_season: "赛季要有开始和结束日期，结束不早于开始", err_cannot_change: "不能这样改", err_not_in_club: "此人不在圈里",
   err_not_signed_in: "先取一个昵称",
   err_bad_code: "圈号是 4 到 16 位字母或数字（或粘贴邀请链接）", removedNote: "你已不在这个亲友圈里。",
-  myRole: "我的身份", undecline: "撤销拒绝", withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（1 位成员）。", role_declined: "未获同意",
+  myRole: "我的身份", roleIs: "我的身份：{0}", undecline: "撤销拒绝", withdraw: "撤回申请", invitedTo1: "你被邀请加入亲友圈“{0}”（圈主 {2}，1 位成员）。", role_declined: "未获同意",
   declinedNote: "管理员没有同意你加入“{0}”的申请，{1} 之后可以再申请。", err_declined: "管理员没有同意你的申请：24 小时后才能再申请",
 });
 Object.assign(I18N.en, {
   myClubs: "My clubs", clubs: "Clubs", joinClub: "Join by club code or link", newClub: "Create a club", clubName: "Club name",
   approval: "Joining needs an admin's yes", noClubs: "You are in no club yet.", clubCode: "Club code", role_owner: "owner",
   role_admin: "admin", role_member: "member", role_pending: "asked to join", role_blacklisted: "blacklisted",
-  joinThisClub: "Join the club", requestJoin: "Ask to join", invitedTo: "You are invited to the club \u201c{0}\u201d ({1} members).",
+  joinThisClub: "Join the club", requestJoin: "Ask to join", invitedTo: "You are invited to the club \u201c{0}\u201d, run by {2} ({1} members).",
   pendingNote: "You asked to join: an admin will say yes or no.", blacklistedNote: "You cannot join this club.",
   templates: "Rule templates (one click opens a table)", withBots: "Bots take every empty seat", openTable: "Open a table",
   addTemplate: "Set the house rules in the lobby's \u201cCreate a room\u201d and save them as this club's template",
@@ -49,7 +49,7 @@ Object.assign(I18N.en, {
   err_bad_season: "A season needs a first and a last day, the last not before the first", err_cannot_change: "This cannot be changed so",
   err_not_in_club: "This person is not in the club", err_not_signed_in: "Pick a name first",
   err_bad_code: "A club code is 4 to 16 letters or digits (or paste the invite link)", removedNote: "You are no longer in this club.",
-  myRole: "My role", undecline: "Take the no back", withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d (1 member).", role_declined: "declined",
+  myRole: "My role", roleIs: "My role: {0}", undecline: "Take the no back", withdraw: "Withdraw the request", invitedTo1: "You are invited to the club \u201c{0}\u201d, run by {2} (1 member).", role_declined: "declined",
   declinedNote: "An admin declined your request to join \u201c{0}\u201d. You may ask again from {1}.",
   err_declined: "An admin declined your request: you may ask again a day after it",
 });
@@ -196,7 +196,7 @@ function renderView() {
     $("seasonend").value = v.season_end;
   }
   $("leavecard").hidden = owner;
-  $("myrole").textContent = t("role_" + v.club.role);
+  $("myrole").textContent = roleLine(v.club.role);
   $("clubtitle").textContent = v.club.name;
 }
 
@@ -216,6 +216,11 @@ async function loadBoard() {
     : h("p", { class: "muted", text: t("noBoard") }));
 }
 
+// my role beside the code, under its label ("My role: admin"); nothing while I have none
+function roleLine(role) {
+  return role ? t("roleIs", t("role_" + role)) : "";
+}
+
 async function loadClub() {
   ME = await call("/api/me");
   let club;
@@ -223,7 +228,7 @@ async function loadClub() {
   $("clubtitle").textContent = club.name;
   $("clubcode").textContent = club.code;
   $("clublink").value = club.link;
-  $("myrole").textContent = club.role ? t("role_" + club.role) : "";
+  $("myrole").textContent = roleLine(club.role);
   const member = club.role === "owner" || club.role === "admin" || club.role === "member";
   $("joincard").hidden = member;
   $("memberonly").hidden = !member;
@@ -235,7 +240,7 @@ async function loadClub() {
     const waiting = club.role === "declined" && club.ask_again_at && serverDate(club.ask_again_at) > new Date();
     $("joinnote").textContent = club.role === "pending" ? t("pendingNote")
       : club.role === "declined" ? t("declinedNote", club.name, localStamp(club.ask_again_at || ""))
-      : club.role === "blacklisted" ? t("blacklistedNote") : t(club.members === 1 ? "invitedTo1" : "invitedTo", club.name, club.members);
+      : club.role === "blacklisted" ? t("blacklistedNote") : t(club.members === 1 ? "invitedTo1" : "invitedTo", club.name, club.members, club.owner);
     $("withdraw").hidden = club.role !== "pending";
     $("joinbutton").textContent = t(club.approval ? "requestJoin" : "joinThisClub");
     $("joinbutton").hidden = club.role === "pending" || club.role === "blacklisted" || waiting;
