@@ -81,6 +81,13 @@ def test_a_score_table_shows_each_wild_where_it_stood_and_says_it_in_chinese(
         note = "（财神 " + "、".join(t if n == 1 else f"{t}×{n}" for t, n in said.items()) + "）"
         if lang == "zh":
             assert it.chinese + note in rows, (it.chinese + note, rows)
+    # each total's power of two says what it is: a 台 doubles, none leaves the sum as it is
+    formulas = page.locator("#probe [data-testid=formula]").all_inner_texts()
+    tai = [(line.tai, line.formula) for line in end.lines if line.limit is None]
+    assert len(formulas) == len(end.lines) and tai
+    word = "台" if lang == "zh" else "tai"
+    for (n, formula), shown in zip(tai, formulas, strict=False):
+        assert f" x 2^{n} = " in formula and f" × 2^{n} ({n} {word} = ×{2 ** n}) = " in shown, (formula, shown)
     if lang == "en":  # the English names its tiles in words, not in the engine's notation (9m, 7z, f2)
         for want in ("concealed pong North Wind (wild: 8 of Characters as North Wind, Autumn as North Wind) 暗刻 北风",
                      "concealed pong Red Dragon (wild: 8 of Characters as Red Dragon) 暗刻 红中",

@@ -262,9 +262,10 @@ function transferText(x) {
     .replace(/^difference/, "差额").replace(/limit 腊子 \((non-)?dealer\)/, (_, n) => n ? "腊子（闲家）" : "腊子（庄家）") : what}`;
 }
 
-// How a total is reached, as the CLI prints it ("total 80 = (18 + 20) x 2^1 = 76, rounded up…").
+// How a total is reached, as the CLI prints it ("total 80 = (18 + 20) x 2^1 = 76, rounded up…"),
+// the power said as what it is: each 台 doubles ("× 2^3 (3 台 = ×8)"; "× 2^0 (0 台 = ×1)").
 function formulaText(f) {
-  const s = f.replace(" x 2^", " × 2^");
+  const s = f.replace(/ x 2\^(\d+) /, (_, n) => ` × 2^${n} (${n} ${LANG === "zh" ? "台" : "tai"} = ×${2 ** Number(n)}) `);
   if (LANG !== "zh") return s;
   return s.replace(/^total /, "合计 ").replace("rounded up to a multiple of 10", "进到十位").replace(/capped at (\d+)/, "封顶 $1")
     .replace("limit ", "腊子 ").replace("; bonus counts 3 tai", "；跟胡按三台");
