@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from caishen.engine.game import IllegalActionError
 from caishen.env import luoyang_gangci_v0
 from caishen.env.aec import HandEnv
 from caishen.env.batch import BotBatch, SelfPlayBatch
@@ -84,3 +85,25 @@ def test_batch_arrays_are_refilled_in_place_and_illegal_actions_raise() -> None:
     with pytest.raises(ValueError):
         batch.step([illegal, int(np.flatnonzero(masks[1])[0])])
     assert luoyang_gangci_v0.raw_env().ruleset == GANGCI
+
+
+@pytest.mark.parametrize("make", [lambda: SelfPlayBatch(3), lambda: BotBatch(3, opponents=("random",) * 3)],
+                         ids=["self-play", "bots"])
+def test_batch_step_refuses_a_bad_action_before_any_table_moves(make: object) -> None:
+    batch = make()  # type: ignore[operator]
+    _, masks, *_ = batch.reset(seed=2)
+    legal = [int(np.flatnonzero(masks[i])[0]) for i in range(3)]
+    before = [len(g.move_stack) for g in batch.games]
+    illegal = int(np.flatnonzero(masks[2] == 0)[0])
+    for actions, message in [
+        (legal[:2] + [illegal], f"table 2: action {illegal} is not legal now"),
+        (legal[:1] + [-1] + legal[2:], "table 1: action index must be 0-235, not -1"),  # not declare_draw
+        (legal[:1] + [999] + legal[2:], "table 1: action index must be 0-235, not 999"),
+        (legal[:2], "actions must be 3 action indices"),
+        (legal + [0], "actions must be 3 action indices"),
+    ]:
+        with pytest.raises(IllegalActionError, match=message.replace("(", r"\(")):
+            batch.step(actions)
+        assert [len(g.move_stack) for g in batch.games] == before, actions
+    batch.step(np.array(legal))
+    assert all(len(g.move_stack) > n for g, n in zip(batch.games, before, strict=True))

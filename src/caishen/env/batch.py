@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from caishen.bots import make_bot
-from caishen.engine.game import Game
+from caishen.engine.game import Game, IllegalActionError
 from caishen.env.encoding import ACTIONS, NUM_ACTIONS, encode_into, mask_into
 from caishen.env.observer import Observer
 from caishen.env.single import seat_option
@@ -67,6 +67,25 @@ class _Tables:
     def _seed(self, seed: int | None) -> None:
         if seed is not None:
             self.rngs = [seeding.np_random(seed + i)[0] for i in range(self.n)]
+
+    def _checked(self, actions: Sequence[int] | np.ndarray[Any, Any]) -> list[int]:
+        """``actions`` as a list, once every table's is known to be legal in ``masks``: a step
+        plays all of them or none (an illegal action at table 5 must not leave tables 0-4
+        moved on and their new observations unreturned)."""
+        acts = np.asarray(actions)
+        if acts.shape != (self.n,) or not np.issubdtype(acts.dtype, np.integer):
+            raise IllegalActionError(
+                f"actions must be {self.n} action indices, one per table; got shape {acts.shape} of {acts.dtype}")
+        bad = (acts < 0) | (acts >= NUM_ACTIONS)
+        if not bad.any():
+            bad = self.masks[np.arange(self.n), acts] == 0
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            a = int(acts[i])
+            what = f"action {a} is not legal now" if 0 <= a < NUM_ACTIONS else f"action index must be 0-{NUM_ACTIONS - 1}, not {a}"
+            raise IllegalActionError(f"table {i}: {what} (nothing was played)")
+        out: list[int] = acts.tolist()
+        return out
 
     def _new_game(self, i: int, seed: bytes, dealer: int) -> Game:
         g = Game.from_seed(seed, self.ruleset, dealer)
@@ -116,7 +135,10 @@ class SelfPlayBatch(_Tables):
     ]:
         """Play ``actions[i]`` (an action index, legal in ``masks[i]``) for the seat to move at
         each table; ``obs``, ``masks``, ``seats``, ``rewards`` (n × 4), ``dones``. An illegal
-        action raises :class:`~caishen.engine.game.IllegalActionError` (the table is unchanged)."""
+        action (or not one index per table) raises
+        :class:`~caishen.engine.game.IllegalActionError` naming the table, before any table
+        moves."""
+        acts = self._checked(actions)
         rewards = self.rewards
         dones = self.dones
         rewards[:] = 0
@@ -127,7 +149,6 @@ class SelfPlayBatch(_Tables):
         obs_rows = self._obs_rows
         mask_rows = self._mask_rows
         v1 = observers[0].history is None  # v1: straight to the engine and the encoder (hot loop)
-        acts = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         for i in range(self.n):
             g = games[i]
             if v1:
@@ -237,11 +258,12 @@ class BotBatch(_Tables):
         np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]
     ]:
         """Play the agent's ``actions[i]`` at each table, then the bots until the agent must act
-        again; ``obs``, ``masks``, ``rewards``, ``dones`` (and ``skipped``)."""
+        again; ``obs``, ``masks``, ``rewards``, ``dones`` (and ``skipped``). Illegal actions are
+        refused before any table moves, as :meth:`SelfPlayBatch.step` does."""
+        acts = self._checked(actions)
         self.rewards[:] = 0
         self.dones[:] = False
         self.skipped[:] = 0
-        acts = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         for i in range(self.n):
             g = self.games[i]
             self.observers[i].step(g, self._agent[i], ACTIONS[acts[i]])
