@@ -7,10 +7,12 @@ import dataclasses
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from caishen.engine.game import SEATS, Game, Observation, Phase
+from caishen.errors import CaishenError
 from caishen.hand import Hand
 from caishen.variants.longgang.rules import LONGGANG
 
@@ -140,3 +142,12 @@ def test_observation_built_field_by_field_is_the_dataclass_one() -> None:
             assert o == same and repr(o) == repr(same) and o.to_json() == same.to_json()
         s = rng.choice(g.to_move())
         g.step(s, rng.choice(g.legal_actions(s)))
+
+
+def test_observation_of_a_seat_outside_0_3_is_refused() -> None:
+    g = Game.from_seed(b"demo9", LONGGANG)
+    for seat in (-1, -4, 4, 7):
+        with pytest.raises(CaishenError, match=rf"no seat {seat} \(seats are 0-3\)") as err:
+            g.observation(seat)
+        assert err.value.code == "no-seat"
+    assert g.observation(3).seat == 3

@@ -32,6 +32,7 @@ from caishen.engine.outcome import Claim, DrawReason, Outcome, WinHow
 from caishen.engine.rules import GameRules
 from caishen.engine.seat import chow_twin
 from caishen.engine.state import SEATS, HandState
+from caishen.errors import CaishenError
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED, WINDS
 
@@ -80,7 +81,10 @@ class Game(HandState):
         return got
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know now."""
+        """What ``seat`` (0-3) may know now; any other seat is a :class:`CaishenError` (``-1``
+        would otherwise index seat 3's hand and label it seat -1)."""
+        if not 0 <= seat < SEATS:
+            raise CaishenError(f"no seat {seat!r} (seats are 0-3)", code="no-seat")
         # Built on every decision of self-play with observations (the RL env): plain loops and
         # explicit four-seat tuples, no generators; per seat counts kept by _add (self._n); the
         # fields set by new_observation, not by the dataclass's (interpreted) __init__.
