@@ -29,6 +29,7 @@ import secrets
 from collections.abc import Iterator, Sequence
 from typing import Final
 
+from caishen.errors import CaishenError
 from caishen.tiles import TileSet, is_flower
 
 SEED_BYTES: Final = 32
@@ -51,8 +52,10 @@ NO_PREV: Final = bytes(32)
 NO_CONTRIBUTION: Final = ("bot", "none", "timeout")
 
 
-class SeedError(ValueError):
+class SeedError(CaishenError):
     """A seed is not usable (wrong type or empty)."""
+
+    code = "seed"
 
 
 def new_seed() -> bytes:

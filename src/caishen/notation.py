@@ -12,7 +12,8 @@ Grammar (see ``docs/notation.md``)::
               | "{" tiles "}"             {5p4p6p} or {546p} chow 吃, claimed tile first
     suit     := "m" | "p" | "s" | "z"     characters, dots, bamboo, honours (1-7z = E S W N White Green Red)
 
-Errors raise :class:`NotationError` (a ``ValueError``) with the 0-based position.
+Errors raise :class:`NotationError` (a :class:`~caishen.errors.CaishenError`, so a ``ValueError``;
+``code`` ``"notation"``) with the 0-based position.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from caishen.errors import CaishenError
 from caishen.hand import Hand, Meld, MeldKind, counts_of
 from caishen.tiles import (
     COPIES,
@@ -38,8 +40,10 @@ from caishen.tiles import (
 )
 
 
-class NotationError(ValueError):
+class NotationError(CaishenError):
     """Text that is not valid notation; ``position`` is the 0-based offset of the problem."""
+
+    code = "notation"
 
     def __init__(self, text: str, position: int, problem: str) -> None:
         self.text = text

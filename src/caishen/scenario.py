@@ -84,10 +84,12 @@ _WINDOWS: Final = (Phase.CLAIM, Phase.ROB, Phase.SEA_FLOOR)
 _ANSWERS: Final = (ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG, ActionKind.PASS)
 
 
-class ScenarioError(ValueError):
+class ScenarioError(CaishenError):
     """A scenario file that cannot be read (TOML syntax, unknown key, bad tile, a tile placed
     twice, an unknown action), or a step that cannot be played. ``line`` is the file's line
     when known."""
+
+    code = "scenario"
 
     def __init__(self, where: str, message: str, line: int | None = None) -> None:
         self.where = where
