@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from caishen import fair
+from caishen.engine.game import Game
 from caishen.errors import CaishenError
 from caishen.notation import parse_hand, parse_tile
 from caishen.scenario import load
@@ -37,3 +38,16 @@ def test_bad_scenario_is_a_caishen_error(tmp_path: Path) -> None:
         load(bad)
     assert err.value.code == "scenario"
     assert str(err.value).startswith(str(bad))
+
+
+def test_a_bad_wall_dice_or_dealer_for_game_is_a_caishen_error() -> None:
+    wall = fair.shuffled_wall(b"demo9", LONGGANG)
+    for args, code, message in [
+        ((wall[:-1], (1, 2, 3, 4), 0), "bad-wall", "a wall must hold 136 tiles, not 135"),
+        (((0,) * 136, (1, 2, 3, 4), 0), "bad-wall", "the wall holds 136 of 1m, expected 4"),
+        ((wall, (0, 7, 3, 4), 0), "bad-dice", "dice must be four rolls"),
+        ((wall, (1, 2, 3, 4), 5), "no-seat", "dealer must be a seat 0-3, not 5"),
+    ]:
+        with pytest.raises(CaishenError, match=message) as err:
+            Game(LONGGANG, *args)  # type: ignore[arg-type]
+        assert err.value.code == code

@@ -17,6 +17,7 @@ from caishen.engine.outcome import Claim, DrawReason, Outcome, WinHow
 from caishen.engine.rules import GameRules
 from caishen.engine.seat import SeatState
 from caishen.engine.wall import WallLayout, check_wall
+from caishen.errors import CaishenError
 from caishen.hand import Hand, Meld
 from caishen.shapes.analysis import arrangements, pairs_wild_with
 from caishen.shapes.analysis import is_win as _is_win
@@ -42,9 +43,9 @@ class HandState:
     ) -> None:
         check_wall(wall, ruleset)
         if len(dice) != 4 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
-            raise ValueError(f"dice must be four rolls 1..6, not {dice!r}")
+            raise CaishenError(f"dice must be four rolls 1..6, not {dice!r}", code="bad-dice")
         if dealer not in range(SEATS):
-            raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+            raise CaishenError(f"dealer must be a seat 0-3, not {dealer!r}", code="no-seat")
         # ruleset, wall, dice, dealer, layout, indicator and wilds are read-only. They are not
         # marked Final: the compiled build (mypyc) would give them no setter, and pickle and
         # copy set them on the new game.

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from caishen import fair
+from caishen.errors import CaishenError
 from caishen.tiles import NUM_KINDS, TileSet, tile_name
 
 SEATS = 4
@@ -87,7 +88,8 @@ _EXPECTED: dict[TileSet, list[int]] = {}
 
 
 def check_wall(wall: tuple[int, ...], ruleset: TileSet) -> None:
-    """Raise ``ValueError`` unless ``wall`` holds exactly the tiles of ``ruleset``'s set."""
+    """Raise a :class:`CaishenError` (``bad-wall``) unless ``wall`` holds exactly the tiles of
+    ``ruleset``'s set."""
     want = _EXPECTED.get(ruleset)
     if want is None:
         want = [0] * NUM_KINDS
@@ -95,12 +97,12 @@ def check_wall(wall: tuple[int, ...], ruleset: TileSet) -> None:
             want[k] += 1
         _EXPECTED[ruleset] = want
     if len(wall) != sum(want):
-        raise ValueError(f"a wall must hold {sum(want)} tiles, not {len(wall)}")
+        raise CaishenError(f"a wall must hold {sum(want)} tiles, not {len(wall)}", code="bad-wall")
     have = [0] * NUM_KINDS
     for i, k in enumerate(wall):
         if type(k) is not int or not 0 <= k < NUM_KINDS or not want[k]:
-            raise ValueError(f"wall position {i}: {k!r} is not a tile of this ruleset")
+            raise CaishenError(f"wall position {i}: {k!r} is not a tile of this ruleset", code="bad-wall")
         have[k] += 1
     if have != want:
         bad = next(k for k in range(NUM_KINDS) if have[k] != want[k])
-        raise ValueError(f"the wall holds {have[bad]} of {tile_name(bad)}, expected {want[bad]}")
+        raise CaishenError(f"the wall holds {have[bad]} of {tile_name(bad)}, expected {want[bad]}", code="bad-wall")
