@@ -223,3 +223,12 @@ def test_hand_with_five_of_a_kind_still_sorts() -> None:
 
     h = Hand((5, 1, 5, 5, 5, 5), (), ())
     assert h.concealed == (1, 5, 5, 5, 5, 5) and h.packed == sum(PACK[k] for k in h.concealed)
+
+
+@pytest.mark.parametrize("text", ["f5", "f0", " f9"])
+def test_parse_tile_names_a_bad_flower_as_written(text: str) -> None:
+    with pytest.raises(NotationError) as err:
+        parse_tile(text)
+    assert str(err.value) == f"position {text.index('f') + 1} in {text!r}: no flower {text.strip()} (flowers are f1-f4)"
+    with pytest.raises(NotationError, match=r"no flower f5 \(flowers are f1-f4\)"):
+        parse_hand("123m f5")

@@ -115,6 +115,8 @@ def parse_tile(text: str, ruleset: TileSet | None = None) -> int:
     """One tile, e.g. ``5p``, ``7z``, ``f2``."""
     s = text.strip()
     if len(s) == 2 and s[0] == "f" and s[1].isdigit():
+        if not "1" <= s[1] <= "4":  # as parse_hand says it (the scanner would name "5f")
+            raise NotationError(text, text.index(s) + 1, f"no flower {s} (flowers are f1-f4)")
         s = s[1] + "f"
     sc = _Scanner(s)
     tiles = sc.tiles("")
