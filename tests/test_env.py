@@ -7,7 +7,7 @@ import numpy as np  # the rl libraries are in the test extras: missing ones fail
 import pytest
 
 from caishen.engine.actions import DECLARE_DRAW
-from caishen.engine.game import PASS, WIN, Action, ActionKind, Game
+from caishen.engine.game import PASS, WIN, Action, ActionKind, Game, IllegalActionError
 from caishen.env.encoding import (
     ACTIONS,
     DECLARE_DRAW_INDEX,
@@ -221,5 +221,10 @@ def test_gymnasium_illegal_action_fallback_and_raise() -> None:
     assert info["illegal_action"] == illegal
     strict = LonggangSingleEnv(illegal_action="raise")
     obs, _ = strict.reset(seed=2)
-    with pytest.raises(ValueError, match=f"action {illegal} is not legal now"):
+    with pytest.raises(IllegalActionError, match=f"action {illegal} is not legal now"):
         strict.step(illegal)
+    # an index outside the action space is the caller's mistake in either mode, never swapped
+    for e in (env, strict):
+        for index in (-1, NUM_ACTIONS, 999):
+            with pytest.raises(IllegalActionError, match=f"action index must be 0-{NUM_ACTIONS - 1}, not {index}$"):
+                e.step(index)

@@ -47,7 +47,7 @@ import numpy as np
 from gymnasium import spaces
 
 from caishen.bots import make_bot
-from caishen.engine.game import PASS, Action, Game
+from caishen.engine.game import PASS, Action, Game, IllegalActionError
 from caishen.env.encoding import ACTIONS, NUM_ACTIONS, PASS_INDEX, action_index, mask_into
 from caishen.env.observer import Observer, obs_space
 from caishen.table.players import Player
@@ -78,12 +78,16 @@ def seat_option(value: int | str, what: str) -> int | str:
 
 def legal_choice(action: Any, legal: Sequence[Action], illegal_action: str, info: dict[str, Any]) -> Action:
     """The action of index ``action`` if it is legal; else (``illegal_action="fallback"``) pass
-    if allowed or the first legal action, noted in ``info``; or ValueError (``"raise"``)."""
+    if allowed or the first legal action, noted in ``info``; or :class:`IllegalActionError`
+    (a ``ValueError``, ``"raise"``). An index outside the action space (not 0-235) is refused
+    either way: it is a caller's mistake, not a move the mask ruled out."""
     index = int(action)
-    chosen = ACTIONS[index] if 0 <= index < NUM_ACTIONS else None
-    if chosen is None or chosen not in legal:
+    if not 0 <= index < NUM_ACTIONS:
+        raise IllegalActionError(f"action index must be 0-{NUM_ACTIONS - 1}, not {index}")
+    chosen = ACTIONS[index]
+    if chosen not in legal:
         if illegal_action == "raise":
-            raise ValueError(f"action {index} is not legal now")
+            raise IllegalActionError(f"action {index} is not legal now")
         chosen = PASS if PASS in legal else legal[0]
         info["illegal_action"] = index
         info["played_action"] = action_index(chosen)
