@@ -264,8 +264,13 @@ def test_serve_sets_the_bots_cache_share_it_is_given(tmp_path: Path, capsys: pyt
     (["--keep-alive", "-1"], "argument --keep-alive: whole seconds, 0 or more, not '-1'"),
     (["--max-connections", "5"], "argument --max-connections: at least 16 connections, not '5'"),
     (["--evict-after", "-1"], "argument --evict-after: over 0 seconds, not '-1'"),
-    (["--unopened-hours", "0"], "argument --unopened-hours: over 0 hours, not '0'"),
-    (["--unopened-hours", "nan"], "argument --unopened-hours: over 0 hours, not 'nan'"),
+    (["--unopened-hours", "0"], "argument --unopened-hours: over 0 hours, at most 876000 (100 years), not '0'"),
+    (["--unopened-hours", "nan"], "argument --unopened-hours: over 0 hours, at most 876000 (100 years), not 'nan'"),
+    # a sweep subtracting these from the date overflowed, every 30 s, with a traceback
+    (["--unopened-hours", "inf"], "argument --unopened-hours: over 0 hours, at most 876000 (100 years), not 'inf'"),
+    (["--unopened-hours", "1e8"], "argument --unopened-hours: over 0 hours, at most 876000 (100 years), not '1e8'"),
+    (["--header-timeout", "inf"], "argument --header-timeout: over 0 seconds, not 'inf'"),
+    (["--evict-after", "inf"], "argument --evict-after: over 0 seconds, not 'inf'"),
     (["--frobnicate"], "caishen serve: error: unrecognized arguments: --frobnicate (see caishen serve --help)"),
 ])
 def test_serve_refuses_an_option_out_of_its_range_in_one_line(

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 from collections.abc import Callable
+
+# The rooms' expiry subtracts --unopened-hours from the time of day: a century is as good as
+# never, and far more (or inf) overflowed the date in every sweep, which then failed (a
+# traceback in the log every 30 s) and skipped the app's other sweeps (an operator's review).
+UNOPENED_HOURS_MAX = 876_000.0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,8 +44,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument("--evict-after", type=_number(float, 0, None, "over 0 seconds"), default=180.0, metavar="S",
                    help="seconds an unfinished table nobody is connected to stays in memory (default 180; "
                         "a finished one leaves as soon as nobody is connected)")
-    g.add_argument("--unopened-hours", type=_number(float, 0, None, "over 0 hours"), default=24.0, metavar="H",
-                   help="hours after which a room whose table nobody opened expires (default 24)")
+    g.add_argument("--unopened-hours", type=_number(float, 0, UNOPENED_HOURS_MAX, "over 0 hours, at most 876000 (100 years)"),
+                   default=24.0, metavar="H",
+                   help="hours after which a room whose table nobody opened expires (default 24; at most 876000)")
     g.add_argument("--bot-cache-share", type=_share, default=0.1, metavar="F",
                    help="share (over 0, at most 1) of their limits that the caches the bots fill may hold: "
                         "1 spends some 80 MB more at its peak for about a tenth less CPU per move at 100 "
@@ -56,8 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _number(kind: type[float] | type[int], low: float, high: float | None, what: str) -> Callable[[str], float]:
-    """An argparse type: a number of ``kind`` from ``low`` (over it when ``what`` says "over")
-    to ``high``; else one line naming the range."""
+    """An argparse type: a finite number of ``kind`` from ``low`` (over it when ``what`` says
+    "over") to ``high``; else one line naming the range."""
     def parse(text: str) -> float:
         value: float | None
         try:
@@ -65,7 +72,7 @@ def _number(kind: type[float] | type[int], low: float, high: float | None, what:
         except ValueError:
             value = None
         strict = what.startswith("over")
-        if value is None or value != value or (value <= low if strict else value < low) or (
+        if value is None or not math.isfinite(value) or (value <= low if strict else value < low) or (
                 high is not None and value > high):
             raise argparse.ArgumentTypeError(f"{what}, not {text!r}")
         return value
