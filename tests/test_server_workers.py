@@ -40,6 +40,21 @@ def test_workers_without_redis_are_refused_in_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "c.sqlite3").exists()
 
 
+def test_workers_far_more_than_the_cores_are_refused_in_one_line(tmp_path: Path) -> None:
+    """--workers 100000 (a typo) forked worker after worker until the machine stood still: now
+    more than 4 a core is refused in one line, exit 2, before anything is opened or started."""
+    most = 4 * (os.cpu_count() or 1)
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    got = subprocess.run([sys.executable, "-m", "caishen.cli", "serve", "--workers", str(most + 1), "--redis",
+                          "redis://127.0.0.1:1/0", "--db", f"sqlite:///{tmp_path / 'c.sqlite3'}"],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert got.returncode == 2
+    assert got.stderr.strip().splitlines() == [
+        f"caishen serve: error: --workers {most + 1} is more than 4 a core ({most} on this machine): "
+        "each worker is a process running its tables on one core"]
+    assert not (tmp_path / "c.sqlite3").exists()
+
+
 def sock(server: ServerProcess, code: str, cookie: str) -> ClientConnection:
     """A WebSocket to table ``code``."""
     return connect(f"ws://127.0.0.1:{server.port}/ws/{code}", additional_headers={"Cookie": f"caishen={cookie}"},

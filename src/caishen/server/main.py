@@ -49,6 +49,11 @@ def check(db: str | None) -> int:
     return 1 if damaged else 0
 
 
+# A typo's --workers 100000 forked processes until the machine stood still (an operator's
+# review, 2026-12-06); beyond one a core the workers only share the cores.
+WORKERS_PER_CORE = 4
+
+
 def serve(host: str, port: int, db: str | None, workers: int = 1, options: ServeOptions | None = None,
           redis: str | None = None) -> int:
     """``redis`` (else ``$CAISHEN_REDIS``): a Redis URL, which makes this process a game-centre
@@ -58,6 +63,10 @@ def serve(host: str, port: int, db: str | None, workers: int = 1, options: Serve
     redis = redis or os.environ.get(REDIS_ENV) or None
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
+    most = WORKERS_PER_CORE * (os.cpu_count() or 1)
+    if workers > most:
+        raise ValueError(f"--workers {workers} is more than {WORKERS_PER_CORE} a core ({most} on this machine): "
+                         "each worker is a process running its tables on one core")
     if workers > 1 and not redis:
         raise ValueError(f"--workers {workers} runs {workers} nodes, which share the tables through Redis: "
                          f"give --redis URL (or ${REDIS_ENV}), or run one process")
