@@ -314,6 +314,32 @@ def test_serve_check_and_serve_refuse_what_would_make_a_centre_that_cannot_work(
     assert "caishen game centre on" not in err.out
 
 
+def test_check_upgrades_no_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--check on a database of an older caishen upgraded its schema (a write, which the older
+    caishen then refused: "Can't locate revision"), where it was to write nothing but the
+    damaged marks: now it says so in one line, exit 2, and leaves the database as it was."""
+    from alembic import command  # noqa: PLC0415 - this test only
+    from alembic.config import Config  # noqa: PLC0415
+
+    from caishen.server.db import MIGRATIONS, upgrade  # noqa: PLC0415
+
+    path = tmp_path / "old.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0011")
+    assert cli_main(["serve", "--check", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "its schema is at migration 0011, this caishen's is 0012: --check upgrades nothing" in err
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0011"
+    engine.dispose()
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_the_log_says_when_the_database_goes_and_comes_back_with_no_table_playing(kind: str, tmp_path: Path) -> None:
     """A centre with no table writing said nothing in its log while its database was away (an

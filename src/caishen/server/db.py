@@ -302,6 +302,20 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+def schema_behind(engine: Engine) -> tuple[str | None, str] | None:
+    """(the database's migration, the newest this package ships) when they differ, else None."""
+    from alembic.runtime.migration import MigrationContext  # noqa: PLC0415 - only where asked
+    from alembic.script import ScriptDirectory  # noqa: PLC0415
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    with engine.connect() as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+    return None if current == head else (current, head)
+
+
 def upgrade(engine: Engine) -> None:
     """Create or upgrade the schema to the newest migration."""
     cfg = Config()

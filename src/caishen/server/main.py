@@ -10,7 +10,7 @@ import redis as redis_sync
 from sqlalchemy import inspect
 
 from caishen.server.app import create_app
-from caishen.server.db import database_url, make_engine, sqlite_path, upgrade
+from caishen.server.db import database_url, make_engine, schema_behind, sqlite_path
 from caishen.server.hygiene import ServeOptions
 from caishen.server.logs import setup as setup_logs
 from caishen.server.nodes import REDIS_ENV
@@ -34,7 +34,12 @@ def check(db: str | None) -> int:
         if not inspect(engine).has_table("rooms"):
             engine.dispose()
             raise ValueError("no game centre's tables in it (--check makes none)")
-        upgrade(engine)
+        # an upgrade is a write the operator did not ask for, and one an older caishen
+        # cannot read back (docs/server.md, "Backups, restores and upgrades")
+        if (behind := schema_behind(engine)) is not None:
+            engine.dispose()
+            raise ValueError(f"its schema is at migration {behind[0]}, this caishen's is {behind[1]}: --check "
+                             "upgrades nothing (back an older one up, then start the centre to upgrade it)")
     except Exception as exc:  # noqa: BLE001 - one line, exit 2
         raise ValueError(f"cannot check the database {where}: {str(exc).splitlines()[0]}") from None
     store = Store(engine)
