@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from caishen.cli import main as cli_main
 from caishen.engine.actions import ActionKind
 from caishen.table.match import Match
-from caishen.table.movesig import key_hex, move_message, sign_move, verify_move
+from caishen.table.movesig import key_hex, move_message, sign_move, steps, verify_move
 from caishen.table.play import play
 from caishen.table.players import RandomPlayer, player_rng
 from caishen.table.record import MatchRecord, Mix, VerifyError, loads
@@ -31,11 +31,13 @@ SERVER = ec.generate_private_key(ec.SECP256R1())   # a key the server holds
 MINE = bytes(range(32))
 
 
-def _signed_match(hands: int = 3) -> MatchRecord:
+def _signed_match(hands: int = 3, older: bool = True, seed: bytes = b"sig") -> MatchRecord:
     """Player 0 signs every move; player 2 is a person on a client that does not sign; players
-    1 and 3 are bots."""
+    1 and 3 are bots. ``older``: each move signed at the step records signed before 2026-12-07
+    counted (every move but the passes before it); else at :func:`movesig.steps`' (an answer
+    at the step after the move it answers)."""
     m = Match(LONGGANG.replace(hands_per_match=hands), [RandomPlayer(player_rng(b"sig", i)) for i in range(4)],
-              seed=b"sig")
+              seed=seed)
     m.room = ROOM
     while not m.over:
         seats = m.seats
@@ -44,13 +46,13 @@ def _signed_match(hands: int = 3) -> MatchRecord:
         game = m.deal(Mix(values, ("commit", f"contribute {ann}", "deal")))
         play(game, [m.players[p] for p in seats])
         marks: list[tuple[str | None, str | None]] = []
-        step = 0
-        for seat, a in game.move_stack:
+        at = steps([(seat, a.text()) for seat, a in game.move_stack])
+        for (seat, a), (new, old) in zip(game.move_stack, at, strict=True):
             if seats[seat] == 0:
+                step = old if older else new
                 marks.append((sign_move(ANN, move_message(ROOM, len(m.hands), step, a.text())), key_hex(ANN)))
             else:
                 marks.append(("unsigned" if seats[seat] == 2 else "server", None))
-            step += a.kind is not ActionKind.PASS
         m.finish(game, marks)
     return m.record()
 
@@ -146,3 +148,44 @@ def test_caishen_verify_reports_the_signed_moves(rec: MatchRecord, tmp_path: Pat
 def test_records_without_signatures_still_verify() -> None:
     for path in sorted((Path(__file__).parent / "data" / "records-v1").glob("*.json")):
         assert verify(loads(path.read_text(encoding="utf-8"))).signed == 0
+
+
+def test_each_answer_in_a_claim_window_is_signed_at_the_step_after_the_move_it_answers() -> None:
+    """Every person asked about a discard is shown the same table: their answers have the step
+    after the discard, whoever claimed before them; a seat that moves again, or any move that
+    is no answer, ends the window (the claimer's discard, a win on a kong's replacement tile)."""
+    hand = [
+        (0, "discard 5p"),      # 0: the window opens; the answers have step 1
+        (1, "chow 5p 4p"),      # a claim (it loses to the pong)
+        (2, "pong 5p"),         # counted 2 in older records
+        (3, "pass"),            # counted 3
+        (2, "discard 7z"),      # no answer: every move but the passes before it (3)
+        (3, "pass"),            # answers 7z at 4
+        (0, "exposed_kong 7z"),
+        (0, "win"),             # the same seat again: a win on the replacement tile, at 5
+        (1, "added_kong 3s"),   # (a move of another hand's shape: only the counting matters)
+        (2, "pass"),            # answers the added kong at 7
+        (1, "discard 1m"),      # the kong's seat again: no answer (7)
+    ]
+    assert steps(hand) == [(0, 0), (1, 1), (1, 2), (1, 3), (3, 3), (4, 4), (4, 4), (5, 5), (6, 6), (7, 7), (7, 7)]
+
+
+def test_a_record_signed_at_the_windows_steps_verifies_and_a_step_off_fails() -> None:
+    """The centre's pages sign an answer at the step after the move it answers (core.public_step);
+    ``caishen verify`` checks that step, and an older record's count (the fixture)."""
+    new = _signed_match(8, older=False, seed=b"w1")  # (a seed where it happens)
+    differ = [i for h in new.hands for i, (a, b) in enumerate(steps([(s, x.text()) for s, x in h.actions]))
+              if a != b and h.seats[h.actions[i][0]] == 0]
+    assert differ, "no answer of Ann's after another claim in its window: another seed"
+    assert verify(new).signed > 0
+
+    def off_by_one(d: dict[str, Any]) -> None:  # Ann's first answer after another claim, signed a step on
+        h = next(h for h in d["hands"] if any(
+            a != b and h["seats"][h["actions"][i][0]] == 0
+            for i, (a, b) in enumerate(steps([(s, x) for s, x in h["actions"]]))))
+        at = steps([(s, x) for s, x in h["actions"]])
+        i = next(i for i, (a, b) in enumerate(at) if a != b and h["seats"][h["actions"][i][0]] == 0)
+        h["signatures"][i] = sign_move(ANN, move_message(ROOM, h["index"], at[i][0] + 5, h["actions"][i][1]))
+
+    with pytest.raises(VerifyError, match="is not signed by the seat's own key"):
+        verify(_edited(new, off_by_one))

@@ -27,6 +27,8 @@ def test_instant_states_carry_every_move_of_the_hand(tmp_path: Path, monkeypatch
         assert c.post("/api/me", json={"name": "Ann"}).status_code == 200
         code = c.post("/api/practice?pace=instant").json()["code"]
         told: dict[int, list[dict[str, Any]]] = {}
+        step: dict[int, int] = {}  # each hand's step as the last state said it
+        asked_with_events = 0
         kinds: set[str] = set()
         with c.websocket_connect(f"/ws/{code}") as ws:
             # the first hand is joined after the bots' opening moves (a new connection starts
@@ -38,6 +40,18 @@ def test_instant_states_carry_every_move_of_the_hand(tmp_path: Path, monkeypatch
                     continue
                 assert all(set(e) == {"seat", "kind", "tile"} for e in msg["events"]), msg["events"]
                 told.setdefault(msg["hand"], []).extend(msg["events"])
+                # a state's events are the moves since the last state, no more, no fewer (in
+                # these hands no claim loses: a lost claim counts a step and is never told):
+                # also the state that asks about a discard, which ends with that discard (the
+                # page plays them first; an operator's review found them told after the answer)
+                first = msg["hand"] not in step  # a connection's first state is the present, no events
+                if not first:
+                    assert len(msg["events"]) == msg["step"] - step[msg["hand"]], (step, msg)
+                step[msg["hand"]] = msg["step"]
+                if not first and any(ch["kind"] == "pass" for ch in msg["choices"]):  # asked to answer a move
+                    assert msg["events"] and msg["events"][-1]["seat"] != msg["me"], msg
+                    assert msg["events"][-1]["kind"] in ("discard", "added_kong"), msg["events"]
+                    asked_with_events += 1
                 if msg["hand_end"] is not None:
                     if msg["hand"] >= 1 or msg["match_over"]:
                         break
@@ -45,6 +59,7 @@ def test_instant_states_carry_every_move_of_the_hand(tmp_path: Path, monkeypatch
                 elif msg["choices"]:
                     ws.send_text(act_json(msg, choose(msg)))
         assert not msg["match_over"], "the fixed seed gives no second hand: choose another"
+        assert asked_with_events, "the fixed seed asks about no discard: choose another"
         assert "event" not in kinds, kinds  # every move came inside a state
         record = json.loads(c.get(f"/api/matches/{code}/record").text)
         actions = record["hands"][1]["actions"]

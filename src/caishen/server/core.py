@@ -443,9 +443,16 @@ def stand_in_action(bot: Player, session: MatchSession, seat: int, policy: str) 
 
 def public_step(session: MatchSession) -> int:
     """The moves of the hand in play a player is told of: every move but the passes (a pass
-    counted would tell how many seats could have claimed). The ``step`` of views, events and
-    ``act`` messages."""
-    return len(session.moves) - session.passes()
+    counted would tell how many seats could have claimed), and while a claim window is open,
+    but the answers given in it: every seat asked answers at the step after the move that
+    opened it (:func:`caishen.table.movesig.steps`), and a claim counted as it came told the
+    others someone had claimed, and refused their answers as stale. The ``step`` of views,
+    events and ``act`` messages."""
+    n = len(session.moves) - session.passes()
+    if session.dealt and in_window(session):
+        ms = session.moves
+        n -= sum(1 for m in ms[_opened_at(ms) + 1:] if m.action.kind is not ActionKind.PASS)
+    return n
 
 
 def passed_at_this_step(session: MatchSession, seat: int) -> bool:
@@ -480,18 +487,13 @@ def _opened_at(ms: Sequence[Move]) -> int:
 
 def window_answers(session: MatchSession) -> list[tuple[Move, int]]:
     """The answers given so far in the claim window open now (none out of one), each with the
-    :func:`public_step` after it; the moves after the one that opened the window."""
+    :func:`public_step` after it (the window's: answers do not move it while it is open); the
+    moves after the one that opened the window."""
     if not session.dealt or not in_window(session):
         return []
     ms = session.moves
-    answers = ms[_opened_at(ms) + 1:]
-    step = public_step(session) - sum(1 for m in answers if m.action.kind is not ActionKind.PASS)
-    out = []
-    for m in answers:
-        if m.action.kind is not ActionKind.PASS:
-            step += 1
-        out.append((m, step))
-    return out
+    step = public_step(session)
+    return [(m, step) for m in ms[_opened_at(ms) + 1:]]
 
 
 _TAKE_A_DISCARD: Final = frozenset({ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG})

@@ -7,10 +7,15 @@ seat; each move it sends carries a signature over the move's **canonical bytes**
 
     caishen-move-1 LF room LF hand LF step LF action
 
-(UTF-8; ``room`` the room's code, ``hand`` the hand's index and ``step`` the number of moves
-of the hand before this one that are not passes, both in decimal; ``action`` the move's record
-text, e.g. ``discard 5p``). A record's hand keeps, by seat, the public key its person signed
-with (``signers``) and, for every action, its signature or a word (``signatures``):
+(UTF-8; ``room`` the room's code, ``hand`` the hand's index and ``step`` the move's step
+(:func:`steps`), both in decimal; ``action`` the move's record text, e.g. ``discard 5p``). The
+step is the number of moves of the hand before this one that are not passes, except for an
+answer to a discard or an added kong (a claim, a win on it or a pass): every answer in one
+claim window has the step after the move it answers, however many answered before it, as
+every person asked is shown the same table. (Records signed before 2026-12-07 counted the
+answers given earlier in the window too; a verifier accepts either for an answer.) A record's
+hand keeps, by seat, the public key its person signed with (``signers``) and, for every
+action, its signature or a word (``signatures``):
 
 * 128 hex digits: the ECDSA signature (``r || s``, 32 bytes each, as WebCrypto makes it) by
   the seat's key, over the canonical bytes;
@@ -23,6 +28,7 @@ what ``crypto.subtle.exportKey("raw", key)`` gives.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from cryptography.exceptions import InvalidSignature
@@ -36,6 +42,38 @@ UNSIGNED: Final = "unsigned"
 MARKS: Final = (SERVER, UNSIGNED)
 KEY_HEX: Final = 130
 SIGNATURE_HEX: Final = 128
+
+
+#: The moves that open a claim window, and those that may answer one (the first word of the
+#: record text of :class:`~caishen.engine.actions.ActionKind`'s moves).
+OPENS: Final = frozenset({"discard", "added_kong"})
+ANSWERS: Final = frozenset({"pass", "chow", "pong", "exposed_kong", "win"})
+
+
+def steps(moves: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:
+    """Each move of a hand (seat, record text, in order) with the step it is signed at and the
+    step an older record signed it at (the same but for an answer after another claim in its
+    window). An answer is a move of :data:`ANSWERS` after a move of :data:`OPENS` with only
+    answers between them, each by a seat of its own that did not open the window: a seat that
+    moves again (the claimer's discard, a kong's win on its replacement tile) or any other move
+    ends the window."""
+    out: list[tuple[int, int]] = []
+    count = 0  # moves so far that are not passes
+    opened: int | None = None  # the step after the move that opened the window open now
+    seats: set[int] = set()  # who opened it and who answered it so far
+    for seat, text in moves:
+        kind = text.split(" ", 1)[0]
+        if opened is not None and kind in ANSWERS and seat not in seats:
+            out.append((opened, count))
+            seats.add(seat)
+        else:
+            out.append((count, count))
+            opened = None
+        if kind in OPENS:
+            opened, seats = count + 1, {seat}
+        if kind != "pass":
+            count += 1
+    return out
 
 
 def move_message(room: str, hand: int, step: int, action: str) -> bytes:

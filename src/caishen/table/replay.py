@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from caishen import fair
-from caishen.engine.actions import ActionKind
 from caishen.table import movesig
 from caishen.table.match import DISMISSED, Table
 from caishen.table.record import HandRecord, MatchRecord, ReplayError, VerifyError, last_game, replay_steps
@@ -117,22 +116,21 @@ def _check_signatures(room: str | None, hand: HandRecord, counts: list[int]) -> 
     if room is None:
         raise VerifyError(hand.index, None, "signed moves without the room they were signed for", "record.room",
                           "nothing")
-    step = 0
-    for i, ((seat, action), sig) in enumerate(zip(hand.actions, hand.signatures, strict=True)):
-        text = action.text()
+    texts = [(seat, action.text()) for seat, action in hand.actions]
+    for i, ((seat, text), sig, (step, older)) in enumerate(zip(texts, hand.signatures, movesig.steps(texts),
+                                                                 strict=True)):
         if sig == movesig.SERVER:
             counts[1] += 1
         elif sig == movesig.UNSIGNED:
             counts[2] += 1
         else:
             key = hand.signers[seat]
-            if key is None or not movesig.verify_move(key, sig, movesig.move_message(room, hand.index, step, text)):
+            if key is None or not any(movesig.verify_move(key, sig, movesig.move_message(room, hand.index, at, text))
+                                      for at in dict.fromkeys((step, older))):
                 raise VerifyError(hand.index, None, f"actions[{i}] (seat {seat} {text}) is not signed by the seat's own "
                                   "key: a move put in the person's name",
                                   f"a signature by {'no key' if key is None else key[:16] + '...'}", sig[:16] + "...")
             counts[0] += 1
-        if action.kind is not ActionKind.PASS:
-            step += 1
 
 
 def _fair_parts(hand: HandRecord, ruleset: VariantRules,

@@ -126,15 +126,33 @@ const FairCheck = (() => {
   // every signature of a hand by its seat's key (ECDSA P-256, SHA-256, r || s).
   const MOVE_LABEL = "caishen-move-1";
   function moveMessage(room, hand, step, action) { return enc.encode(`${MOVE_LABEL}\n${room}\n${hand}\n${step}\n${action}`); }
+  // Each move's step, and the step an older record signed it at (caishen/table/movesig.py,
+  // steps): the moves before it that are not passes, but an answer to a discard or an added
+  // kong (by a seat that neither opened the window nor answered it yet, after answers only)
+  // has the step after the move it answers, however many claimed before it.
+  const OPENS = new Set(["discard", "added_kong"]);
+  const ANSWERS = new Set(["pass", "chow", "pong", "exposed_kong", "win"]);
+  function moveSteps(actions) {
+    let count = 0, opened = null, seats = new Set();
+    return actions.map(([seat, action]) => {
+      const kind = action.split(" ")[0];
+      let at;
+      if (opened !== null && ANSWERS.has(kind) && !seats.has(seat)) { at = [opened, count]; seats.add(seat); }
+      else { at = [count, count]; opened = null; }
+      if (OPENS.has(kind)) { opened = count + 1; seats = new Set([seat]); }
+      if (kind !== "pass") count += 1;
+      return at;
+    });
+  }
   const ECDSA = { name: "ECDSA", namedCurve: "P-256" };
   // Resolves to null, or to [problem, expected, recorded] for the hand's first move that fails.
   // The checks of every hand start at once (WebCrypto runs them off the page's thread); each
   // hand's result is read in its turn, so the first failure named is the one caishen verify names.
   async function checkSignatures(room, h, counts, keys) {
     if (typeof room !== "string") return ["signed moves without the room they were signed for", "record.room", String(room)];
-    let step = 0;
     const jobs = [];
     try {
+      const steps = moveSteps(h.actions);
       h.actions.forEach(([seat, action], i) => {
         const sig = h.signatures[i];
         if (sig === "server") counts.server += 1;
@@ -145,12 +163,13 @@ const FairCheck = (() => {
           const shown = `${String(sig).slice(0, 16)}...`;
           if (key === null) { jobs.push(Promise.resolve([bad, "a signature by no key", shown])); return; }
           if (!keys[key]) keys[key] = crypto.subtle.importKey("raw", unhex(key, 65), ECDSA, false, ["verify"]);
-          const msg = moveMessage(room, h.index, step, action);
-          jobs.push(keys[key].then((k) => crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, k, unhex(sig, 64), msg))
+          const [step, older] = steps[i];
+          const check = (k, at) => crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, k, unhex(sig, 64),
+            moveMessage(room, h.index, at, action));
+          jobs.push(keys[key].then(async (k) => (await check(k, step)) || (older !== step && await check(k, older)))
             .then((ok) => (ok ? null : [bad, `a signature by ${key.slice(0, 16)}...`, shown]), () => [bad, "a P-256 key", key]));
           counts.signed += 1;
         }
-        if (action !== "pass") step += 1;
       });
     } catch (err) { return ["signed moves", "keys and signatures in hex", err.message]; }
     return (await Promise.all(jobs)).find((x) => x !== null) || null;
@@ -256,7 +275,7 @@ const FairCheck = (() => {
   }
 
   return { verifyRecord, shuffledWall, dice, seatDraw, handSeed, wallSeed, mixMessage, chainedCommitment, canonical, handDigest, tileSet,
-    tileName, hex, unhex, moveMessage };
+    tileName, hex, unhex, moveMessage, moveSteps };
 })();
 
 // ---------------------------------------------------------------- the pages' part

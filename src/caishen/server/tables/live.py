@@ -94,6 +94,9 @@ class Client:
     contributes: bool = False  # the page sends its randomness to every wall (?contribute=1)
     key: str | None = None  # the public key this connection's page signs its moves with
     since: tuple[int, int] | None = None  # the last (hand, step) its page saw (?since=H:S): told what it missed
+    # the last move not told yet that its state shows already (the state that asked it about a
+    # discard, or its first): the next telling leaves out that move and those before it
+    shown_to: tuple[int, int] | None = None
     addr: str = ""  # its network address as a token of the room (address_token), "" when not known
 
 
@@ -390,6 +393,8 @@ class LiveTable:
                 self._send_view(client)
             if not self._may_see(client):
                 self._send_told(client)
+            elif shown := self._shown_untold():  # its first state is the present: told them already
+                client.shown_to = (shown[-1].hand, shown[-1].step)
             if self.paused:
                 self._send_storage(client, ok=False)
             self.votes.tell_joined(client)
@@ -651,10 +656,15 @@ class LiveTable:
         for m in s.act(seat, action, sig, key):  # a paced session: this move only
             self._untold.append(_Untold(m, s.hand_index, core.public_step(s), was, True))
         if was and not core.in_window(s):  # the window closed: tell only the claims that happened
-            for u in self._untold:
-                if u.in_window:
-                    u.tell = core.took_effect(u.move, s, melds_before)
-                    u.in_window = False
+            answers = [u for u in self._untold if u.in_window]
+            for u in answers:
+                u.tell = core.took_effect(u.move, s, melds_before)
+                u.in_window = False
+            # an answer's step was the window's while it was open: the claims told count from
+            # there on, the last at the step now
+            step = core.public_step(s)
+            for u in reversed([u for u in answers if u.tell]):
+                u.step, step = step, step - 1
         if not was and self._untold and core.opens_window(self._untold[-1].move):
             self._asked = set()
             if self.pausing:
@@ -969,10 +979,14 @@ class LiveTable:
                   and all(u.hand == s.hand_index for u in told))
         for c in list(self.clients):
             seat = s.seat_of(c.player)
+            mine = told
+            if c.shown_to is not None:  # in a state of its own already (_ask, join): not again
+                after, c.shown_to = c.shown_to, None
+                mine = [u for u in told if (u.hand, u.step) > after]
             if inside:
-                self._send_view(c, people, core.public_events([u.move for u in told], seat))
+                self._send_view(c, people, core.public_events([u.move for u in mine], seat))
                 continue
-            for u in told:
+            for u in mine:
                 text = core.event_json(u.move, seat if u.hand == s.hand_index else None, u.hand, u.step)
                 if text is not None:
                     c.outbox.put(text)
@@ -997,16 +1011,32 @@ class LiveTable:
                 client.outbox.put(text)
 
     async def _ask(self) -> None:
-        """Show the people asked on a discard their choices (each once per window)."""
+        """Show the people asked on a discard their choices (each once per window). One person
+        at the instant pace (no claim pause): the moves before the window, the discard asked
+        about the last of them, come inside the state that asks (its events), as they come
+        inside every other state; else the page showed them without their moves and played
+        them after its answer, on a table that had them already (an operator's review)."""
         await self._store()
         s = self.session
         waiting = s.waiting_for()
         people = self._people()
+        early = [] if self.pausing else self._shown_untold()
         for c in list(self.clients):
             seat = s.seat_of(c.player)
             if seat is not None and seat in waiting and seat not in self._asked:
-                self._send_view(c, people)
+                after = c.shown_to
+                mine = [u for u in early if after is None or (u.hand, u.step) > after]
+                self._send_view(c, people, core.public_events([u.move for u in mine], seat))
+                if early:  # (a second window before anything was told: only the moves since the first)
+                    c.shown_to = (early[-1].hand, early[-1].step)
         self._asked.update(waiting)
+
+    def _shown_untold(self) -> list[_Untold]:
+        """The moves of the hand in play made and not told yet that a state sent now shows (not
+        a window's answers: those are told when it closes)."""
+        s = self.session
+        shown = [u for u in self._untold if u.tell and not u.in_window]
+        return shown if all(u.hand == s.hand_index for u in shown) else []
 
     # ------------------------------------------------------------ storage faults
 
