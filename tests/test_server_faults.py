@@ -407,3 +407,46 @@ def test_a_node_is_not_ready_while_its_redis_does_not_answer(tmp_path: Path) -> 
             wait_for(lambda: c.get("/readyz").status_code == 200, "/readyz once Redis answers again")
     finally:
         proxy.close()
+
+
+@pytest.mark.redis
+def test_a_nodes_log_and_metrics_say_when_redis_goes_and_comes_back(tmp_path: Path) -> None:
+    """A node whose Redis went away logged "relay subscription failed" with the error's type
+    every second, and nothing when it came back; no metric said it (an operator's review). It
+    probes Redis as it renews its leases: one line when Redis stops answering, one when it
+    answers again with how long it was away, and ``caishen_redis_ok``."""
+    import json
+
+    from helpers_nodes import REDIS_URL, require_services
+
+    require_services()
+    target = httpx.URL(REDIS_URL.replace("redis://", "http://"))
+    proxy = Proxy(target.host, target.port or 6379)
+    server = ServerProcess(f"sqlite:///{tmp_path / 'c.sqlite3'}", args=("--redis", f"redis://127.0.0.1:{proxy.port}/9"))
+
+    def events() -> list[dict[str, object]]:
+        lines = [json.loads(x) for x in server.log().splitlines() if x.startswith("{")]
+        return [x for x in lines if str(x.get("event", "")).startswith(("redis_", "relay_"))]
+
+    def redis_ok() -> str:
+        text = httpx.get(server.base + "/metrics", timeout=BOUND).text
+        return next(line.split()[1] for line in text.splitlines() if line.startswith("caishen_redis_ok "))
+
+    try:
+        server.start()
+        assert redis_ok() == "1.0"
+        proxy.cut()
+        wait_for(lambda: [e["event"] for e in events()] == ["redis_unavailable"], "the log's redis_unavailable")
+        assert redis_ok() == "0.0"
+        proxy.heal()
+        wait_for(lambda: len(events()) == 2, "the log's redis_available")
+        lost, back = events()
+        assert lost["level"] == "warning" and lost["error"]
+        assert back["event"] == "redis_available" and isinstance(back["seconds"], float) and back["seconds"] > 0
+        assert redis_ok() == "1.0"
+    except BaseException as exc:
+        exc.add_note("the server's log:\n" + server.log()[-6000:])
+        raise
+    finally:
+        server.stop()
+        proxy.close()

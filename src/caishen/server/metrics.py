@@ -20,7 +20,8 @@ How to count:
   the edge node, the table WebSockets joined to another node through Redis (the relay of
   ``caishen serve --redis``, :mod:`caishen.server.nodes.edge`) and the messages that crossed
   nodes (``in``: the page's, to the owner; ``out``: the owner's, to the page).
-- ``live_tables``, ``connections``, ``damaged_rooms``, ``storage_ok``: gauges, set where they change.
+- ``live_tables``, ``connections``, ``damaged_rooms``, ``storage_ok``, ``redis_ok`` (a node's): gauges, set
+  where they change.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ __all__ = [
     "live_tables",
     "moves",
     "rate_limited",
+    "redis_ok",
     "relayed_connections",
     "relayed_messages",
     "render",
@@ -63,6 +65,7 @@ commit_seconds: Final = Histogram(
 commit_failures: Final = Counter("caishen_commit_failures", "Group commits that failed (the tables paused)")
 tables_paused: Final = Gauge("caishen_tables_paused", "Tables paused because the database cannot be written")
 storage_ok: Final = Gauge("caishen_storage_ok", "1 while the last write or probe of the database succeeded, else 0")
+redis_ok: Final = Gauge("caishen_redis_ok", "1 while Redis answered this node's last probe, else 0 (1 without Redis)")
 fenced_writes: Final = Counter(
     "caishen_fenced_writes", "Writes refused because another node had taken the table over (a stale epoch)")
 leases_lost: Final = Counter(
@@ -87,6 +90,7 @@ rate_limited: Final = Counter(
     "caishen_rate_limited", "Messages and requests refused by a rate limit or a cap", ["limit"])
 
 storage_ok.set(1)
+redis_ok.set(1)  # a centre without Redis has none to miss
 
 
 def render() -> bytes:

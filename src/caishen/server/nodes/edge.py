@@ -31,7 +31,7 @@ from typing import Any
 
 from caishen.server import metrics
 from caishen.server.conns import CLOSE_ELSEWHERE, CLOSE_MOVED, Outbox
-from caishen.server.logs import fields, log
+from caishen.server.logs import error_line, fields, log
 from caishen.server.protocol import parse_since
 from caishen.server.tables import Client, LiveTable, Tables, address_token
 from caishen.server.tables.watchers import Watcher, error_json, refusal, serve
@@ -114,8 +114,10 @@ class Owner:
                 r.client.outbox.give_up(CLOSE_MOVED, "this table moved to another node: reconnecting")
 
     async def _failed(self, exc: BaseException, _pubsub: Any) -> None:
-        """The subscription's reader failed (Redis away): logged, tried again after a beat."""
-        log.warning("relay subscription failed", extra=fields(event="relay_failed", error=type(exc).__name__))
+        """The subscription's reader failed (Redis away): tried again after a beat. Logged at
+        debug level: the node's probe says once when Redis goes and once when it is back
+        (``redis_unavailable``, ``redis_available``); this said it every beat."""
+        log.debug("relay subscription failed", extra=fields(event="relay_failed", error=error_line(exc)))
         await asyncio.sleep(self.beat)  # the pace of the retries, not a wait for a state
 
     async def stop(self, seconds: float = STOP_SECONDS) -> int:

@@ -292,13 +292,34 @@ class Leases:
                 self._lose(code, "held by another node or expired")
 
     async def run(self) -> None:
-        """Renew the leases every ``times.renew`` seconds, for as long as the node runs."""
+        """Renew the leases every ``times.renew`` seconds, for as long as the node runs, and
+        probe Redis as often: one line in the log when it stops answering
+        (``redis_unavailable``, with the reason) and one when it answers again
+        (``redis_available``, with the seconds it was away), and ``caishen_redis_ok``; the
+        relay and the sweep otherwise said only the error's type, every second, and nothing
+        when it came back (an operator's review)."""
+        lost: float | None = None
+        metrics.redis_ok.set(1)
         while True:
             await asyncio.sleep(self.times.renew)  # the pace of the renewals, not a wait for a state
             try:
                 await self.renew_once()
             except Exception:  # noqa: BLE001 - never let the renewals stop
                 log.exception("renewing the leases failed")
+            failed: BaseException | None = None
+            try:
+                await self._ask(self.redis.ping())
+            except Exception as exc:  # noqa: BLE001 - any failure to answer is "away"
+                failed = exc
+            if failed is not None and lost is None:
+                lost = time.monotonic()
+                metrics.redis_ok.set(0)
+                log.warning("Redis does not answer", extra=fields(event="redis_unavailable", error=error_line(failed)))
+            elif failed is None and lost is not None:
+                metrics.redis_ok.set(1)
+                log.warning("Redis answers again", extra=fields(
+                    event="redis_available", seconds=round(time.monotonic() - lost, 1)))
+                lost = None
 
     async def release_all(self) -> int:
         """Let go of every lease held (compare-and-delete); how many."""
