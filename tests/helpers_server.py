@@ -340,6 +340,17 @@ def until(check: Callable[[], bool], bound: float = 60.0) -> None:
         time.sleep(0.01)  # polling a state, not timing a behaviour
 
 
+def latest_state(ws: Any, view: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The last state a test-client socket was sent (``view`` if none came since), read up to
+    the answer to a ping sent now; an error on the way fails the test."""
+    ws.send_text('{"type":"ping"}')
+    while (msg := ws.receive_json())["type"] != "pong":
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            view = msg
+    return view
+
+
 def old_room(conn: Any, ruleset: str, players: str) -> None:
     """A waiting room ``oldroom`` of user ``old-kai`` (its first player), written with the
     columns of revision 0008/0009, for the tests that upgrade a database from before."""

@@ -34,6 +34,7 @@ from helpers_server import (
     app_fixture,
     asked,
     choose,
+    latest_state,
     next_state,
     tiles_in,
 )
@@ -93,16 +94,6 @@ def _until(check: Callable[[], bool], seconds: float = 60.0) -> None:
         time.sleep(0.001)  # polling the table's state, not timing a behaviour
 
 
-def _latest(ws: Any, view: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The last state this socket was sent (``view`` if none came since): read to a pong."""
-    ws.send_text('{"type":"ping"}')
-    while (msg := ws.receive_json())["type"] != "pong":
-        assert msg["type"] != "error", msg
-        if msg["type"] == "state":
-            view = msg
-    return view
-
-
 def _expect_error(ws: Any, code: str) -> dict[str, Any]:
     """The next message is an error with ``code``; a ping then answers with a pong, so no
     state was broadcast in between (nothing changed)."""
@@ -147,7 +138,7 @@ def test_bad_messages_are_refused_and_change_nothing(app: FastAPI, monkeypatch: 
             vb: dict[str, Any] | None = None
             for _ in range(1000):
                 _settled(app, code)
-                va, vb = _latest(wa, va), _latest(wb, vb)
+                va, vb = latest_state(wa, va), latest_state(wb, vb)
                 s = live.session
                 if s.hand_over:  # a bot ended the hand: both go on to the next one
                     assert not s.over

@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,30 +17,12 @@ from fastapi.testclient import TestClient
 
 from caishen.server import conns, core
 from caishen.table import movesig
-from helpers_server import act_json, app_fixture, choose
+from helpers_server import act_json, app_fixture, choose, latest_state, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 app = app_fixture("sqlite")
 CLAIMS = ("chow", "pong", "exposed_kong")
-
-
-def _until(check: Callable[[], bool], seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, f"not within {seconds} s"
-        time.sleep(0.001)  # polling the table's state, not timing a behaviour
-
-
-def _latest(ws: Any, view: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The last state this socket was sent (``view`` if none came since), read to a pong; an
-    error on the way fails the test."""
-    ws.send_text('{"type":"ping"}')
-    while (msg := ws.receive_json())["type"] != "pong":
-        assert msg["type"] != "error", msg
-        if msg["type"] == "state":
-            view = msg
-    return view
 
 
 def test_the_second_person_asked_answers_at_the_discards_step_after_the_first_claims(
@@ -57,7 +38,7 @@ def test_the_second_person_asked_answers_at_the_discards_step_after_the_first_cl
         assert bob.post(f"/api/rooms/{code}/join").json()["status"] == "playing"
         with ann.websocket_connect(f"/ws/{code}") as wa, bob.websocket_connect(f"/ws/{code}") as wb:
             live = app.state.tables.live[code]
-            _until(lambda: len(live.clients) == 2 and not live.lock.locked())
+            until(lambda: len(live.clients) == 2 and not live.lock.locked())
             # the budgets' clock a second on at each look: the pings that read the sockets here
             # are not what the budgets are about
             ticks = itertools.count()
@@ -77,18 +58,18 @@ def test_the_second_person_asked_answers_at_the_discards_step_after_the_first_cl
                 view = views[player]
                 assert view is not None
                 socks[player].send_text(act_json(view, action))
-                _until(lambda: len(live.session.moves) > made)
+                until(lambda: len(live.session.moves) > made)
 
             for _ in range(3000):
-                _until(settled)
+                until(settled)
                 for p in (0, 1):
-                    views[p] = _latest(socks[p], views[p])
+                    views[p] = latest_state(socks[p], views[p])
                 s = live.session
                 if s.hand_over:
                     assert not s.over, "the fixed seed asks the two about one discard in no hand: choose another"
                     for ws in (wa, wb):
                         ws.send_text(json.dumps({"type": "next", "hand": s.hand_index}))
-                    _until(lambda: not live.session.hand_over)
+                    until(lambda: not live.session.hand_over)
                     continue
                 asked = sorted(s.seats[x] for x in s.waiting_for())
                 claim = {p: [c["action"] for c in views[p]["choices"] if c["kind"] in CLAIMS]  # type: ignore[index]
@@ -101,7 +82,7 @@ def test_the_second_person_asked_answers_at_the_discards_step_after_the_first_cl
                     at = len(live.session.moves)
                     answer(first, claim[first][0])
                     assert core.public_step(live.session) == step  # the claim moves no step while the window is open
-                    assert _latest(socks[other], views[other]) is views[other]  # and tells the other nothing
+                    assert latest_state(socks[other], views[other]) is views[other]  # and tells the other nothing
                     answer(other, "pass")  # at the step shown: accepted (it was refused as stale)
                     break
                 for p in asked:
