@@ -1140,7 +1140,7 @@ class LiveTable:
         s = self.session
         if not s.dealt:
             return
-        version = (s.hand_index, len(s.moves), s.hand_over)
+        version = self._clock_version()
         if self._timer is not None and version == self._armed:
             return
         if self._timer is not None:
@@ -1155,12 +1155,20 @@ class LiveTable:
         self._deadline = loop.time() + wait
         self._timer = loop.call_later(wait, lambda: loop.create_task(self._timeout(version)))
 
+    def _clock_version(self) -> tuple[int, int, bool]:
+        """The state a countdown is for: the hand, its moves and whether it is over. The answers
+        given in an open claim window are left out: everyone asked has the whole turn from the
+        discard (or added kong) on, and an answer restarted the others' clocks, past what their
+        pages showed (and a clock that did not end when shown told them someone else was asked)."""
+        s = self.session
+        return s.hand_index, len(s.moves) - len(core.window_answers(s)), s.hand_over
+
     async def _timeout(self, version: tuple[int, int, bool]) -> None:
         async with self.lock:
             if self.evicted:  # left memory since: the rebuilt table has its own timer
                 return
             s = self.session
-            if (s.hand_index, len(s.moves), s.hand_over) != version or s.over or self._stopped:
+            if self._clock_version() != version or s.over or self._stopped:
                 return
             self._timer = None
             try:
