@@ -19,7 +19,7 @@ from caishen.server import conns
 from caishen.server.app import create_app
 from caishen.server.conns import CLOSE_BEHIND, CONNECTION_RATES, Outbox
 from caishen.server.limits import Gate
-from helpers_server import act_json, app_fixture, database, next_state
+from helpers_server import act_json, app_fixture, database, latest_state, next_state
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -148,9 +148,8 @@ def test_back_floods_are_refused_and_reach_no_other_socket(app: FastAPI, monkeyp
     with _client(app, "Bo") as bo:
         code = bo.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "pace": "instant"}).json()["code"]
         with bo.websocket_connect(f"/ws/{code}") as one, bo.websocket_connect(f"/ws/{code}") as two:
-            _ready(one)
-            next_state(two)
-            _quiet(two)
+            _ready(one)  # the table waits for Bo: what it told the second socket so far, read to a pong
+            assert latest_state(two, None) is not None  # (how many states: not assumed)
             monkeypatch.setattr(conns, "clock", lambda: 1e9)
             burst = int(CONNECTION_RATES["back"].burst)
             for _ in range(100):
@@ -211,7 +210,7 @@ def test_a_seat_keeps_at_most_four_connections(app: FastAPI) -> None:
     with _client(app, "Ed") as ed:
         code = ed.post("/api/rooms", json={"friends": 0, "turn_seconds": 0, "pace": "instant"}).json()["code"]
         with ed.websocket_connect(f"/ws/{code}") as first:
-            next_state(first)
+            _ready(first)  # the table waits for Ed: nothing more comes but what a join brings
             opened = [ed.websocket_connect(f"/ws/{code}") for _ in range(conns.SOCKETS_PER_SEAT)]
             for ws in opened:
                 ws.__enter__()
