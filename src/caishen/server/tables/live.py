@@ -1266,7 +1266,10 @@ class LiveTable:
         if text is None:
             return
         view = json.loads(text)
-        view.update(events=[], choices=[], deadline_ms=None, help=None)
+        # whether the seat is away is the person's own and of now: a page back from a dropped
+        # connection reads it in its first state to say what the stand-in did (the state told
+        # last was from before the drop)
+        view.update(events=[], choices=[], deadline_ms=None, help=None, away=client.player in self.away)
         client.last_state = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
         client.outbox.put(client.last_state)
         self._tell_after(client, (view["hand"], view["step"]))
