@@ -69,7 +69,16 @@ def _quiet(app: FastAPI, code: str) -> None:
     pause is to come, so nothing more is sent until someone acts (polling the table's state,
     not timing it)."""
     live = app.state.tables.live[code]
-    _until(lambda: bool(live.session.waiting_for() or live.session.hand_over) and not live._holding)
+
+    def quiet() -> bool:
+        s = live.session
+        if live._holding or live.lock.locked():
+            return False
+        # a bot's own turn is waited for too, at the room's pace: not quiet until only people are
+        # (a bot moved between two reads of a CI run's check that nothing had changed)
+        return s.hand_over or bool(s.waiting_for()) and all(live.room.bots[s.seats[x]] is None for x in s.waiting_for())
+
+    _until(quiet)
 
 
 def _settled(app: FastAPI, code: str) -> None:
