@@ -236,10 +236,17 @@ def new_room(node: ServerProcess, cookie: str, address: str | None = None, **bod
 
 
 def stored_steps(store: Any, code: str) -> list[int]:
-    """The public step each stored hand of room ``code`` reached: its moves but the passes."""
-    from caishen.server.core import action_of  # noqa: PLC0415
+    """The public step each stored hand of room ``code`` reached: its moves but the passes and
+    the claims that lost (:class:`caishen.table.movesig.Steps`)."""
+    from caishen.table.movesig import Steps  # noqa: PLC0415
 
-    return [sum(1 for _, text, _, _ in h if action_of(text).kind.name != "PASS") for h in store.moves(code)]
+    out = []
+    for h in store.moves(code):
+        counter = Steps()
+        for seat, text, _, _ in h:
+            counter.add(seat, text.split(" ", 1)[0])
+        out.append(counter.count)
+    return out
 
 
 @dataclass(eq=False)

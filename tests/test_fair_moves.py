@@ -153,33 +153,45 @@ def test_records_without_signatures_still_verify() -> None:
 def test_each_answer_in_a_claim_window_is_signed_at_the_step_after_the_move_it_answers() -> None:
     """Every person asked about a discard is shown the same table: their answers have the step
     after the discard, whoever claimed before them; a seat that moves again, or any move that
-    is no answer, ends the window (the claimer's discard, a win on a kong's replacement tile)."""
+    is no answer, ends the window (the claimer's discard, a win on a kong's replacement tile).
+    Of one window's claims only the one that took effect counts: a chow that lost to a pong was
+    never made, and a step for it would tell the table someone had tried to chow. The second
+    figure is the count of records signed before 2026-12-07: every move but the passes."""
     hand = [
         (0, "discard 5p"),      # 0: the window opens; the answers have step 1
         (1, "chow 5p 4p"),      # a claim (it loses to the pong)
         (2, "pong 5p"),         # counted 2 in older records
         (3, "pass"),            # counted 3
-        (2, "discard 7z"),      # no answer: every move but the passes before it (3)
-        (3, "pass"),            # answers 7z at 4
+        (2, "discard 7z"),      # no answer: the discard and the pong before it (2; older 3)
+        (3, "pass"),            # answers 7z at 3
         (0, "exposed_kong 7z"),
-        (0, "win"),             # the same seat again: a win on the replacement tile, at 5
+        (0, "win"),             # the same seat again: a win on the replacement tile, at 4
         (1, "added_kong 3s"),   # (a move of another hand's shape: only the counting matters)
-        (2, "pass"),            # answers the added kong at 7
-        (1, "discard 1m"),      # the kong's seat again: no answer (7)
+        (2, "pass"),            # answers the added kong at 6
+        (1, "discard 1m"),      # the kong's seat again: no answer (6)
     ]
-    assert steps(hand) == [(0, 0), (1, 1), (1, 2), (1, 3), (3, 3), (4, 4), (4, 4), (5, 5), (6, 6), (7, 7), (7, 7)]
+    assert steps(hand) == [(0, 0), (1, 1), (1, 2), (1, 3), (2, 3), (3, 4), (3, 4), (4, 5), (5, 6), (6, 7), (6, 7)]
+    # a window answered by passes only counts nothing, a claim alone one step
+    assert steps([(0, "discard 1m"), (1, "pass"), (2, "pass"), (1, "discard 2m")]) == [(0, 0), (1, 1), (1, 1), (1, 1)]
+    assert steps([(0, "discard 1m"), (2, "pass"), (1, "chow 1m 1m"), (1, "discard 2m")]) == \
+        [(0, 0), (1, 1), (1, 1), (2, 2)]
 
 
 def test_a_record_signed_at_the_windows_steps_verifies_and_a_step_off_fails() -> None:
     """The centre's pages sign an answer at the step after the move it answers (core.public_step);
     ``caishen verify`` checks that step, and an older record's count (the fixture)."""
-    new = _signed_match(8, older=False, seed=b"w1")  # (a seed where it happens)
+    new = _signed_match(8, older=False, seed=b"w3")  # (a seed where both happen)
     differ = [i for h in new.hands for i, (a, b) in enumerate(steps([(s, x.text()) for s, x in h.actions]))
-              if a != b and h.seats[h.actions[i][0]] == 0]
+              if a != b and h.seats[h.actions[i][0]] == 0 and h.actions[i][1].kind is not ActionKind.DISCARD]
     assert differ, "no answer of Ann's after another claim in its window: another seed"
+    # and one of Ann's moves after a window whose claim won over another: the lost claim counts
+    # no step (older records counted it)
+    after_lost = [i for h in new.hands for i, (a, b) in enumerate(steps([(s, x.text()) for s, x in h.actions]))
+                  if a != b and h.seats[h.actions[i][0]] == 0 and h.actions[i][1].kind is ActionKind.DISCARD]
+    assert after_lost, "no discard of Ann's after a lost claim: another seed"
     assert verify(new).signed > 0
 
-    def off_by_one(d: dict[str, Any]) -> None:  # Ann's first answer after another claim, signed a step on
+    def off_by_one(d: dict[str, Any]) -> None:  # Ann's first move whose two counts differ, signed a step on
         h = next(h for h in d["hands"] if any(
             a != b and h["seats"][h["actions"][i][0]] == 0
             for i, (a, b) in enumerate(steps([(s, x) for s, x in h["actions"]]))))

@@ -102,17 +102,26 @@ def test_without_webcrypto_the_page_plays_unsigned(server: ServerProcess, browse
 def test_the_pages_verifier_counts_each_moves_step_as_caishen_verify_does(
         server: ServerProcess, browser: Any, tmp_path: Path) -> None:
     """An answer to a discard is signed at the step after the discard, however many claimed
-    before it (caishen/table/movesig.py, ``steps``): the page's verifier counts the same steps,
+    before it, and of one discard's claims only the one that took effect counts
+    (caishen/table/movesig.py, ``steps``): the page's verifier counts the same steps,
     and the step an older record signed it at, over whole matches of random players (who claim
     often: windows of two answers that are not passes)."""
     from caishen.table import movesig  # noqa: PLC0415
 
     record = tmp_path / "r.json"
-    assert cli_main(["selfplay", "--hands", "8", "--seed", "steps", "--record", str(record),
+    assert cli_main(["selfplay", "--hands", "8", "--seed", "s1", "--record", str(record),
                      "--quiet"]) == 0
     hands = [[(seat, text) for seat, text in h["actions"]] for h in json.loads(record.read_text())["hands"]]
     want = [[list(at) for at in movesig.steps(h)] for h in hands]
     assert any(new != old for h in want for new, old in h)  # the two counts differ somewhere
+
+    def lost_claims(hand: list[tuple[int, str]]) -> int:  # a hand's claims that lost: counted by older records only
+        counter = movesig.Steps()
+        for seat, text in hand:
+            counter.add(seat, text.split(" ", 1)[0])
+        return counter.older - counter.count
+
+    assert any(lost_claims(h) for h in hands)  # a claim lost to another on one discard somewhere
     page = browser.new_context().new_page()
     page.goto(server.base + "/m/none")  # a page with the verifier (fair.js)
     page.wait_for_function("typeof FairCheck === 'object'")

@@ -26,6 +26,7 @@ from caishen.server.core import Observation, iter_hand, loads  # the engine's, t
 from caishen.server.db import MoveRow
 from caishen.server.protocol import MAX_MESSAGE_BYTES
 from caishen.server.switch_zh import SWITCH_DOC_ZH
+from caishen.table.movesig import Steps
 from caishen.tiles import tile_name
 from helpers_server import (
     NINE_TERMINALS_SEED,
@@ -294,11 +295,11 @@ def test_one_seat_receives_no_tile_it_may_not_see(app: FastAPI) -> None:
     seat_in: dict[int, int] = {}
     for hand in record.hands:
         seat = seat_in[hand.index] = hand.seats.index(0)
-        told = 0  # the step a player is told: passes are not counted
+        told = Steps()  # the step a player is told: no passes, and of one window's claims one
         for game, step in iter_hand(hand, record.ruleset):
-            if step is not None and step.action.text() != "pass":
-                told += 1
-            observations.setdefault((hand.index, told), []).append(game.observation(seat))
+            if step is not None:
+                told.add(step.seat, step.action.text().split(" ", 1)[0])
+            observations.setdefault((hand.index, told.count), []).append(game.observation(seat))
     checked = 0
     for msg in received:
         if msg["type"] != "state" or msg["hand_end"] is not None:

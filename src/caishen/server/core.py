@@ -443,16 +443,16 @@ def stand_in_action(bot: Player, session: MatchSession, seat: int, policy: str) 
 
 def public_step(session: MatchSession) -> int:
     """The moves of the hand in play a player is told of: every move but the passes (a pass
-    counted would tell how many seats could have claimed), and while a claim window is open,
-    but the answers given in it: every seat asked answers at the step after the move that
-    opened it (:func:`caishen.table.movesig.steps`), and a claim counted as it came told the
-    others someone had claimed, and refused their answers as stale. The ``step`` of views,
-    events and ``act`` messages."""
-    n = len(session.moves) - session.passes()
-    if session.dealt and in_window(session):
-        ms = session.moves
-        n -= sum(1 for m in ms[_opened_at(ms) + 1:] if m.action.kind is not ActionKind.PASS)
-    return n
+    counted would tell how many seats could have claimed), and of one window's claims only
+    the one that took effect (one that lost, counted, would tell that someone had claimed);
+    while a claim window is open, the step after the move that opened it: every seat asked
+    answers at that step (a claim counted as it came told the others someone had claimed, and
+    refused their answers as stale). :func:`caishen.table.movesig.steps` says the same of a
+    record. The ``step`` of views, events and ``act`` messages."""
+    counted = session.steps()
+    if counted.opened is not None and session.dealt and in_window(session):
+        return counted.opened
+    return counted.count
 
 
 def passed_at_this_step(session: MatchSession, seat: int) -> bool:

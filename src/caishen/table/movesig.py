@@ -9,11 +9,12 @@ seat; each move it sends carries a signature over the move's **canonical bytes**
 
 (UTF-8; ``room`` the room's code, ``hand`` the hand's index and ``step`` the move's step
 (:func:`steps`), both in decimal; ``action`` the move's record text, e.g. ``discard 5p``). The
-step is the number of moves of the hand before this one that are not passes, except for an
-answer to a discard or an added kong (a claim, a win on it or a pass): every answer in one
-claim window has the step after the move it answers, however many answered before it, as
-every person asked is shown the same table. (Records signed before 2026-12-07 counted the
-answers given earlier in the window too; a verifier accepts either for an answer.) A record's
+step is the number of moves of the hand before this one that a player is told of: every move
+but the passes, and of the claims made on one discard or added kong only one (the one that took
+effect; those that lost to it were never made). Every answer in one claim window (a claim, a
+win on it or a pass) has the step after the move it answers, however many answered before it,
+as every person asked is shown the same table. (Records signed before 2026-12-07 counted every
+move but the passes; a verifier accepts either count for every move.) A record's
 hand keeps, by seat, the public key its person signed with (``signers``) and, for every
 action, its signature or a word (``signatures``):
 
@@ -50,30 +51,54 @@ OPENS: Final = frozenset({"discard", "added_kong"})
 ANSWERS: Final = frozenset({"pass", "chow", "pong", "exposed_kong", "win"})
 
 
+class Steps:
+    """The steps of a hand's moves, counted as they come (:func:`steps` over a whole hand; the
+    game centre's table over the hand in play). ``count``: the step of the next move that is no
+    answer, the moves so far that a player is told of; ``opened``: the step every answer of the
+    claim window open now is signed at (``None``: no window is open); ``older``: the count of
+    records signed before 2026-12-07, every move so far but the passes."""
+
+    __slots__ = ("count", "opened", "older", "_seats", "_claimed")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.opened: int | None = None
+        self.older = 0
+        self._seats: set[int] = set()  # who opened the window open now, and who answered it
+        self._claimed = False           # some answer in it claimed: of its claims only one counts
+
+    def add(self, seat: int, kind: str) -> tuple[int, int]:
+        """The next move (its seat, the first word of its record text): the step it is signed
+        at, and the step an older record signed it at."""
+        if self.opened is not None and kind in ANSWERS and seat not in self._seats:
+            at = (self.opened, self.older)
+            self._seats.add(seat)
+            if kind != "pass" and not self._claimed:
+                self._claimed = True
+                self.count += 1
+        else:
+            at = (self.count, self.older)
+            self.opened = None
+            if kind != "pass":
+                self.count += 1
+            if kind in OPENS:
+                self.opened, self._seats, self._claimed = self.count, {seat}, False
+        if kind != "pass":
+            self.older += 1
+        return at
+
+
 def steps(moves: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:
     """Each move of a hand (seat, record text, in order) with the step it is signed at and the
-    step an older record signed it at (the same but for an answer after another claim in its
-    window). An answer is a move of :data:`ANSWERS` after a move of :data:`OPENS` with only
-    answers between them, each by a seat of its own that did not open the window: a seat that
-    moves again (the claimer's discard, a kong's win on its replacement tile) or any other move
-    ends the window."""
-    out: list[tuple[int, int]] = []
-    count = 0  # moves so far that are not passes
-    opened: int | None = None  # the step after the move that opened the window open now
-    seats: set[int] = set()  # who opened it and who answered it so far
-    for seat, text in moves:
-        kind = text.split(" ", 1)[0]
-        if opened is not None and kind in ANSWERS and seat not in seats:
-            out.append((opened, count))
-            seats.add(seat)
-        else:
-            out.append((count, count))
-            opened = None
-        if kind in OPENS:
-            opened, seats = count + 1, {seat}
-        if kind != "pass":
-            count += 1
-    return out
+    step an older record signed it at. An answer is a move of :data:`ANSWERS` after a move of
+    :data:`OPENS` with only answers between them, each by a seat of its own that did not open
+    the window: a seat that moves again (the claimer's discard, a kong's win on its replacement
+    tile) or any other move ends the window. Every answer has the step after the move that
+    opened its window; the window's claims count as one step, the one that took effect (a
+    chow that lost to a pong, a pong to a win, was never made: counted, the step would tell
+    that someone had claimed)."""
+    counter = Steps()
+    return [counter.add(seat, text.split(" ", 1)[0]) for seat, text in moves]
 
 
 def move_message(room: str, hand: int, step: int, action: str) -> bytes:

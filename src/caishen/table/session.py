@@ -23,11 +23,15 @@ from dataclasses import dataclass
 from caishen.engine.actions import Action, ActionKind
 from caishen.engine.game import Game
 from caishen.engine.observation import Observation
+from caishen.table import movesig
 from caishen.table.match import Match, MatchError
 from caishen.table.play import play
 from caishen.table.players import Player
 from caishen.table.record import HandRecord, MatchRecord, Mix
 from caishen.variants.base import VariantRules
+
+#: The first word of each kind's record text (``Action.text``), by kind.
+_WORDS: tuple[str, ...] = tuple(k.name.lower() for k in ActionKind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +74,7 @@ class MatchSession:
         self.bots: tuple[Player | None, ...] = tuple(players)
         self._people = tuple(p is None for p in players)
         self.moves: list[Move] = []
-        self._passes_seen: tuple[list[Move], int, int] = (self.moves, 0, 0)  # passes(): list, moves, passes
+        self._steps_seen: tuple[list[Move], int, movesig.Steps] = (self.moves, 0, movesig.Steps())  # steps()
         self._settled = False
         self.dealt = False
         self._prepare()
@@ -159,18 +163,20 @@ class MatchSession:
     def observation(self, seat: int) -> Observation:
         return self.game.observation(seat)
 
-    def passes(self) -> int:
-        """The passes among :attr:`moves` (the hand in play's), counted on from the last call:
-        moves are only ever appended to a hand's list, and a new hand has a new list."""
+    def steps(self) -> movesig.Steps:
+        """The steps of the hand in play's moves (:class:`movesig.Steps`), counted on from the
+        last call: moves are only ever appended to a hand's list, and a new hand has a new list."""
         ms = self.moves
-        seen = self._passes_seen
+        seen = self._steps_seen
         if seen[0] is ms and seen[1] == len(ms):
             return seen[2]
         if seen[0] is not ms or seen[1] > len(ms):
-            seen = (ms, 0, 0)
-        n = seen[2] + sum(1 for m in ms[seen[1]:] if m.action.kind is ActionKind.PASS)
-        self._passes_seen = (ms, len(ms), n)
-        return n
+            seen = (ms, 0, movesig.Steps())
+        counter = seen[2]
+        for m in ms[seen[1]:]:
+            counter.add(m.seat, _WORDS[m.action.kind])
+        self._steps_seen = (ms, len(ms), counter)
+        return counter
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         return self.game.legal_actions(seat)
@@ -254,7 +260,7 @@ class MatchSession:
         session.bots = tuple(None for _ in players)  # replay first: no bot may move on its own
         session._people = tuple(p is None for p in players)
         session.moves = []
-        session._passes_seen = (session.moves, 0, 0)
+        session._steps_seen = (session.moves, 0, movesig.Steps())
         session.dealt = True
         for i, moves in enumerate(hands):
             mix = mixes[i] if i < len(mixes) else None

@@ -127,20 +127,28 @@ const FairCheck = (() => {
   const MOVE_LABEL = "caishen-move-1";
   function moveMessage(room, hand, step, action) { return enc.encode(`${MOVE_LABEL}\n${room}\n${hand}\n${step}\n${action}`); }
   // Each move's step, and the step an older record signed it at (caishen/table/movesig.py,
-  // steps): the moves before it that are not passes, but an answer to a discard or an added
-  // kong (by a seat that neither opened the window nor answered it yet, after answers only)
-  // has the step after the move it answers, however many claimed before it.
+  // Steps): the moves before it that a player is told of, every move but the passes and, of the
+  // claims on one discard or added kong, only one; an answer to it (by a seat that neither
+  // opened the window nor answered it yet, after answers only) has the step after the move it
+  // answers, however many claimed before it. Older records counted every move but the passes.
   const OPENS = new Set(["discard", "added_kong"]);
   const ANSWERS = new Set(["pass", "chow", "pong", "exposed_kong", "win"]);
   function moveSteps(actions) {
-    let count = 0, opened = null, seats = new Set();
+    let count = 0, older = 0, opened = null, seats = new Set(), claimed = false;
     return actions.map(([seat, action]) => {
       const kind = action.split(" ")[0];
       let at;
-      if (opened !== null && ANSWERS.has(kind) && !seats.has(seat)) { at = [opened, count]; seats.add(seat); }
-      else { at = [count, count]; opened = null; }
-      if (OPENS.has(kind)) { opened = count + 1; seats = new Set([seat]); }
-      if (kind !== "pass") count += 1;
+      if (opened !== null && ANSWERS.has(kind) && !seats.has(seat)) {
+        at = [opened, older];
+        seats.add(seat);
+        if (kind !== "pass" && !claimed) { claimed = true; count += 1; }
+      } else {
+        at = [count, older];
+        opened = null;
+        if (kind !== "pass") count += 1;
+        if (OPENS.has(kind)) { opened = count; seats = new Set([seat]); claimed = false; }
+      }
+      if (kind !== "pass") older += 1;
       return at;
     });
   }
