@@ -51,3 +51,32 @@ def test_a_bad_wall_dice_or_dealer_for_game_is_a_caishen_error() -> None:
         with pytest.raises(CaishenError, match=message) as err:
             Game(LONGGANG, *args)  # type: ignore[arg-type]
         assert err.value.code == code
+
+
+def test_tiles_and_hands_that_cannot_be_are_caishen_errors() -> None:
+    """The rules core's own values: a number that names no tile, a meld or hand of the wrong
+    shape, a fifth copy of a kind (each was a bare ValueError with no ``code``)."""
+    from caishen.hand import Hand, Meld, MeldKind  # noqa: PLC0415
+    from caishen.shapes.analysis import shanten  # noqa: PLC0415
+    from caishen.tiles import kind, tile_name  # noqa: PLC0415
+
+    for call, code, message in [
+        (lambda: tile_name(99), "tile", "no tile kind 99"),
+        (lambda: kind(0, 10), "tile", "no tile 10 in suit 0"),
+        (lambda: Meld(MeldKind.CHOW, (0, 1, 3)), "hand", "a chow must be three consecutive tiles"),
+        (lambda: Meld(MeldKind.PONG, (4, 4)), "hand", "a pong must be 3 equal tiles"),
+        (lambda: Hand((34,)), "hand", "concealed tiles must be non-flower tile kinds"),
+        (lambda: Hand((0,)).without_tile(5), "hand", "the hand holds no concealed tile of kind 5"),
+        (lambda: shanten(Hand((0,) * 5), LONGGANG), "hand", "more than 4 tiles"),
+    ]:
+        with pytest.raises(CaishenError, match=message) as err:
+            call()
+        assert err.value.code == code
+
+
+def test_an_environment_option_out_of_range_is_a_caishen_error() -> None:
+    from caishen.env.encoding import action_of  # noqa: PLC0415
+
+    with pytest.raises(CaishenError, match="action index must be 0-") as err:
+        action_of(10_000)
+    assert err.value.code == "argument"

@@ -20,3 +20,23 @@ class CaishenError(ValueError):
         if code is not None:
             self.code = code
         self.rule: str | None = rule
+
+
+class TileError(CaishenError):
+    """A number that names no tile kind (``tile_name(99)``, ``kind(0, 10)``)."""
+
+    code = "tile"
+
+
+class HandError(CaishenError):
+    """Tiles that make no hand or meld: a chow that is no run, a flower among the concealed
+    tiles, a fifth copy of a kind, more tiles than a complete hand holds."""
+
+    code = "hand"
+
+
+class ArgumentError(CaishenError):
+    """An argument out of its declared range or not one of its choices (an environment's
+    option, a cache share, a notation style)."""
+
+    code = "argument"

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from caishen.errors import HandError
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER, NUM_SUITED, is_flower, is_suited
 
 # Packed counts of concealed tiles: one base-5 number per suit in 21-bit fields (m, p, s at
@@ -68,19 +69,19 @@ class Meld:
     def __post_init__(self) -> None:
         t = self.tiles
         if any(not 0 <= k < NUM_KINDS for k in t):
-            raise ValueError(f"meld has a tile that is not a tile kind: {t}")
+            raise HandError(f"meld has a tile that is not a tile kind: {t}")
         if any(is_flower(k) for k in t):
-            raise ValueError("a flower cannot be part of a meld")
+            raise HandError("a flower cannot be part of a meld")
         if self.kind is MeldKind.CHOW:
             s = sorted(t)
             if len(t) != 3 or not all(is_suited(k) for k in t) or s[0] // 9 != s[2] // 9 or s != [
                 s[0], s[0] + 1, s[0] + 2
             ]:
-                raise ValueError(f"a chow must be three consecutive tiles of one suit: {t}")
+                raise HandError(f"a chow must be three consecutive tiles of one suit: {t}")
         else:
             need = 3 if self.kind is MeldKind.PONG else 4
             if len(t) != need or len(set(t)) != 1:
-                raise ValueError(f"a {self.kind.name.lower()} must be {need} equal tiles: {t}")
+                raise HandError(f"a {self.kind.name.lower()} must be {need} equal tiles: {t}")
 
     def __reduce__(self) -> tuple[type[Meld], tuple[MeldKind, tuple[int, ...]]]:
         # Pickle and copy through the constructor: the compiled build (mypyc) cannot set the
@@ -102,7 +103,7 @@ class Meld:
         """A chow of ``low, low+1, low+2`` with ``claimed`` taken from the left."""
         rest = [k for k in (low, low + 1, low + 2) if k != claimed]
         if len(rest) != 2:
-            raise ValueError("the claimed tile must be one of the chow's three")
+            raise HandError("the claimed tile must be one of the chow's three")
         return cls(MeldKind.CHOW, (claimed, *rest))
 
     @classmethod
@@ -160,7 +161,7 @@ class Hand:
             prev = lo = hi = 0
             for k in concealed:
                 if not 0 <= k < NUM_NON_FLOWER:  # the flower kinds come after every other kind
-                    raise ValueError("concealed tiles must be non-flower tile kinds; flowers go in flowers")
+                    raise HandError("concealed tiles must be non-flower tile kinds; flowers go in flowers")
                 if k < prev:
                     ordered = False
                 prev = k
@@ -171,9 +172,9 @@ class Hand:
             packed = lo + (hi << 42)
             if flowers or type(flowers) is not tuple:
                 if any(not is_flower(k) for k in flowers):
-                    raise ValueError("flowers must be flower kinds")
+                    raise HandError("flowers must be flower kinds")
                 if len(set(flowers)) != len(flowers):
-                    raise ValueError("each flower exists once")
+                    raise HandError("each flower exists once")
                 flowers = tuple(sorted(flowers))
             if type(melds) is not tuple:
                 melds = tuple(melds)
@@ -250,5 +251,5 @@ class Hand:
         try:
             c.remove(k)
         except ValueError:
-            raise ValueError(f"the hand holds no concealed tile of kind {k}") from None
+            raise HandError(f"the hand holds no concealed tile of kind {k}") from None
         return Hand(tuple(c), self.melds, self.flowers)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from caishen.errors import CaishenError
+from caishen.errors import ArgumentError, CaishenError
 from caishen.hand import Hand, Meld, MeldKind, counts_of
 from caishen.tiles import (
     COPIES,
@@ -269,7 +269,7 @@ def format_hand(hand: Hand, style: str = "compact") -> str:
         render = chinese_name
         sep = " "
     else:
-        raise ValueError(f"unknown style {style!r} (compact, unicode or chinese)")
+        raise ArgumentError(f"unknown style {style!r} (compact, unicode or chinese)")
     groups = [sep.join(render(k) for k in hand.concealed)] if hand.concealed else []
     if hand.flowers:
         groups.append(sep.join(render(k) for k in hand.flowers))
@@ -286,4 +286,4 @@ def format_tile(k: int, style: str = "compact") -> str:
         return glyph(k)
     if style == "chinese":
         return chinese_name(k)
-    raise ValueError(f"unknown style {style!r} (compact, unicode or chinese)")
+    raise ArgumentError(f"unknown style {style!r} (compact, unicode or chinese)")

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Final, Protocol
 
+from caishen.errors import TileError
+
 NUM_SUITED: Final = 27
 NUM_NON_FLOWER: Final = 34
 NUM_KINDS: Final = 38
@@ -54,11 +56,11 @@ def kind(suit: int, number: int) -> int:
     """The kind of tile ``number`` (1-based) of ``suit`` (MAN, PIN, SOU, HONOR, FLOWER)."""
     if suit == FLOWER:
         if not 1 <= number <= 4:
-            raise ValueError(f"flower number must be 1-4, not {number}")
+            raise TileError(f"flower number must be 1-4, not {number}")
         return NUM_NON_FLOWER + number - 1
     limit = 7 if suit == HONOR else 9
     if not 0 <= suit <= HONOR or not 1 <= number <= limit:
-        raise ValueError(f"no tile {number} in suit {suit}")
+        raise TileError(f"no tile {number} in suit {suit}")
     return suit * 9 + number - 1
 
 
@@ -118,7 +120,7 @@ def seat_flower(wind: int) -> int:
 def tile_name(k: int) -> str:
     """Compact notation of one tile, e.g. ``5p``, ``7z``, ``f2``."""
     if not 0 <= k < NUM_KINDS:
-        raise ValueError(f"no tile kind {k}")
+        raise TileError(f"no tile kind {k}")
     if is_flower(k):
         return f"f{number_of(k)}"
     return f"{number_of(k)}{SUIT_LETTERS[suit_of(k)]}"
@@ -141,7 +143,7 @@ def chinese_name(k: int) -> str:
         return _CN_HONORS[k - NUM_SUITED]
     if is_suited(k):
         return _CN_NUMBERS[k % 9] + _CN_SUITS[k // 9]
-    raise ValueError(f"no tile kind {k}")
+    raise TileError(f"no tile kind {k}")
 
 
 def english_name(k: int) -> str:
@@ -152,7 +154,7 @@ def english_name(k: int) -> str:
         return _EN_HONORS[k - NUM_SUITED]
     if is_suited(k):
         return f"{k % 9 + 1} {_EN_SUITS[k // 9]}"
-    raise ValueError(f"no tile kind {k}")
+    raise TileError(f"no tile kind {k}")
 
 
 # Unicode Mahjong Tiles block: winds/dragons U+1F000-1F006 (E S W N Red Green White),

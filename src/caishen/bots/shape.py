@@ -65,6 +65,7 @@ from operator import add, itemgetter, mul
 from pathlib import Path
 from typing import Final, Union
 
+from caishen.errors import ArgumentError
 from caishen.tiles import NUM_NON_FLOWER, NUM_SUITED
 
 GROUPS: Final = 6  # set slots 0..5 (a 17-tile hand has at most 5 concealed sets)
@@ -754,7 +755,7 @@ def set_cache_share(share: float) -> None:
     :func:`caishen.bots.caches.set_cache_share` sets the same share for every cache a bot's
     decisions fill."""
     if not 0.0 < share <= 1.0:
-        raise ValueError(f"a cache share is over 0 and at most 1, not {share}")
+        raise ArgumentError(f"a cache share is over 0 and at most 1, not {share}")
     for i, full in enumerate((SUIT_CACHE, HALF_CACHE, HAND_CACHE, COMBINED_CACHE, COVER_CACHE)):
         _limits[i] = max(64, int(full * share))
     for suits in _suits:

@@ -69,7 +69,7 @@ def layout_from(opener: int, count: int, wall_size: int, indicator: bool = True)
     ``opener``'s wall: drawing starts at the next stack; the counted stack's top tile is the
     turned tile (with ``indicator``) and the counted stacks are the tail, walked backwards."""
     if wall_size % (2 * SEATS):
-        raise ValueError(f"wall size {wall_size} does not make 4 walls of 2-tile stacks")
+        raise CaishenError(f"wall size {wall_size} does not make 4 walls of 2-tile stacks")
     per_side = wall_size // (2 * SEATS)
     n_stacks = SEATS * per_side
     s = count

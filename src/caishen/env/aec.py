@@ -46,6 +46,7 @@ from caishen.env.encoding import ACTIONS, NUM_ACTIONS, OBS_HIGH, PASS_INDEX, act
 from caishen.env.hidden import HIDDEN_SIZE, STATE_SIZE, hidden_into, state_into
 from caishen.env.observer import Observer, obs_size
 from caishen.env.single import seat_option
+from caishen.errors import ArgumentError
 from caishen.table.results import hand_chips
 from caishen.variants.base import VariantRules
 
@@ -186,7 +187,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         if observation_mode not in OBSERVATION_MODES:
-            raise ValueError(f"observation_mode must be normal or oracle, not {observation_mode!r}")
+            raise ArgumentError(f"observation_mode must be normal or oracle, not {observation_mode!r}")
         self.ruleset = ruleset
         self.render_mode = render_mode
         self.obs_version = obs_version

@@ -34,6 +34,7 @@ from caishen.engine.game import Game, IllegalActionError
 from caishen.env.encoding import ACTIONS, NUM_ACTIONS, encode_into, mask_into
 from caishen.env.observer import Observer
 from caishen.env.single import seat_option
+from caishen.errors import ArgumentError
 from caishen.table.players import Player
 from caishen.table.results import hand_chips
 from caishen.variants.base import VariantRules
@@ -49,7 +50,7 @@ class _Tables:
 
     def __init__(self, n: int, ruleset: VariantRules, obs_version: str, dealer: int | str) -> None:
         if n < 1:
-            raise ValueError(f"a batch has at least 1 table, not {n}")
+            raise ArgumentError(f"a batch has at least 1 table, not {n}")
         self.n = n
         self.ruleset = ruleset
         self.dealer_option = seat_option(dealer, "dealer")
@@ -182,7 +183,7 @@ class BotBatch(_Tables):
     ) -> None:
         super().__init__(n, ruleset, obs_version, dealer)
         if len(opponents) != 3:
-            raise ValueError(f"need 3 opponents, got {len(opponents)}")
+            raise ArgumentError(f"need 3 opponents, got {len(opponents)}")
         for name in opponents:
             make_bot(name, None, ruleset)
         self.opponents = tuple(opponents)

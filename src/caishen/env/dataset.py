@@ -25,6 +25,7 @@ import numpy as np
 from caishen.engine.game import Game
 from caishen.env.encoding import NUM_ACTIONS, action_index, mask_into
 from caishen.env.observer import Observer
+from caishen.errors import ArgumentError
 from caishen.table.record import MatchRecord
 from caishen.table.results import hand_chips
 
@@ -63,7 +64,7 @@ class Dataset:
             np.savez_compressed(p, **extra)
             return
         if not p.endswith(".parquet"):
-            raise ValueError(f"{p}: the dataset file must end in .npz or .parquet")
+            raise ArgumentError(f"{p}: the dataset file must end in .npz or .parquet")
         import importlib
 
         pa: Any = importlib.import_module("pyarrow")  # the parquet extra (untyped)

@@ -38,6 +38,7 @@ from caishen.engine.actions import (
     PONGS,
 )
 from caishen.engine.game import PASS, WIN, Action, ActionKind, Observation, Phase
+from caishen.errors import ArgumentError
 from caishen.hand import MeldKind
 from caishen.tiles import NUM_KINDS, NUM_NON_FLOWER
 
@@ -117,7 +118,7 @@ _INDEX_OF: Final = {id(a): i for i, a in enumerate(ACTIONS)}
 def action_of(index: int) -> Action:
     """The action with a given index (ValueError if out of range)."""
     if not 0 <= index < NUM_ACTIONS:
-        raise ValueError(f"action index must be 0-{NUM_ACTIONS - 1}, not {index}")
+        raise ArgumentError(f"action index must be 0-{NUM_ACTIONS - 1}, not {index}")
     return ACTIONS[index]
 
 

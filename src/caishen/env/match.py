@@ -37,6 +37,7 @@ from caishen import fair
 from caishen.env.aec import TableEnv
 from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, action_of
 from caishen.env.single import terminal_mask
+from caishen.errors import ArgumentError
 from caishen.table.match import Table
 from caishen.table.results import MatchResult
 from caishen.variants.base import VariantRules
@@ -58,7 +59,7 @@ class MatchEnv(TableEnv):
     ) -> None:
         if hands is not None:
             if hands < 1:
-                raise ValueError(f"hands must be at least 1, not {hands}")
+                raise ArgumentError(f"hands must be at least 1, not {hands}")
             ruleset = ruleset.replace(hands_per_match=hands)
         super().__init__(ruleset, render_mode, obs_version, observation_mode)
         Table(ruleset, players)  # checks the number of players for the variant now

@@ -20,6 +20,7 @@ from caishen.engine.actions import Action
 from caishen.engine.game import Game
 from caishen.env.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, encode_into
 from caishen.env.history import HISTORY_SIZE, History
+from caishen.errors import ArgumentError
 
 OBS_VERSIONS: Final = ("v1", "v2")
 
@@ -30,7 +31,7 @@ def obs_size(version: str) -> int:
         return OBS_SIZE
     if version == "v2":
         return OBS_SIZE + HISTORY_SIZE
-    raise ValueError(f"obs_version must be one of {', '.join(OBS_VERSIONS)}, not {version!r}")
+    raise ArgumentError(f"obs_version must be one of {', '.join(OBS_VERSIONS)}, not {version!r}")
 
 
 def obs_space(version: str) -> spaces.Dict:

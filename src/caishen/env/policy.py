@@ -42,7 +42,7 @@ from caishen.env.encoding import (
     encode_into,
     mask_into,
 )
-from caishen.errors import CaishenError
+from caishen.errors import ArgumentError, CaishenError
 from caishen.variants.base import VariantRules
 from caishen.variants.longgang.rules import LONGGANG, Ruleset
 
@@ -62,10 +62,10 @@ class Policy:
     def __init__(self, weights: dict[str, np.ndarray[Any, Any]]) -> None:
         missing = [k for k in LAYERS if k not in weights]
         if missing:
-            raise ValueError(f"policy weights lack {', '.join(missing)}")
+            raise ArgumentError(f"policy weights lack {', '.join(missing)}")
         self.w = [np.ascontiguousarray(weights[k], dtype=np.float32) for k in LAYERS]
         if self.w[0].shape[0] not in (OBS_SIZE, OBS_SIZE + FEATURES) or self.w[4].shape[1] != NUM_ACTIONS:
-            raise ValueError(f"policy weights are for {self.w[0].shape[0]} inputs and {self.w[4].shape[1]} actions, "
+            raise ArgumentError(f"policy weights are for {self.w[0].shape[0]} inputs and {self.w[4].shape[1]} actions, "
                              f"not {OBS_SIZE} (observation v1, or + {FEATURES} features) and {NUM_ACTIONS}")
         self.features = self.w[0].shape[0] > OBS_SIZE
         """Whether the network takes :func:`features_into` after the observation."""
@@ -127,13 +127,13 @@ def policy_from_env() -> Policy:
     """The policy ``$CAISHEN_POLICY`` names (loaded once per process)."""
     path = os.environ.get(POLICY_ENV, "")
     if not path:
-        raise ValueError(f"set ${POLICY_ENV} to a policy's weights (.npz) to play caishen.env.policy:PolicyPlayer")
+        raise ArgumentError(f"set ${POLICY_ENV} to a policy's weights (.npz) to play caishen.env.policy:PolicyPlayer")
     policy = _LOADED.get(path)
     if policy is None:
         try:
             policy = _LOADED[path] = Policy.load(path)
         except OSError as exc:
-            raise ValueError(f"${POLICY_ENV}={path}: {exc}") from None
+            raise ArgumentError(f"${POLICY_ENV}={path}: {exc}") from None
     return policy
 
 

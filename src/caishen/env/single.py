@@ -50,6 +50,7 @@ from caishen.bots import make_bot
 from caishen.engine.game import PASS, Action, Game, IllegalActionError
 from caishen.env.encoding import ACTIONS, NUM_ACTIONS, PASS_INDEX, action_index, mask_into
 from caishen.env.observer import Observer, obs_space
+from caishen.errors import ArgumentError
 from caishen.table.players import Player
 from caishen.table.results import hand_chips
 from caishen.variants.base import VariantRules
@@ -73,7 +74,7 @@ def seat_option(value: int | str, what: str) -> int | str:
     """A seat or dealer option: 0-3 or ``"random"``."""
     if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and value in range(4)):
         return value
-    raise ValueError(f"{what} must be 0-3 or 'random', not {value!r}")
+    raise ArgumentError(f"{what} must be 0-3 or 'random', not {value!r}")
 
 
 def legal_choice(action: Any, legal: Sequence[Action], illegal_action: str, info: dict[str, Any]) -> Action:
@@ -118,9 +119,9 @@ class CaishenSingleEnv(gym.Env[dict[str, Any], Any]):
         self.seat_option = seat_option(seat, "seat")
         self.dealer_option = seat_option(dealer, "dealer")
         if len(opponents) != 3:
-            raise ValueError(f"need 3 opponents, got {len(opponents)}")
+            raise ArgumentError(f"need 3 opponents, got {len(opponents)}")
         if illegal_action not in ("fallback", "raise"):
-            raise ValueError(f"illegal_action must be 'fallback' or 'raise', not {illegal_action!r}")
+            raise ArgumentError(f"illegal_action must be 'fallback' or 'raise', not {illegal_action!r}")
         for name in opponents:
             make_bot(name, None, ruleset)  # check the names now
         self.seat = 0 if seat == "random" else int(seat)

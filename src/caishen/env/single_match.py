@@ -32,6 +32,7 @@ from caishen.env.encoding import NUM_ACTIONS, mask_into
 from caishen.env.match import standing
 from caishen.env.observer import Observer, obs_space
 from caishen.env.single import legal_choice, terminal_mask
+from caishen.errors import ArgumentError
 from caishen.table.match import Table
 from caishen.table.players import Player
 from caishen.variants.base import VariantRules
@@ -59,11 +60,11 @@ class CaishenMatchSingleEnv(gym.Env[dict[str, Any], Any]):
         if opponents is None:
             opponents = ("greedy",) * (players - 1)
         if len(opponents) != players - 1:
-            raise ValueError(f"need {players - 1} opponents for {players} players, got {len(opponents)}")
+            raise ArgumentError(f"need {players - 1} opponents for {players} players, got {len(opponents)}")
         if not (seat == "random" or (isinstance(seat, int) and 0 <= seat < players)):
-            raise ValueError(f"seat (the agent's player index) must be 0-{players - 1} or 'random', not {seat!r}")
+            raise ArgumentError(f"seat (the agent's player index) must be 0-{players - 1} or 'random', not {seat!r}")
         if illegal_action not in ("fallback", "raise"):
-            raise ValueError(f"illegal_action must be 'fallback' or 'raise', not {illegal_action!r}")
+            raise ArgumentError(f"illegal_action must be 'fallback' or 'raise', not {illegal_action!r}")
         for name in opponents:
             make_bot(name, None, ruleset)
         self.player_option = seat

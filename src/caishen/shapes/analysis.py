@@ -21,6 +21,7 @@ from itertools import combinations_with_replacement
 from operator import attrgetter
 from typing import Final, Protocol
 
+from caishen.errors import ArgumentError, HandError
 from caishen.hand import Hand, Meld, MeldKind
 from caishen.shapes import tables as _tables
 from caishen.tiles import (
@@ -582,7 +583,8 @@ def shanten(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> int:
 
     Wild-aware (each wild fills any gap). Counts the standard form, 八对半 / seven
     pairs (switches, no melds) and 推土机 (only when complete or one 正财神 away).
-    Ignores whether the missing tiles are still unseen. Raises ValueError if the hand has more tiles than a complete hand.
+    Ignores whether the missing tiles are still unseen. Raises :class:`~caishen.errors.HandError`
+    if the hand has more tiles than a complete hand, or a fifth copy of a kind.
     """
     info = _info(ruleset)
     conc = hand.concealed
@@ -595,12 +597,12 @@ def shanten(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> int:
         zheng = w
     for i in range(len(conc) - 4):  # base-5 keys hold at most 4 of a kind
         if conc[i] == conc[i + 4] and slot[conc[i]] != 4:
-            raise ValueError(f"the hand holds more than 4 tiles of kind {conc[i]}")
+            raise HandError(f"the hand holds more than 4 tiles of kind {conc[i]}")
     sets = info.sets - len(hand.melds)
     target = 3 * sets + 2
     size = len(conc) + w - zheng
     if sets < 0 or size > target:
-        raise ValueError(
+        raise HandError(
             f"hand has {size + 3 * len(hand.melds)} tiles; a complete hand has {3 * info.sets + 2}"
         )
     x = _pair_cover(keys[0], keys[1], False)
@@ -815,7 +817,7 @@ def set_cache_share(share: float) -> None:
     ``caishen.bots.shape.set_cache_share`` calls this: the game centre keeps every cache the
     bots fill to one share (docs/server.md, "Measured load")."""
     if not 0.0 < share <= 1.0:
-        raise ValueError(f"a cache share is over 0 and at most 1, not {share}")
+        raise ArgumentError(f"a cache share is over 0 and at most 1, not {share}")
     for i, full in enumerate((_MELD_GROUPS_KEPT, _GROUPS_KEPT, _PLACED_KEPT, _SPLITS_KEPT, _PAIRS_KEPT)):
         _kept[i] = max(64, int(full * share))
     if len(_meld_groups) >= _kept[0]:
@@ -1182,7 +1184,7 @@ def arrangements(hand: Hand, ruleset: Forms, wilds: frozenset[int] = _EMPTY) -> 
             counts[t] += 1
             keys[_SLOT[t]] += _POW[t]
     if max(counts) > 4:
-        raise ValueError(f"the hand holds {max(counts)} tiles of one kind; there are 4")
+        raise HandError(f"the hand holds {max(counts)} tiles of one kind; there are 4")
     if not is_win(hand, ruleset, wilds):
         return ()
     info = _info(ruleset)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any, Final
 
+from caishen.errors import ArgumentError
 from caishen.shapes.tables import suit_tables
 
 __all__ = ["SUPPORTED_TILES", "every_tile_wins_with_kongs", "pairs_form_distinct", "single_suit_stats"]
@@ -65,7 +66,7 @@ def single_suit_stats(tiles: int) -> dict[str, Any]:
     see ``docs/analysis.md``.
     """
     if tiles not in SUPPORTED_TILES:
-        raise ValueError(f"--tiles must be 13 or 16, not {tiles}")
+        raise ArgumentError(f"--tiles must be 13 or 16, not {tiles}")
     # PO = 2 * (odd counts) + (some count is 3): seven pairs wants no odd count (0);
     # 八对半 exactly one odd count, the 3 of the triplet (2 * 1 + 1)
     pairs_ok = 3 if tiles == 16 else 0
