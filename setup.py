@@ -7,7 +7,7 @@ importable and a C compiler works. Otherwise (no compiler, a failed compile, or
 ``CAISHEN_PURE=1`` set at install time) they install the pure-Python package, with one
 warning line in the build log, and nothing else changes. At import time ``CAISHEN_PURE=1``
 forces the pure-Python modules even where compiled ones are installed (see
-``caishen/__init__.py`` and docs/performance.md).
+``caishen/_build.py`` and docs/performance.md).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ COMPILED = (
     "variants/longgang/outcome.py",
 )
 # Written beside the compiled modules: the SHA-256 of each source they were built from, so that
-# a later edit of a source is noticed at import time (caishen/__init__.py then runs pure Python).
+# a later edit of a source is noticed at import time (caishen/_build.py then runs pure Python).
 MANIFEST = "caishen/_compiled.txt"
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
