@@ -1005,3 +1005,17 @@ def test_L17_nine_terminals_counts_kinds_not_wilds_or_flowers() -> None:
     assert on.draw_declaration(melded, frozenset()) == "nine_terminals"
     flowers = parse_hand("1m9m 1p9p 1s 1z2z3z 2m3m4m 5p6p7p 3s4s5s f12")  # eight kinds and flowers
     assert on.draw_declaration(flowers, frozenset()) is None
+
+
+def test_a_game_says_where_it_stands_in_one_line() -> None:
+    """``repr(game)``: the variant, the phase, who is to move, how many moves, the live tiles."""
+    import random  # noqa: PLC0415
+
+    g = Game.from_seed(b"x", LONGGANG)
+    assert repr(g) == "<Game longgang: turn, seats to move [0]; 0 moves, 45 live tiles>"
+    rng = random.Random(1)
+    while not g.is_over:
+        seat = g.to_move()[0]
+        g.step(seat, rng.choice(g.legal_actions(seat)))
+    assert repr(g) == f"<Game longgang: over, drawn; {len(g.move_stack)} moves, 0 live tiles>"
+    assert g.outcome is not None and g.outcome.winner is None

@@ -134,6 +134,16 @@ class HandState:
 
     # ------------------------------------------------------------------ public state
 
+    def __repr__(self) -> str:
+        """One line a developer can read: the variant, where the hand is, who acts, how far."""
+        if self._phase is Phase.OVER:
+            out = self._outcome
+            where = "over, " + ("drawn" if out is None or out.winner is None else f"won by seat {out.winner}")
+        else:
+            where = f"{self._phase.value}, seats to move {list(self.to_move())}"
+        return (f"<{type(self).__name__} {self.ruleset.name}: {where}; {len(self.move_stack)} moves, "
+                f"{self.live_tiles} live tiles>")
+
     @property
     def phase(self) -> Phase:
         return self._phase
