@@ -124,3 +124,30 @@ def test_a_table_connection_while_the_database_is_away_is_told_to_try_again(tmp_
         monkeypatch.setattr(Store, "room", room)
         with c.websocket_connect(f"/ws/{code}") as ws:
             assert next(m for m in iter(ws.receive_json, None) if m["type"] == "state")["hand"] == 0
+
+
+def test_every_labelled_counter_is_exported_under_every_label_before_its_first_count() -> None:
+    """A refused request's counter is on ``/metrics`` at 0 from the start under each label the
+    server counts it by (a series that appears at its first count has no rate() then, and an
+    alert on it misses that count); the labels are every one the sources count under."""
+    import re  # noqa: PLC0415
+
+    from caishen.server import metrics  # noqa: PLC0415
+
+    text = metrics.render().decode()
+    for counter, values in metrics.LABELS.items():
+        for value in values:
+            assert re.search(rf'^{counter._name}_total{{[a-z]+="{value}"}} ', text, re.M), (counter._name, value)
+    # the labels in the sources: each .labels(x="...") of these counters is in LABELS
+    src = Path(metrics.__file__).parent
+    used: set[tuple[str, str]] = set()
+    for path in src.rglob("*.py"):
+        for name, value in re.findall(r'metrics\.(\w+)\.labels\(\w+=f?"([^"]+)"\)', path.read_text(encoding="utf-8")):
+            if "{" in value:  # a label built from a word: each of the words it is built from
+                for who in ("user", "ip"):
+                    used.add((name, value.replace("{who}", who)))
+            else:
+                used.add((name, value))
+    assert used, "no labelled count found in the sources"
+    declared = {(c._name.removeprefix("caishen_"), v) for c, vs in metrics.LABELS.items() for v in vs}
+    assert used <= declared, used - declared

@@ -14,8 +14,9 @@ How to count:
 - ``commit_failures.inc()``: group commits that raised (the tables paused, docs/server.md "Faults").
 - ``send_queue_drops.labels(reason="superseded" | "overflow" | "timeout").inc()``: messages a
   connection's outgoing queue let go of.
-- ``rate_limited.labels(limit="ws_connection" | "ws_user" | "http" | ...).inc()``: requests and
+- ``rate_limited.labels(limit="ws_connection" | "ws_user" | "http_user" | ...).inc()``: requests and
   messages refused by a rate limit or a cap.
+- a new label value goes in :data:`LABELS` too: every labelled series is exported at 0 from the start.
 - ``relayed_connections.inc()`` and ``relayed_messages.labels(direction="in" | "out").inc()``: at
   the edge node, the table WebSockets joined to another node through Redis (the relay of
   ``caishen serve --redis``, :mod:`caishen.server.nodes.edge`) and the messages that crossed
@@ -91,6 +92,19 @@ rate_limited: Final = Counter(
 
 storage_ok.set(1)
 redis_ok.set(1)  # a centre without Redis has none to miss
+
+#: Every label each labelled counter is counted under: each series is exported from the start at
+#: 0, so that a dashboard's rate() and an alert on a refusal see it before the first one (a
+#: series that appears only at its first count has no rate then, and its first count is lost).
+LABELS: Final = {
+    send_queue_drops: ("superseded", "overflow", "timeout"),
+    rate_limited: ("http_shared", "http_user", "http_ip", "open_rooms", "ws_connection", "ws_user"),
+    relayed_messages: ("in", "out"),
+    drained_tables: ("stored", "stuck"),
+}
+for _counter, _values in LABELS.items():
+    for _value in _values:
+        _counter.labels(_value)
 
 
 def render() -> bytes:
