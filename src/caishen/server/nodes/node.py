@@ -371,13 +371,21 @@ class Node:
         """:meth:`sweep` every lease ttl or so (between a half and one ttl, at random: the
         nodes do not sweep in step), from a random moment within a ttl of the start."""
         ttl = self.leases.times.ttl
+        failed = 0  # sweeps failed in a row: the first is logged, and the one that works again
         await asyncio.sleep(random.uniform(0, ttl))  # the pace of the sweeps, not a wait for a state
         while not self.draining:
             try:
                 await self.sweep()
             except Exception as exc:  # noqa: BLE001 - the database or Redis away: the next sweep tries again
-                log.warning("sweeping for tables without a node failed", extra=fields(
-                    event="node_sweep_failed", error=error_line(exc)))
+                if not failed:  # (every sweep of an outage said it again, every few seconds)
+                    log.warning("sweeping for tables without a node failed", extra=fields(
+                        event="node_sweep_failed", error=error_line(exc)))
+                failed += 1
+            else:
+                if failed:
+                    log.warning("sweeping for tables without a node works again", extra=fields(
+                        event="node_sweep_recovered", failed_sweeps=failed))
+                failed = 0
             await asyncio.sleep(random.uniform(ttl / 2, ttl))  # the pace of the sweeps
 
     async def sweep(self) -> int:
