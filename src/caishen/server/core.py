@@ -485,15 +485,26 @@ def _opened_at(ms: Sequence[Move]) -> int:
     return i
 
 
+def moves_but_answers(session: MatchSession) -> int:
+    """The moves of the hand in play but the answers given in the claim window open now: the
+    moves up to the one that opened it (the turn timer's count: an answer does not restart
+    the others' countdown)."""
+    ms = session.moves
+    if not session.dealt or not in_window(session):
+        return len(ms)
+    return _opened_at(ms) + 1
+
+
 def window_answers(session: MatchSession) -> list[tuple[Move, int]]:
     """The answers given so far in the claim window open now (none out of one), each with the
     :func:`public_step` after it (the window's: answers do not move it while it is open); the
     moves after the one that opened the window."""
-    if not session.dealt or not in_window(session):
-        return []
     ms = session.moves
+    first = moves_but_answers(session)
+    if first == len(ms):
+        return []
     step = public_step(session)
-    return [(m, step) for m in ms[_opened_at(ms) + 1:]]
+    return [(m, step) for m in ms[first:]]
 
 
 _TAKE_A_DISCARD: Final = frozenset({ActionKind.CHOW, ActionKind.PONG, ActionKind.EXPOSED_KONG})

@@ -1161,7 +1161,7 @@ class LiveTable:
         discard (or added kong) on, and an answer restarted the others' clocks, past what their
         pages showed (and a clock that did not end when shown told them someone else was asked)."""
         s = self.session
-        return s.hand_index, len(s.moves) - len(core.window_answers(s)), s.hand_over
+        return s.hand_index, core.moves_but_answers(s), s.hand_over
 
     async def _timeout(self, version: tuple[int, int, bool]) -> None:
         async with self.lock:
