@@ -58,31 +58,54 @@ class Steps:
     claim window open now is signed at (``None``: no window is open); ``older``: the count of
     records signed before 2026-12-07, every move so far but the passes."""
 
-    __slots__ = ("count", "opened", "older", "_seats", "_claimed")
+    __slots__ = ("count", "opened", "older", "_seats", "_claimers", "_claimed", "_first", "_discarded")
 
     def __init__(self) -> None:
         self.count = 0
         self.opened: int | None = None
         self.older = 0
-        self._seats: set[int] = set()  # who opened the window open now, and who answered it
-        self._claimed = False           # some answer in it claimed: of its claims only one counts
+        self._seats: set[int] = set()     # who opened the window open now, and who answered it
+        self._claimers: set[int] = set()  # who opened it, and who claimed in it
+        self._claimed = False             # some answer in it claimed: of its claims only one counts
+        self._first = False               # the window open now is the hand's first discard's
+        self._discarded = False           # the hand has had a discard
+
+    def _answers(self, seat: int, kind: str) -> bool:
+        if self._first:
+            # The opening kong round (Longgang L9) comes between the hand's first discard and its
+            # claim window: a seat's pass in it, then its answer to the discard. No sea floor
+            # follows the first discard: only a claimer's own move (a win on its kong's
+            # replacement tile) ends the window with an answer's word.
+            return kind == "pass" or seat not in self._claimers
+        return seat not in self._seats
 
     def add(self, seat: int, kind: str) -> tuple[int, int]:
         """The next move (its seat, the first word of its record text): the step it is signed
         at, and the step an older record signed it at."""
-        if self.opened is not None and kind in ANSWERS and seat not in self._seats:
+        if self.opened is not None and kind in ANSWERS and self._answers(seat, kind):
             at = (self.opened, self.older)
             self._seats.add(seat)
-            if kind != "pass" and not self._claimed:
-                self._claimed = True
-                self.count += 1
+            if kind != "pass":
+                self._claimers.add(seat)
+                if not self._claimed:
+                    self._claimed = True
+                    self.count += 1
+        elif self.opened is not None and self._first and kind == "concealed_kong" and not self._claimed:
+            # a kong of the opening kong round (or the next seat's own, when nobody was asked
+            # about the first discard): it counts, and the discard's answers come after it
+            at = (self.count, self.older)
+            self.count += 1
+            self.opened = self.count
         else:
             at = (self.count, self.older)
             self.opened = None
             if kind != "pass":
                 self.count += 1
             if kind in OPENS:
-                self.opened, self._seats, self._claimed = self.count, {seat}, False
+                self.opened, self._seats, self._claimers, self._claimed = self.count, {seat}, {seat}, False
+                self._first = kind == "discard" and not self._discarded
+            if kind == "discard":
+                self._discarded = True
         if kind != "pass":
             self.older += 1
         return at
@@ -93,7 +116,10 @@ def steps(moves: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:
     step an older record signed it at. An answer is a move of :data:`ANSWERS` after a move of
     :data:`OPENS` with only answers between them, each by a seat of its own that did not open
     the window: a seat that moves again (the claimer's discard, a kong's win on its replacement
-    tile) or any other move ends the window. Every answer has the step after the move that
+    tile) or any other move ends the window. The hand's first discard is the one exception: the
+    opening kong round (Longgang L9) may come between it and its answers, so there a concealed
+    kong before any claim counts and moves the window's step after it, a pass never ends the
+    window, and only a seat that claimed in it ends it with a claim's or a win's word. Every answer has the step after the move that
     opened its window; the window's claims count as one step, the one that took effect (a
     chow that lost to a pong, a pong to a win, was never made: counted, the step would tell
     that someone had claimed)."""

@@ -133,20 +133,36 @@ const FairCheck = (() => {
   // answers, however many claimed before it. Older records counted every move but the passes.
   const OPENS = new Set(["discard", "added_kong"]);
   const ANSWERS = new Set(["pass", "chow", "pong", "exposed_kong", "win"]);
+  // The hand's first discard's window may hold the opening kong round (Longgang L9) before
+  // its answers: a concealed kong before any claim counts and moves the window's step after it,
+  // a pass never ends it, and only a seat that claimed in it ends it with a claim's word.
   function moveSteps(actions) {
-    let count = 0, older = 0, opened = null, seats = new Set(), claimed = false;
+    let count = 0, older = 0, opened = null, seats = new Set(), claimers = new Set(), claimed = false;
+    let first = false, discarded = false;
     return actions.map(([seat, action]) => {
       const kind = action.split(" ")[0];
+      const answers = first ? kind === "pass" || !claimers.has(seat) : !seats.has(seat);
       let at;
-      if (opened !== null && ANSWERS.has(kind) && !seats.has(seat)) {
+      if (opened !== null && ANSWERS.has(kind) && answers) {
         at = [opened, older];
         seats.add(seat);
-        if (kind !== "pass" && !claimed) { claimed = true; count += 1; }
+        if (kind !== "pass") {
+          claimers.add(seat);
+          if (!claimed) { claimed = true; count += 1; }
+        }
+      } else if (opened !== null && first && kind === "concealed_kong" && !claimed) {
+        at = [count, older];
+        count += 1;
+        opened = count;
       } else {
         at = [count, older];
         opened = null;
         if (kind !== "pass") count += 1;
-        if (OPENS.has(kind)) { opened = count; seats = new Set([seat]); claimed = false; }
+        if (OPENS.has(kind)) {
+          opened = count; seats = new Set([seat]); claimers = new Set([seat]); claimed = false;
+          first = kind === "discard" && !discarded;
+        }
+        if (kind === "discard") discarded = true;
       }
       if (kind !== "pass") older += 1;
       return at;
