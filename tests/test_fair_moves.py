@@ -244,7 +244,7 @@ def _told_steps(rules: Any, hands: range) -> list[tuple[list[tuple[int, str]], l
             g.step(seat, legal[rng.randrange(len(legal))])
             rows.append((seat, g.move_stack[-1][1].text(), window, melds))
         want, count, opened = [], 0, 0
-        for k, (seat, text, window, melds) in enumerate(rows):
+        for k, (seat, text, window, _melds) in enumerate(rows):
             if window and (k == 0 or not rows[k - 1][2]):
                 opened = count
                 end = next((j for j in range(k, len(rows)) if not rows[j][2]), len(rows))
