@@ -125,5 +125,7 @@ def test_the_pages_verifier_counts_each_moves_step_as_caishen_verify_does(
     page = browser.new_context().new_page()
     page.goto(server.base + "/m/none")  # a page with the verifier (fair.js)
     page.wait_for_function("typeof FairCheck === 'object'")
-    assert page.evaluate("(hs) => hs.map((h) => FairCheck.moveSteps(h))", hands) == want
+    assert page.evaluate("(hs) => hs.map((h) => FairCheck.moveSteps(h).map(([s, , o]) => [s, o]))", hands) == want
+    also = [[list(at) for at in movesig.accepted(h)] for h in hands]
+    assert page.evaluate("(hs) => hs.map((h) => FairCheck.acceptedSteps(h))", hands) == also
     page.context.close()

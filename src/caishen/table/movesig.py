@@ -56,14 +56,16 @@ class Steps:
     game centre's table over the hand in play). ``count``: the step of the next move that is no
     answer, the moves so far that a player is told of; ``opened``: the step every answer of the
     claim window open now is signed at (``None``: no window is open); ``older``: the count of
-    records signed before 2026-12-07, every move so far but the passes."""
+    records signed before 2026-12-07, every move so far but the passes; ``also``: the other step
+    the last move may have been signed at (:func:`accepted`)."""
 
-    __slots__ = ("count", "opened", "older", "_seats", "_claimers", "_claimed", "_first", "_discarded")
+    __slots__ = ("count", "opened", "older", "also", "_seats", "_claimers", "_claimed", "_first", "_discarded")
 
     def __init__(self) -> None:
         self.count = 0
         self.opened: int | None = None
         self.older = 0
+        self.also = 0
         self._seats: set[int] = set()     # who opened the window open now, and who answered it
         self._claimers: set[int] = set()  # who opened it, and who claimed in it
         self._claimed = False             # some answer in it claimed: of its claims only one counts
@@ -82,6 +84,7 @@ class Steps:
     def add(self, seat: int, kind: str) -> tuple[int, int]:
         """The next move (its seat, the first word of its record text): the step it is signed
         at, and the step an older record signed it at."""
+        window, count = self.opened, self.count
         if self.opened is not None and kind in ANSWERS and self._answers(seat, kind):
             at = (self.opened, self.older)
             self._seats.add(seat)
@@ -108,7 +111,24 @@ class Steps:
                 self._discarded = True
         if kind != "pass":
             self.older += 1
+        # A move of an answer's word while a window is open: the record alone does not always
+        # tell an answer from the move of a seat that was not asked (a sea-floor tile's win or
+        # pass right after an exposed kong took the discard: the table, out of the window,
+        # asked it at the count). Such a move may have been signed at the other of the two.
+        self.also = at[0] if window is None or kind not in ANSWERS else count if at[0] == window else window
         return at
+
+
+def accepted(moves: Sequence[tuple[int, str]]) -> list[tuple[int, ...]]:
+    """Each move's steps a verifier accepts its signature at: its step (:func:`steps`), the other
+    step a table may have asked it at when the record alone leaves open whether it answered a
+    claim window (``Steps.also``), and the count of records signed before 2026-12-07; each once."""
+    counter = Steps()
+    out: list[tuple[int, ...]] = []
+    for seat, text in moves:
+        step, older = counter.add(seat, text.split(" ", 1)[0])
+        out.append(tuple(dict.fromkeys((step, counter.also, older))))
+    return out
 
 
 def steps(moves: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:

@@ -117,8 +117,7 @@ def _check_signatures(room: str | None, hand: HandRecord, counts: list[int]) -> 
         raise VerifyError(hand.index, None, "signed moves without the room they were signed for", "record.room",
                           "nothing")
     texts = [(seat, action.text()) for seat, action in hand.actions]
-    for i, ((seat, text), sig, (step, older)) in enumerate(zip(texts, hand.signatures, movesig.steps(texts),
-                                                                 strict=True)):
+    for i, ((seat, text), sig, steps) in enumerate(zip(texts, hand.signatures, movesig.accepted(texts), strict=True)):
         if sig == movesig.SERVER:
             counts[1] += 1
         elif sig == movesig.UNSIGNED:
@@ -126,7 +125,7 @@ def _check_signatures(room: str | None, hand: HandRecord, counts: list[int]) -> 
         else:
             key = hand.signers[seat]
             if key is None or not any(movesig.verify_move(key, sig, movesig.move_message(room, hand.index, at, text))
-                                      for at in dict.fromkeys((step, older))):
+                                      for at in steps):
                 raise VerifyError(hand.index, None, f"actions[{i}] (seat {seat} {text}) is not signed by the seat's own "
                                   "key: a move put in the person's name",
                                   f"a signature by {'no key' if key is None else key[:16] + '...'}", sig[:16] + "...")

@@ -136,11 +136,19 @@ const FairCheck = (() => {
   // The hand's first discard's window may hold the opening kong round (Longgang L9) before
   // its answers: a concealed kong before any claim counts and moves the window's step after it,
   // a pass never ends it, and only a seat that claimed in it ends it with a claim's word.
+  // Each move's steps a signature is accepted at (movesig.accepted): its step, the other step a
+  // table may have asked it at when the record alone leaves open whether it answered a window
+  // (a sea-floor tile's win or pass right after an exposed kong), and the older count; each once.
+  function acceptedSteps(actions) {
+    return moveSteps(actions).map(([step, also, older]) => [...new Set([step, also, older])]);
+  }
+  // [step, also, older] of each move (movesig.Steps.add and .also)
   function moveSteps(actions) {
     let count = 0, older = 0, opened = null, seats = new Set(), claimers = new Set(), claimed = false;
     let first = false, discarded = false;
     return actions.map(([seat, action]) => {
       const kind = action.split(" ")[0];
+      const window = opened, before = count;
       const answers = first ? kind === "pass" || !claimers.has(seat) : !seats.has(seat);
       let at;
       if (opened !== null && ANSWERS.has(kind) && answers) {
@@ -164,8 +172,10 @@ const FairCheck = (() => {
         }
         if (kind === "discard") discarded = true;
       }
+      const also = window === null || !ANSWERS.has(kind) ? at[0] : at[0] === window ? before : window;
+      const out = [at[0], also, at[1]];
       if (kind !== "pass") older += 1;
-      return at;
+      return out;
     });
   }
   const ECDSA = { name: "ECDSA", namedCurve: "P-256" };
@@ -176,7 +186,7 @@ const FairCheck = (() => {
     if (typeof room !== "string") return ["signed moves without the room they were signed for", "record.room", String(room)];
     const jobs = [];
     try {
-      const steps = moveSteps(h.actions);
+      const steps = acceptedSteps(h.actions);
       h.actions.forEach(([seat, action], i) => {
         const sig = h.signatures[i];
         if (sig === "server") counts.server += 1;
@@ -187,10 +197,10 @@ const FairCheck = (() => {
           const shown = `${String(sig).slice(0, 16)}...`;
           if (key === null) { jobs.push(Promise.resolve([bad, "a signature by no key", shown])); return; }
           if (!keys[key]) keys[key] = crypto.subtle.importKey("raw", unhex(key, 65), ECDSA, false, ["verify"]);
-          const [step, older] = steps[i];
           const check = (k, at) => crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, k, unhex(sig, 64),
             moveMessage(room, h.index, at, action));
-          jobs.push(keys[key].then(async (k) => (await check(k, step)) || (older !== step && await check(k, older)))
+          const any = async (k) => { for (const at of steps[i]) if (await check(k, at)) return true; return false; };
+          jobs.push(keys[key].then(any)
             .then((ok) => (ok ? null : [bad, `a signature by ${key.slice(0, 16)}...`, shown]), () => [bad, "a P-256 key", key]));
           counts.signed += 1;
         }
@@ -299,7 +309,7 @@ const FairCheck = (() => {
   }
 
   return { verifyRecord, shuffledWall, dice, seatDraw, handSeed, wallSeed, mixMessage, chainedCommitment, canonical, handDigest, tileSet,
-    tileName, hex, unhex, moveMessage, moveSteps };
+    tileName, hex, unhex, moveMessage, moveSteps, acceptedSteps };
 })();
 
 // ---------------------------------------------------------------- the pages' part
