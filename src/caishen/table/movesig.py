@@ -139,10 +139,10 @@ def steps(moves: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:
     tile) or any other move ends the window. The hand's first discard is the one exception: the
     opening kong round (Longgang L9) may come between it and its answers, so there a concealed
     kong before any claim counts and moves the window's step after it, a pass never ends the
-    window, and only a seat that claimed in it ends it with a claim's or a win's word. Every answer has the step after the move that
-    opened its window; the window's claims count as one step, the one that took effect (a
-    chow that lost to a pong, a pong to a win, was never made: counted, the step would tell
-    that someone had claimed)."""
+    window, and only a seat that claimed in it ends it with a claim's or a win's word. Every
+    answer has the step after the move that opened its window; the window's claims count as
+    one step, the one that took effect (a chow that lost to a pong, a pong to a win, was never
+    made: counted, the step would tell that someone had claimed)."""
     counter = Steps()
     return [counter.add(seat, text.split(" ", 1)[0]) for seat, text in moves]
 
