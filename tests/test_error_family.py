@@ -80,3 +80,13 @@ def test_an_environment_option_out_of_range_is_a_caishen_error() -> None:
     with pytest.raises(CaishenError, match="action index must be 0-") as err:
         action_of(10_000)
     assert err.value.code == "argument"
+
+
+def test_wild_kinds_refuse_a_turned_tile_or_a_wind_that_cannot_be() -> None:
+    """``wild_kinds(99, 7)`` gave the set of nothing and a flower no seat holds; a kind that is
+    no tile, or a wind position outside 0-3 (L1), is refused."""
+    assert LONGGANG.wild_kinds(5, 0) == {5, 34}  # 6m turned: the other 6m are wild, and East's 春 (L7)
+    for args, code in [((99, 0), "tile"), ((-1, None), "tile"), ((5, 7), "argument"), ((None, -1), "argument")]:
+        with pytest.raises(CaishenError) as err:
+            LONGGANG.wild_kinds(*args)
+        assert err.value.code == code

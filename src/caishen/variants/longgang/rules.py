@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Final
 
 from caishen import ruleset as rs
 from caishen.engine.wall import WallLayout, layout
+from caishen.errors import ArgumentError, TileError
 from caishen.hand import Hand
 from caishen.ruleset import RulesetError
 from caishen.tiles import FLOWERS, NUM_KINDS, WHITE, is_flower, is_terminal_or_honor, seat_flower
@@ -188,8 +189,14 @@ class Ruleset:
         The indicator's kind (L4: the indicator itself is never drawn, the other copies
         are wild); if the indicator is a flower and ``flower_indicator_wilds``, every other
         flower (花财神, L5); plus the player's own flower 坐花 if ``own_flower_wild`` (L7):
-        春 for the dealer, whatever his seat number (L1, L2).
+        春 for the dealer, whatever his seat number (L1, L2). A kind that is no tile, or a wind
+        position outside 0-3, is refused (:class:`~caishen.errors.TileError`,
+        :class:`~caishen.errors.ArgumentError`).
         """
+        if indicator is not None and not 0 <= indicator < NUM_KINDS:
+            raise TileError(f"no tile kind {indicator} can be the turned tile")
+        if wind is not None and not 0 <= wind < 4:
+            raise ArgumentError(f"a wind position is 0-3 (0 East, the dealer), not {wind}", rule="L1")
         out: set[int] = set()
         if indicator is not None:
             if is_flower(indicator):
