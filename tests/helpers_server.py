@@ -340,6 +340,17 @@ def until(check: Callable[[], bool], bound: float = 60.0) -> None:
         time.sleep(0.01)  # polling a state, not timing a behaviour
 
 
+def people_only(live: Any) -> bool:
+    """Whether a live table waits for people only: no claim pause runs, its lock is free, and
+    the hand is over or every seat asked is a person's (a bot's own turn, at the room's pace,
+    is waited for too: until it has moved, the table is not quiet)."""
+    s = live.session
+    if live._holding or live.lock.locked():
+        return False
+    asked = s.waiting_for()
+    return s.hand_over or bool(asked) and all(live.room.bots[s.seats[x]] is None for x in asked)
+
+
 def latest_state(ws: Any, view: dict[str, Any] | None) -> dict[str, Any] | None:
     """The last state a test-client socket was sent (``view`` if none came since), read up to
     the answer to a ping sent now; an error on the way fails the test."""

@@ -37,6 +37,7 @@ from helpers_server import (
     choose,
     latest_state,
     next_state,
+    people_only,
     tiles_in,
 )
 
@@ -70,16 +71,9 @@ def _quiet(app: FastAPI, code: str) -> None:
     pause is to come, so nothing more is sent until someone acts (polling the table's state,
     not timing it)."""
     live = app.state.tables.live[code]
-
-    def quiet() -> bool:
-        s = live.session
-        if live._holding or live.lock.locked():
-            return False
-        # a bot's own turn is waited for too, at the room's pace: not quiet until only people are
-        # (a bot moved between two reads of a CI run's check that nothing had changed)
-        return s.hand_over or bool(s.waiting_for()) and all(live.room.bots[s.seats[x]] is None for x in s.waiting_for())
-
-    _until(quiet)
+    # not quiet until only people are asked (a bot moved between two reads of a CI run's check
+    # that nothing had changed)
+    _until(lambda: people_only(live))
 
 
 def _settled(app: FastAPI, code: str) -> None:
@@ -87,14 +81,7 @@ def _settled(app: FastAPI, code: str) -> None:
     asked (no bot's move or claim pause to come), and no change is being told (polling the
     table's state, not timing it)."""
     live = app.state.tables.live[code]
-
-    def settled() -> bool:
-        s = live.session
-        if live._holding or live.lock.locked() or live._untold:
-            return False
-        return s.hand_over or bool(s.waiting_for()) and all(live.room.bots[s.seats[x]] is None for x in s.waiting_for())
-
-    _until(settled)
+    _until(lambda: not live._untold and people_only(live))
 
 
 def _until(check: Callable[[], bool], seconds: float = 60.0) -> None:

@@ -19,7 +19,7 @@ from caishen.server import conns
 from caishen.server.core import Observation, iter_hand, loads  # the engine's, through the adapter
 from caishen.server.tables.watchers import MAX_WATCHERS
 from caishen.tiles import tile_name
-from helpers_server import act_json, app_fixture, choose, person, tiles_in, until
+from helpers_server import act_json, app_fixture, choose, people_only, person, tiles_in, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -64,14 +64,7 @@ def _quiet(app: FastAPI, code: str) -> None:
     """The table waits for its person (asked, or the hand over) and tells nothing more until
     the person acts (polling the table's state, not timing it)."""
     live = app.state.tables.live[code]
-
-    def quiet() -> bool:
-        s = live.session
-        if live._holding or live.lock.locked() or not s.dealt:
-            return False
-        return s.hand_over or bool(s.waiting_for()) and all(live.room.bots[s.seats[x]] is None for x in s.waiting_for())
-
-    until(quiet)
+    until(lambda: live.session.dealt and people_only(live))
 
 
 def test_refused_unless_the_room_allows_spectators(app: FastAPI) -> None:
