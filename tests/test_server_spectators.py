@@ -18,6 +18,7 @@ from caishen.hand import MeldKind
 from caishen.server import conns
 from caishen.server.core import Observation, iter_hand, loads  # the engine's, through the adapter
 from caishen.server.tables.watchers import MAX_WATCHERS
+from caishen.table.movesig import Steps
 from caishen.tiles import tile_name
 from helpers_server import act_json, app_fixture, choose, people_only, person, tiles_in, until
 
@@ -232,11 +233,11 @@ def _matches_its_record(ann: Any, code: str, watched: list[dict[str, Any]]) -> i
     record = loads(ann.get(f"/api/matches/{code}/record").text)
     observations: dict[tuple[int, int], list[Observation]] = {}
     for hand in record.hands:
-        step_told = 0  # the step a player is told: passes are not counted
+        told = Steps()  # the step a player is told: no passes, and of one window's claims one
         for game, step in iter_hand(hand, record.ruleset):
-            if step is not None and step.action.text() != "pass":
-                step_told += 1
-            observations.setdefault((hand.index, step_told), []).append(game.observation(0))
+            if step is not None:
+                told.add(step.seat, step.action.text().split(" ", 1)[0])
+            observations.setdefault((hand.index, told.count), []).append(game.observation(0))
     assert {m["type"] for m in watched} <= {"state", "watchers"}
     checked = 0
     for msg in watched:
